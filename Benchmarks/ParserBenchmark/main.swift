@@ -1,0 +1,1 @@
+print("parser benchmark: not built yet")

@@ -1,0 +1,78 @@
+// swift-tools-version: 6.3
+// locationd — Core Location's permission model for Linux boards with a GPS receiver.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "locationd",
+    products: [
+        .executable(name: "locationd", targets: ["locationd"]),
+        .executable(name: "locationctl", targets: ["locationctl"]),
+        .library(name: "LocationCore", targets: ["LocationCore"]),
+    ],
+    targets: [
+        // libgps from Debian's libgps-dev, found through pkg-config.
+        .systemLibrary(
+            name: "CLibGPS",
+            pkgConfig: "libgps",
+            providers: [.apt(["libgps-dev"])]
+        ),
+        // The only code that sees struct gps_data_t.
+        .target(name: "CGPS", dependencies: ["CLibGPS"]),
+        // Small Linux helpers Swift's Glibc module does not expose cleanly
+        // (SO_PEERCRED's struct ucred, openpty, termios speeds).
+        .target(name: "CSupport"),
+        // Pure Swift: no IO, no clock, no Foundation.
+        .target(name: "LocationCore", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
+        // The IO shell: sources, log writer, state store, control server, systemd.
+        .target(
+            name: "LocationDaemon",
+            dependencies: ["LocationCore", "CGPS", "CSupport"],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "locationd",
+            dependencies: ["LocationCore", "LocationDaemon"],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "locationctl",
+            dependencies: ["LocationCore", "LocationDaemon"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LocationCoreTests",
+            dependencies: ["LocationCore"],
+            resources: [.copy("Vectors")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LocationDaemonTests",
+            dependencies: ["LocationCore", "LocationDaemon", "CGPS", "CSupport"],
+            swiftSettings: strict
+        ),
+        // Built executables driven end to end: locationd and locationctl over real
+        // sockets, gpsd fed by gpsfake.
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["LocationCore", "LocationDaemon", "CSupport"],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "EngineBenchmark",
+            dependencies: ["LocationCore"],
+            path: "Benchmarks/EngineBenchmark",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "ParserBenchmark",
+            dependencies: ["LocationCore"],
+            path: "Benchmarks/ParserBenchmark",
+            swiftSettings: strict
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+// Umbrella header for Debian's libgps-dev. Only Sources/CGPS includes it.
+#include <gps.h>

@@ -1,0 +1,2 @@
+#include "csupport.h"
+int csupport_placeholder(void) { return 0; }

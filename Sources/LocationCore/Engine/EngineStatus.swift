@@ -1,0 +1,65 @@
+/// The engine's state at one moment, for `status` (SPEC §5.4). Nothing here is
+/// cached outside the engine: it is computed on request.
+public struct EngineStatus: Sendable, Hashable {
+    /// The Location Services switch.
+    public var services: Bool
+    /// The source's link and receiver state.
+    public var source: SourceState
+    /// The last fix the source reported with a position (usable or not), if any.
+    public var lastFix: Fix?
+    /// Seconds since that fix arrived (engine `now` minus arrival), if any.
+    public var lastFixAge: Double?
+    /// Per client, in config order.
+    public var clients: [ClientStatus]
+
+    /// A status from its parts.
+    public init(services: Bool, source: SourceState, lastFix: Fix?, lastFixAge: Double?, clients: [ClientStatus]) {
+        self.services = services
+        self.source = source
+        self.lastFix = lastFix
+        self.lastFixAge = lastFixAge
+        self.clients = clients
+    }
+}
+
+/// One client's state, why it is or is not delivering, and what would change that.
+public struct ClientStatus: Sendable, Hashable {
+    /// Effective status, flags and accuracy.
+    public var authorization: ClientAuthorization
+    /// In use (foreground).
+    public var inUse: Bool
+    /// Updating (started).
+    public var updating: Bool
+    /// A `locate` is pending.
+    public var locatePending: Bool
+    /// The client's pending prompt, if any.
+    public var prompt: Prompt?
+    /// Whether the next usable fix would be delivered (ignoring distance filter and accuracy gate).
+    public var delivering: Bool
+    /// Why it is or is not delivering, as one sentence.
+    public var reason: String
+    /// The one `locationctl` command that would change that (without the `locationctl` word),
+    /// e.g. `authorize logger while-using`; `nil` when delivering or nothing can.
+    public var suggestion: String?
+    /// Time (UTC seconds) of the last fix delivered to this client, if any.
+    public var lastDelivered: Double?
+    /// Fixes delivered since the daemon started.
+    public var deliveredCount: Int
+
+    /// A status from its parts.
+    public init(
+        authorization: ClientAuthorization, inUse: Bool, updating: Bool, locatePending: Bool, prompt: Prompt?,
+        delivering: Bool, reason: String, suggestion: String?, lastDelivered: Double?, deliveredCount: Int
+    ) {
+        self.authorization = authorization
+        self.inUse = inUse
+        self.updating = updating
+        self.locatePending = locatePending
+        self.prompt = prompt
+        self.delivering = delivering
+        self.reason = reason
+        self.suggestion = suggestion
+        self.lastDelivered = lastDelivered
+        self.deliveredCount = deliveredCount
+    }
+}

@@ -1,0 +1,83 @@
+/// The receiver's fix quality, as gpsd's TPV `mode`.
+public enum FixMode: Int, Sendable, Codable, Hashable, CustomStringConvertible {
+    /// Nothing known yet (gpsd mode 0).
+    case unknown = 0
+    /// The receiver says it has no fix (gpsd mode 1).
+    case noFix = 1
+    /// A two-dimensional fix: latitude and longitude, no trustworthy altitude.
+    case twoD = 2
+    /// A three-dimensional fix.
+    case threeD = 3
+
+    /// `no fix`, `2D`, `3D`, as people read it.
+    public var description: String {
+        switch self {
+        case .unknown: "unknown"
+        case .noFix: "no fix"
+        case .twoD: "2D"
+        case .threeD: "3D"
+        }
+    }
+}
+
+/// One receiver epoch: where the receiver is, when, and how sure it is.
+///
+/// Unknown values are `nil`, never NaN. `latitude`/`longitude` are meaningful
+/// only when `mode` is `.twoD` or `.threeD`; otherwise they may be NaN.
+public struct Fix: Sendable, Hashable {
+    /// UTC seconds since 1970-01-01T00:00:00Z, from the receiver; `nil` if the receiver gave none.
+    public var time: Double?
+    /// Fix quality.
+    public var mode: FixMode
+    /// Degrees north, WGS-84.
+    public var latitude: Double
+    /// Degrees east, WGS-84, in -180...180.
+    public var longitude: Double
+    /// Metres above mean sea level, when known.
+    public var altitude: Double?
+    /// Horizontal error estimate in metres (gpsd `eph`), when known.
+    public var horizontalError: Double?
+    /// Vertical error estimate in metres (gpsd `epv`), when known.
+    public var verticalError: Double?
+    /// Speed over ground in m/s, when known.
+    public var speed: Double?
+    /// Course over ground in degrees true, when known.
+    public var course: Double?
+    /// Satellites used in the solution, when known.
+    public var satellitesUsed: Int?
+
+    /// A fix with every optional field unknown unless given.
+    public init(
+        time: Double?,
+        mode: FixMode,
+        latitude: Double,
+        longitude: Double,
+        altitude: Double? = nil,
+        horizontalError: Double? = nil,
+        verticalError: Double? = nil,
+        speed: Double? = nil,
+        course: Double? = nil,
+        satellitesUsed: Int? = nil
+    ) {
+        self.time = time
+        self.mode = mode
+        self.latitude = latitude
+        self.longitude = longitude
+        self.altitude = altitude
+        self.horizontalError = horizontalError
+        self.verticalError = verticalError
+        self.speed = speed
+        self.course = course
+        self.satellitesUsed = satellitesUsed
+    }
+
+    /// True when this fix can be delivered at all (SPEC §3.4 step 4, less the
+    /// per-client "newer than the last delivered" check): a 2D or 3D fix with
+    /// a time and finite coordinates in range.
+    public var isUsable: Bool {
+        guard mode == .twoD || mode == .threeD, let time, time.isFinite else { return false }
+        return latitude.isFinite && longitude.isFinite
+            && latitude >= -90 && latitude <= 90
+            && longitude >= -180 && longitude <= 180
+    }
+}

@@ -1,0 +1,1 @@
+print("locationd: not built yet")
