@@ -7,11 +7,26 @@ enum Suggestion {
         let typed = Array(word.lowercased().utf8)
         guard !typed.isEmpty else { return nil }
         var best: (word: String, distance: Int)?
+        var tied = false
         for candidate in candidates {
             let d = distance(typed, Array(candidate.utf8))
-            if d < (best?.distance ?? Int.max) { best = (candidate, d) }
+            let current = best?.distance ?? Int.max
+            if d < current {
+                best = (candidate, d)
+                tied = false
+            } else if d == current, let held = best {
+                // Equally near: a candidate the word begins ("of" → "off") wins; otherwise it is a guess.
+                let heldIsPrefixed = held.word.utf8.starts(with: typed)
+                let isPrefixed = candidate.utf8.starts(with: typed)
+                if isPrefixed && !heldIsPrefixed {
+                    best = (candidate, d)
+                    tied = false
+                } else if isPrefixed == heldIsPrefixed {
+                    tied = true
+                }
+            }
         }
-        if let best, best.distance > 0, best.distance <= max(1, min(3, typed.count / 3)) { return best.word }
+        if let best, !tied, best.distance > 0, best.distance <= max(1, min(3, typed.count / 3)) { return best.word }
         let prefixed = candidates.filter { $0.utf8.starts(with: typed) }
         if typed.count >= 2, prefixed.count == 1 { return prefixed[0] }
         return nil

@@ -13,7 +13,7 @@ extension CommandOutcome {
         var prompt: Prompt?
         if let p = value["prompt"], p != .null { prompt = try Prompt(json: p) }
         do throws(FieldReader.FieldError) {
-            self.init(changed: try f.bool("changed"), message: try f.optionalString("message") ?? "", prompt: prompt)
+            self.init(changed: try f.bool("changed"), message: try f.text("message"), prompt: prompt)
         } catch {
             throw error.decodeError
         }

@@ -142,7 +142,7 @@ public struct ControlEvent: Sendable, Hashable {
             do throws(FieldReader.FieldError) {
                 let code = try f.word("code", ["location-unknown", "denied"]) { ClientErrorCode(rawValue: $0) }
                 self.init(
-                    .error(client: try f.string("client"), code: code, message: try f.optionalString("message") ?? ""),
+                    .error(client: try f.string("client"), code: code, message: try f.text("message")),
                     time: time)
             } catch {
                 throw error.decodeError

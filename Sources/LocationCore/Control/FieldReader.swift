@@ -33,6 +33,13 @@ struct FieldReader {
         return s
     }
 
+    /// Free text that may be empty: absent or `null` is empty.
+    func text(_ key: String) throws(FieldError) -> String {
+        guard let member = value[key], member != .null else { return "" }
+        guard let s = member.stringValue else { throw FieldError("\"\(key)\" of \(context) must be a string") }
+        return s
+    }
+
     /// A required Bool.
     func bool(_ key: String) throws(FieldError) -> Bool {
         guard let member = value[key] else { throw FieldError("\(context) needs \"\(key)\" (true or false)") }

@@ -20,7 +20,7 @@ extension Prompt {
             self.init(
                 client: try f.string("client"),
                 kind: try f.word("kind", PromptKind.allCases.map(\.rawValue)) { PromptKind(rawValue: $0) },
-                text: try f.optionalString("text") ?? "",
+                text: try f.text("text"),
                 purpose: try f.optionalString("purpose"))
         } catch {
             throw error.decodeError

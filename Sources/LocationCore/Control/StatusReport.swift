@@ -113,7 +113,7 @@ extension ClientStatus {
             self.init(
                 authorization: authorization, inUse: try f.bool("inUse"), updating: try f.bool("updating"),
                 locatePending: try f.optionalBool("locatePending") ?? false, prompt: prompt,
-                delivering: try f.bool("delivering"), reason: try f.optionalString("why") ?? "",
+                delivering: try f.bool("delivering"), reason: try f.text("why"),
                 suggestion: try f.optionalString("suggestion"), lastDelivered: try f.optionalTime("lastDelivered"),
                 deliveredCount: try f.optionalInt("delivered") ?? 0)
         } catch {
