@@ -58,7 +58,9 @@ public enum CtlArguments {
         var rest = Array(words.dropFirst())
         var name = command
         if command == "--" {
+            // Everything after a leading `--` is a word: keep the marker for the command's own arguments.
             name = rest.removeFirst()
+            rest.insert("--", at: 0)
         }
         if name == "help" {
             let topics = rest.filter { $0 != "--" }
@@ -149,7 +151,9 @@ private struct CommandParser {
                 } else if letters.allSatisfy({ letter in table.contains { $0.names.contains("-\(letter)") } }) {
                     var expanded = letters.map { "-\($0)" }
                     let last = expanded.removeLast()
-                    for flag in expanded { options.append((flag, nil)) }
+                    for flag in expanded {
+                        options.append((table.first { $0.names.contains(flag) }?.names.last ?? flag, nil))
+                    }
                     name = last
                 }
             }
