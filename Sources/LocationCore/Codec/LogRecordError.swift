@@ -19,7 +19,15 @@ extension LogRecord {
     }
 
     /// Parses one log line from its bytes.
-    public static func parse(_ line: some Collection<UInt8>) throws(LogRecordError) -> LogRecord {
+    public static func parse(_ line: [UInt8]) throws(LogRecordError) -> LogRecord {
+        let result = line.withUnsafeBytes { raw in
+            Result { () throws(LogRecordError) -> LogRecord in try parse(raw) }
+        }
+        return try result.get()
+    }
+
+    /// Parses one log line from raw bytes (no copy).
+    public static func parse(_ line: UnsafeRawBufferPointer) throws(LogRecordError) -> LogRecord {
         let value: JSONValue
         do {
             value = try JSONValue.parse(line)

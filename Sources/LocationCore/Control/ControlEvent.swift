@@ -157,3 +157,18 @@ public struct ControlEvent: Sendable, Hashable {
         }
     }
 }
+
+extension ControlEvent {
+    /// What a new watcher gets first (SPEC §3.3: as Core Location calls
+    /// `locationManagerDidChangeAuthorization` at creation): the source state,
+    /// each client's authorization, then each open prompt — only `client`'s
+    /// when the watcher named one.
+    public static func snapshot(
+        source: SourceState, authorizations: [ClientAuthorization], prompts: [Prompt], time: Double?, client: String?
+    ) -> [ControlEvent] {
+        var events = [ControlEvent(.source(source), time: time)]
+        events += authorizations.map { ControlEvent(.authorization($0), time: time) }
+        events += prompts.map { ControlEvent(.prompt($0, open: true), time: time) }
+        return events.filter { $0.matches(client: client) }
+    }
+}

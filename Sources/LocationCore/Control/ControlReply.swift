@@ -144,3 +144,14 @@ extension ControlReply {
         try HelloReply(replyFields: .object(fields))
     }
 }
+
+extension ControlReply {
+    /// `unknown-client` for a `status`/`watch` of a name that is not configured,
+    /// listing the configured names (and the nearest, for a typo).
+    public static func unknownClient(id: JSONValue?, client: String, known: [String]) -> ControlReply {
+        let list = known.isEmpty ? "no clients are configured" : "configured: " + known.joined(separator: ", ")
+        return .error(
+            id: id, code: CommandError.Code.unknownClient.rawValue,
+            message: "no client named \"\(client)\"\(Suggestion.phrase(for: client, among: known)); \(list)")
+    }
+}

@@ -18,7 +18,7 @@ import Testing
         // Feed in awkward 7-byte chunks: lines cross chunk boundaries.
         var i = 0
         while i < bytes.count {
-            stream.feed(bytes[i..<min(i + 7, bytes.count)], handle)
+            stream.feed(Array(bytes[i..<min(i + 7, bytes.count)]), handle)
             i += 7
         }
         #expect(records.count == 2)

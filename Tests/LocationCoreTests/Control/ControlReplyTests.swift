@@ -144,3 +144,23 @@ import Testing
         #expect(ControlEvent(.prompt(Samples.whileUsingPrompt, open: false), time: nil).text.contains(#""open":false"#))
     }
 }
+
+@Suite struct WatchSnapshotTests {
+    @Test func aNewWatcherGetsSourceAuthorizationsThenPrompts() {
+        let a = ClientAuthorization(client: "logger", status: .ask, stored: .ask)
+        let b = ClientAuthorization(client: "cam", status: .never, stored: .never)
+        let all = ControlEvent.snapshot(
+            source: .fix, authorizations: [a, b], prompts: [Samples.whileUsingPrompt], time: 5, client: nil)
+        #expect(all.map(\.name) == ["source", "authorization", "authorization", "prompt"])
+        #expect(all.allSatisfy { $0.time == 5 })
+        let one = ControlEvent.snapshot(
+            source: .fix, authorizations: [a, b], prompts: [Samples.whileUsingPrompt], time: 5, client: "cam")
+        #expect(one == [ControlEvent(.source(.fix), time: 5), ControlEvent(.authorization(b), time: 5)])
+    }
+
+    @Test func unknownClientRepliesListTheConfiguredNames() {
+        let reply = ControlReply.unknownClient(id: 1, client: "loger", known: ["logger", "cam"])
+        #expect(reply.error?.code == "unknown-client")
+        #expect(reply.error?.message == #"no client named "loger" (did you mean "logger"?); configured: logger, cam"#)
+    }
+}
