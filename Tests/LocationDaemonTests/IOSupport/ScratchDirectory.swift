@@ -38,9 +38,9 @@ final class ScratchDirectory {
         try write(name, Array(text.utf8))
     }
 
-    /// The bytes of `name`.
+    /// The bytes of `name` (relative to the directory, or absolute).
     func read(_ name: String) throws -> [UInt8] {
-        try [UInt8](Data(contentsOf: URL(fileURLWithPath: name.hasPrefix("/") ? name : file(name))))
+        try fileBytes(name.hasPrefix("/") ? name : file(name))
     }
 
     /// The UTF-8 text of `name`.
@@ -58,4 +58,9 @@ final class ScratchDirectory {
     func entries() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: path).sorted()
     }
+}
+
+/// The bytes of the file at `path`.
+func fileBytes(_ path: String) throws -> [UInt8] {
+    try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
 }
