@@ -56,7 +56,12 @@ final class ScratchDirectory {
 
     /// The names in the directory, sorted.
     func entries() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+        try Self.list(path)
+    }
+
+    /// The names in any directory, sorted.
+    static func list(_ directory: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
     }
 }
 
