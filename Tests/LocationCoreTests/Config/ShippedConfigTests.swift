@@ -57,6 +57,35 @@ import Testing
         }
     }
 
+    @Test func examplesInTheManPageParse() throws {
+        var url = URL(fileURLWithPath: Self.path)
+        url.deleteLastPathComponent()
+        url.deleteLastPathComponent()
+        let page = try String(contentsOf: url.appendingPathComponent("docs/locationd.conf.5.md"), encoding: .utf8)
+        let examples = try #require(page.components(separatedBy: "## EXAMPLES").last?.components(separatedBy: "## SEE ALSO").first)
+        // Each run of four-space-indented lines (blank lines included) is one example file.
+        var blocks: [String] = []
+        var current: [String] = []
+        for line in examples.components(separatedBy: "\n") {
+            if line.hasPrefix("    ") {
+                current.append(String(line.dropFirst(4)))
+            } else if line.trimmingCharacters(in: .whitespaces).isEmpty {
+                if !current.isEmpty { current.append("") }
+            } else if !current.isEmpty {
+                blocks.append(current.joined(separator: "\n"))
+                current = []
+            }
+        }
+        if !current.isEmpty { blocks.append(current.joined(separator: "\n")) }
+        #expect(blocks.count == 2)
+        let shipped = try DaemonConfig.parse(blocks[0], file: "example 1")
+        #expect(shipped.engineSettings.clients == (try load()).engineSettings.clients)
+        let second = try DaemonConfig.parse(blocks[1], file: "example 2")
+        #expect(second.source == .nmea(device: "/dev/ttyACM0", baud: 38_400))
+        #expect(second.client(named: "weather")?.usage == "Local forecast #1: the town you are in")
+        #expect(second.restricted == ["tracker"])
+    }
+
     @Test func renderedShippedConfigParsesBack() throws {
         let config = try load()
         #expect(try DaemonConfig.parse(config.rendered, file: Self.path) == config)
