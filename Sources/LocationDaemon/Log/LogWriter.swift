@@ -30,6 +30,8 @@ public final class LogWriter {
         case recovered(path: String, caughtUp: Int, lost: Int)
         /// The log was closed with lines that were never written.
         case closedWithUnwrittenLines(path: String, lost: Int)
+        /// Opening cut off a torn last line left by a crash or power cut.
+        case repaired(path: String, droppedBytes: Int)
 
         /// One sentence for the diagnostics.
         public var description: String {
@@ -45,6 +47,8 @@ public final class LogWriter {
                 return "writing \(path) works again: \(caughtUp) held line\(caughtUp == 1 ? "" : "s") written, \(lostText)"
             case .closedWithUnwrittenLines(let path, let lost):
                 return "closed \(path) with \(lost) line\(lost == 1 ? "" : "s") that could not be written"
+            case .repaired(let path, let droppedBytes):
+                return "repaired \(path): dropped \(droppedBytes) byte\(droppedBytes == 1 ? "" : "s") of a torn last line"
             }
         }
     }
@@ -106,6 +110,11 @@ public final class LogWriter {
         if fd >= 0 { Glibc.close(fd) }
     }
 
+    /// `.repaired` when the last open or reopen cut off a torn last line, for the caller to log.
+    public var repairNotice: Notice? {
+        repairedBytes > 0 ? .repaired(path: path, droppedBytes: repairedBytes) : nil
+    }
+
     /// Lines waiting to be written (held during a failure episode).
     public var heldLines: Int { held.count - heldStart }
 
@@ -116,8 +125,13 @@ public final class LogWriter {
         let newline = UInt8(ascii: "\n")
         let body = line.last == newline ? line.dropLast() : line[...]
         precondition(!body.contains(newline), "a log line must not contain a newline; the record encoder escapes them")
+        guard fd >= 0 else {
+            // Closed: nothing more can be written.
+            linesLost += 1
+            return nil
+        }
         let whole = line.last == newline ? line : line + [newline]
-        if heldLines == 0 && !needsTailRepair && fd >= 0 {
+        if heldLines == 0 && !needsTailRepair {
             // The usual path: nothing held, write straight away.
             if let error = writeWhole(whole) {
                 hold(whole)
@@ -147,7 +161,7 @@ public final class LogWriter {
         guard unsynced, now - lastSync >= Self.syncInterval else { return nil }
         lastSync = now
         if let error = sync() { return fail(error) }
-        return nil
+        return recoverIfFailing()
     }
 
     /// Closes the log and opens the same path again (SIGHUP after logrotate
@@ -177,7 +191,8 @@ public final class LogWriter {
     }
 
     /// Writes what it can of the held lines, syncs and closes. Returns a
-    /// notice if lines remained unwritten. Later calls do nothing.
+    /// notice if lines remained unwritten. Later calls do nothing; lines
+    /// appended after closing are counted as lost.
     public func close() -> Notice? {
         guard fd >= 0 else { return nil }
         if heldLines > 0 || needsTailRepair { _ = drain() }

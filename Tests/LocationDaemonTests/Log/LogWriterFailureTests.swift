@@ -13,7 +13,7 @@ import Testing
         guard let dir = try? ScratchDirectory("mount-probe") else { return false }
         guard mount("tmpfs", dir.path, "tmpfs", 0, "size=4k") == 0 else { return false }
         umount2(dir.path, Int32(MNT_DETACH))
-        return true
+        return withExtendedLifetime(dir) { true }
     }()
 
     @Test func fullDeviceIsReportedOnceAndUnwrittenLinesAreCounted() throws {
@@ -58,7 +58,10 @@ import Testing
         let mnt = dir.file("mnt")
         #expect(mkdir(mnt, 0o755) == 0)
         try #require(mount("tmpfs", mnt, "tmpfs", 0, "size=64k,mode=0755") == 0)
-        defer { umount2(mnt, Int32(MNT_DETACH)) }
+        defer {
+            umount2(mnt, Int32(MNT_DETACH))
+            withExtendedLifetime(dir) {}  // remove the directory only after the unmount
+        }
         let path = mnt + "/logger.jsonl"
         let writer = try LogWriter(path: path, fsync: .always)
         for n in 0..<30 { #expect(writer.append(logRecord(n)) == nil) }

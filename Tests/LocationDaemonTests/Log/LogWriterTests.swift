@@ -38,6 +38,11 @@ func recordNumbers(_ bytes: [UInt8]) -> [Int]? {
         let path = try dir.write("logger.jsonl", contents)
         let writer = try LogWriter(path: path, fsync: .always)
         #expect(writer.repairedBytes == contents.count - kept, "\(shape)")
+        if kept == contents.count {
+            #expect(writer.repairNotice == nil)
+        } else {
+            #expect(writer.repairNotice?.description == "repaired \(path): dropped \(contents.count - kept) bytes of a torn last line")
+        }
         #expect(try dir.read(path) == Array(contents[0..<kept]))
         // Appending after the repair keeps every earlier whole line.
         #expect(writer.append(logRecord(7)) == nil)
@@ -68,6 +73,10 @@ func recordNumbers(_ bytes: [UInt8]) -> [Int]? {
         #expect(writer.close() == nil)
         #expect(recordNumbers(try dir.read(path)) == Array(0..<50))
         #expect(writer.linesWritten == 50 && writer.linesLost == 0)
+        // After close nothing more is written; the line is counted as lost.
+        #expect(writer.append(logRecord(50)) == nil)
+        #expect(writer.linesLost == 1)
+        #expect(recordNumbers(try dir.read(path)) == Array(0..<50))
     }
 
     @Test func writersShareAFileWithoutOverwritingEachOther() throws {
