@@ -33,6 +33,15 @@ public final class LogWriter {
         /// Opening cut off a torn last line left by a crash or power cut.
         case repaired(path: String, droppedBytes: Int)
 
+        /// The priority to log it at.
+        public var level: Diagnostics.Level {
+            switch self {
+            case .failed: .error
+            case .recovered: .notice
+            case .closedWithUnwrittenLines, .repaired: .warning
+            }
+        }
+
         /// One sentence for the diagnostics.
         public var description: String {
             switch self {

@@ -37,6 +37,9 @@ public struct StateStore: Sendable, Hashable {
         /// Why it could not be moved, when it could not.
         public var renameError: SystemError?
 
+        /// The priority to log it at: a warning when the file was moved aside, an error when it could not be.
+        public var level: Diagnostics.Level { movedTo == nil ? .error : .warning }
+
         /// One sentence for the diagnostics.
         public var description: String {
             let outcome = movedTo.map { "moved it to \($0)" }

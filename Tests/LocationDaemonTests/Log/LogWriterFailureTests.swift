@@ -24,6 +24,7 @@ import Testing
             return
         }
         #expect(path == "/dev/full" && error.errno == ENOSPC && held == 1)
+        #expect(first?.level == .error)
         #expect(first?.description.hasPrefix("cannot write /dev/full (No space left on device): no partial line is left in it;") == true)
         for n in 1..<5 { #expect(writer.append(logRecord(n)) == nil, "reported once per episode") }
         #expect(writer.flushIfDue(now: 10) == nil)
@@ -48,6 +49,7 @@ import Testing
         let notice = writer.flushIfDue(now: 0)
         #expect(notice == .recovered(path: path, caughtUp: LogWriter.holdLimit, lost: 5))
         #expect(notice?.description == "writing \(path) works again: 1024 held lines written, 5 lines lost")
+        #expect(notice?.level == .notice)
         #expect(recordNumbers(try dir.read(path)) == Array(5..<total))
         #expect(!writer.isFailing && writer.heldLines == 0)
     }

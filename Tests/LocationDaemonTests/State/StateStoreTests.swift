@@ -129,6 +129,7 @@ import Testing
             state file \(store.path) cannot be used (it is empty); moved it to \(store.path).corrupt-20260314T235001Z; \
             starting from the configuration's initial values
             """)
+        #expect(aside.level == .warning)
         #expect(try dir.entries() == ["state.json.corrupt-20260314T235001Z"])
     }
 
@@ -174,6 +175,7 @@ import Testing
         let store = StateStore(path: dir.file("absent/state.json"))
         let aside = store.setAside(reason: "it is empty", now: now)
         #expect(aside.movedTo == nil && aside.renameError?.errno == ENOENT)
+        #expect(aside.level == .error)
         #expect(aside.description.contains("could not move it aside (rename "))
     }
 
