@@ -40,12 +40,14 @@ public protocol ControlHandler: Sendable {
     /// Answers one non-`watch` request from `peer`. The server has already
     /// refused state-changing requests from peers that may not change state.
     func handle(_ request: ControlRequest, from peer: PeerCredentials) async -> ControlReply
-    /// Registers a watcher for `client` (`nil`: every client): returns the reply
-    /// line and the initial-state event lines to send first, and from then on
-    /// calls `sink.send` for every matching event, in order. `nil` reply
-    /// fields mean the request was refused (unknown client): send the reply only.
+    /// Registers a watcher for `client` (`nil`: every client). Everything goes
+    /// through `sink`, in this order, so nothing can overtake: the reply line,
+    /// the initial-state event lines (source, every client's authorization,
+    /// pending prompts), then every matching event as it happens. Returns `nil`
+    /// when the request was refused (e.g. unknown client): the error reply was
+    /// sent through `sink` and the connection stays a normal one.
     func watch(_ request: ControlRequest, client: String?, from peer: PeerCredentials, sink: any WatchSink) async
-        -> (reply: ControlReply, initial: [[UInt8]], watcher: WatcherID?)
+        -> WatcherID?
     /// Stops sending to a watcher (its connection closed).
     func unwatch(_ watcher: WatcherID) async
 }
