@@ -21,7 +21,7 @@ import Testing
 
     @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
         // Each request waits a random time in the handler; replies must still come in request order.
-        let fixture = try ServerFixture(handler: FakeControlHandler(jitter: 0.002))
+        let fixture = try ServerFixture(handler: { FakeControlHandler(logDirectory: $0, jitter: 0.002) })
         let client = try fixture.client()
         var batch: [UInt8] = []
         let operations: [ControlRequest.Operation] = [.hello, .status(client: nil), .prompts, .command(.start(client: "logger"))]

@@ -12,13 +12,15 @@ final class ServerFixture {
     let server: ControlServer
     var path: String { server.path }
 
+    /// A server whose handler `makeHandler` builds, given the scratch
+    /// directory (the fake's clients keep their logs there).
     init(
-        _ label: String = "control", handler: FakeControlHandler = FakeControlHandler(),
-        limits: ControlServer.Limits = ControlServer.Limits(), socketGroup: String? = nil,
-        adjustPeer: (@Sendable (PeerCredentials) -> PeerCredentials)? = nil
+        _ label: String = "control", limits: ControlServer.Limits = ControlServer.Limits(), socketGroup: String? = nil,
+        adjustPeer: (@Sendable (PeerCredentials) -> PeerCredentials)? = nil,
+        handler makeHandler: (String) -> FakeControlHandler = { FakeControlHandler(logDirectory: $0) }
     ) throws {
         directory = try ScratchDirectory(label)
-        self.handler = handler
+        handler = makeHandler(directory.path)
         server = try ControlServer(
             path: directory.file("control.sock"), socketGroup: socketGroup, handler: handler, limits: limits,
             adjustPeer: adjustPeer)
