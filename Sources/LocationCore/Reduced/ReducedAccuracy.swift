@@ -59,8 +59,10 @@ public enum ReducedAccuracy {
         let parallel = 2 * Double.pi * n * max(cos(phi), 0)
         let cells = max(1, (parallel / grid).rounded(.down))
         let lonStep = 360 / cells
-        let lon = ((longitude + 180) / lonStep).rounded() * lonStep - 180
-        return (lat, wrapLongitude(lon))
+        // Cell index around the parallel; the last cell's far edge is the first cell's near one.
+        var k = ((wrapLongitude(longitude) + 180) / lonStep).rounded()
+        if k >= cells { k -= cells }
+        return (lat, k * lonStep - 180)
     }
 
     /// A longitude in [-180, 180).
