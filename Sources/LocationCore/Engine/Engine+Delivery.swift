@@ -7,7 +7,7 @@ extension Engine {
         if now >= clientDeadline || now >= outageDeadline {
             let before = snapshot()
             runTimers(now: now, effects: &effects)
-            finish(before, now: now, effects: &effects)
+            finish(before, now: now, effects: &effects, deferPersist: true)
         }
         let usable = fix.isUsable
         noteSource(fix, usable: usable, now: now, effects: &effects)
@@ -88,7 +88,12 @@ extension Engine {
                 if let p = fixPoint {
                     point = p
                 } else {
-                    let p = EarthPoint(latitude: fix.latitude, longitude: fix.longitude)
+                    // Consecutive fixes are close: their sines and cosines follow from the last ones.
+                    let (sinLat, cosLat) = latitudeTrig(fix.latitude * Geodesy.degrees)
+                    let (sinLon, cosLon) = longitudeTrig(fix.longitude * Geodesy.degrees)
+                    let p = EarthPoint(
+                        latitude: fix.latitude, longitude: fix.longitude, sinLat: sinLat, cosLat: cosLat, sinLon: sinLon,
+                        cosLon: cosLon)
                     fixPoint = p
                     point = p
                 }

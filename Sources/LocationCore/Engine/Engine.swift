@@ -29,6 +29,9 @@ public struct Engine: Sendable {
     var outageDeadline = Double.infinity
     /// The earliest client timer (locate timeout, Allow Once, temporary full accuracy); may be early, never late.
     var clientDeadline = Double.infinity
+    /// Trigonometry of the last fix's position, for the next one's ECEF point.
+    var latitudeTrig = IncrementalSinCos()
+    var longitudeTrig = IncrementalSinCos()
     /// Set by the fix path when it changed saved state (reduced-accuracy secret, upgrade prompt shown).
     var persistPending = false
 
@@ -64,6 +67,13 @@ public struct Engine: Sendable {
     /// Feeds a fix, a source state or a tick at time `now`; returns what to carry out.
     public mutating func handle(_ input: EngineInput, now: Double) -> [Effect] {
         var effects: [Effect] = []
+        handle(input, now: now, into: &effects)
+        return effects
+    }
+
+    /// `handle(_:now:)` appending to a buffer the caller owns and reuses, so the fix path
+    /// allocates nothing even when it delivers.
+    public mutating func handle(_ input: EngineInput, now: Double, into effects: inout [Effect]) {
         noteTime(now)
         switch input {
         case .fix(let fix):
@@ -80,7 +90,6 @@ public struct Engine: Sendable {
                 finish(before, now: now, effects: &effects)
             }
         }
-        return effects
     }
 
     /// Carries out a command from the control socket (permissions already checked by the caller).
@@ -219,8 +228,10 @@ public struct Engine: Sendable {
         }
     }
 
-    /// The normalising pass that ends every slow-path input (see the type's comment).
-    mutating func finish(_ before: Snapshot, now: Double, effects: inout [Effect]) {
+    /// The normalising pass that ends every slow-path input (see the type's comment). With
+    /// `deferPersist` the caller emits `persist` itself at the very end (the fix path, whose
+    /// deliveries follow).
+    mutating func finish(_ before: Snapshot, now: Double, effects: inout [Effect], deferPersist: Bool = false) {
         var previous: [String: ClientAuthorization] = [:]
         for a in before.authorizations where previous[a.client] == nil { previous[a.client] = a }
         for i in clients.indices {
@@ -254,8 +265,8 @@ public struct Engine: Sendable {
         notifyOutage(effects: &effects)
         recomputeClientDeadline()
         if persistPending || savedState != before.saved {
-            persistPending = false
-            effects.append(.persist)
+            persistPending = deferPersist
+            if !deferPersist { effects.append(.persist) }
         }
     }
 

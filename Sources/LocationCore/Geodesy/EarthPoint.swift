@@ -16,15 +16,20 @@ public struct EarthPoint: Sendable, Hashable {
 
     /// The point at this latitude and longitude (degrees, finite).
     public init(latitude: Double, longitude: Double) {
-        self.latitude = latitude
-        self.longitude = longitude
         let phi = latitude * Geodesy.degrees
         let lambda = longitude * Geodesy.degrees
-        let sinPhi = sin(phi), cosPhi = cos(phi)
-        let n = Geodesy.semiMajorAxis / (1 - Geodesy.eccentricitySquared * sinPhi * sinPhi).squareRoot()
-        x = n * cosPhi * cos(lambda)
-        y = n * cosPhi * sin(lambda)
-        z = n * (1 - Geodesy.eccentricitySquared) * sinPhi
+        self.init(latitude: latitude, longitude: longitude, sinLat: sin(phi), cosLat: cos(phi), sinLon: sin(lambda), cosLon: cos(lambda))
+    }
+
+    /// The point, with the sines and cosines of its latitude and longitude already known.
+    @inline(__always)
+    init(latitude: Double, longitude: Double, sinLat: Double, cosLat: Double, sinLon: Double, cosLon: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+        let n = Geodesy.semiMajorAxis / (1 - Geodesy.eccentricitySquared * sinLat * sinLat).squareRoot()
+        x = n * cosLat * cosLon
+        y = n * cosLat * sinLon
+        z = n * (1 - Geodesy.eccentricitySquared) * sinLat
     }
 
     /// The squared straight-line (chord) distance to another point, in m².

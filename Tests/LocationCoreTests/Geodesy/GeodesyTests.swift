@@ -140,3 +140,20 @@ struct GeodesicVector: Sendable, CustomStringConvertible {
         }
     }
 }
+
+@Suite struct IncrementalSinCosTests {
+    @Test func followsSlowlyMovingAnglesToTheLastBitsAndJumpsExactly() {
+        var random = Xoshiro256(seed: 12)
+        var trig = IncrementalSinCos()
+        var x = 0.6
+        var worst = 0.0
+        for k in 0..<200_000 {
+            let (g, _) = random.nextGaussianPair()
+            // Mostly steps of a few metres, sometimes a jump (a new receiver position, the antimeridian).
+            x += k % 5000 == 4999 ? 2 : g * 1e-6
+            let (s, c) = trig(x)
+            worst = max(worst, abs(s - sin(x)), abs(c - cos(x)))
+        }
+        #expect(worst < 1e-14)
+    }
+}
