@@ -174,7 +174,7 @@ import Testing
         var restarted = E.engine([E.client(inUse: false)], saved: engine.savedState)
         #expect(restarted.auth().status == .always)
         #expect(restarted.savedState.client("app")?.upgradePromptShown == true)
-        // Stored provisional again via the prompt path? Use settings-side always: not provisional, delivers.
+        // Always from settings is not provisional: the background fix is delivered, and no prompt opens.
         effects = restarted.feed(E.fix(10))
         #expect(effects.delivered().count == 1)
         #expect(effects.openedPrompts.isEmpty)
