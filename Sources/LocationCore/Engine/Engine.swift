@@ -45,12 +45,7 @@ public struct Engine: Sendable {
     public init(settings: EngineSettings, saved: SavedState?, seed: UInt64) {
         self.seed = seed
         services = saved?.services ?? settings.services
-        var unique: [ClientSettings] = []
-        var index: [String: Int] = [:]
-        for client in settings.clients where index[client.name] == nil {
-            index[client.name] = unique.count
-            unique.append(client)
-        }
+        let (unique, index) = Self.deduplicated(settings.clients)
         var settings = settings
         settings.clients = unique
         self.settings = settings
@@ -113,12 +108,7 @@ public struct Engine: Sendable {
         noteTime(now)
         let before = snapshot()
         runTimers(now: now, effects: &effects)
-        var unique: [ClientSettings] = []
-        var newIndex: [String: Int] = [:]
-        for client in settings.clients where newIndex[client.name] == nil {
-            newIndex[client.name] = unique.count
-            unique.append(client)
-        }
+        let (unique, newIndex) = Self.deduplicated(settings.clients)
         for old in clients where newIndex[old.settings.name] == nil {
             if let prompt = old.prompt { effects.append(.event(.prompt(prompt, open: false))) }
         }
@@ -142,6 +132,17 @@ public struct Engine: Sendable {
         index = newIndex
         finish(before, now: now, effects: &effects)
         return effects
+    }
+
+    /// The clients with duplicate names removed (the first wins), and their positions by name.
+    static func deduplicated(_ clients: [ClientSettings]) -> ([ClientSettings], [String: Int]) {
+        var unique: [ClientSettings] = []
+        var index: [String: Int] = [:]
+        for client in clients where index[client.name] == nil {
+            index[client.name] = unique.count
+            unique.append(client)
+        }
+        return (unique, index)
     }
 
     // MARK: Queries
