@@ -122,10 +122,20 @@ struct GeodesicVector: Sendable, CustomStringConvertible {
             for _ in 0..<2000 {
                 let lat = u() * 179.98 - 89.99, lon = u() * 360 - 180
                 let bearing = u() * 2 * .pi
-                let scale = meters == 0 ? u() : meters * (0.98 + 0.04 * u())
-                let dLat = scale * cos(bearing) / 111_000
-                let dLon = scale * sin(bearing) / (111_000 * max(cos(lat * .pi / 180), 0.01))
+                // Relative offsets from the threshold spread log-uniformly over 10⁻¹⁰ … 10⁻², either side,
+                // so that the chord/arc band is hit often.
+                let delta = pow(10, -10 + 8 * u()) * (u() < 0.5 ? -1 : 1)
+                let scale = meters == 0 ? u() : meters * (1 + delta)
+                var dLat = scale * cos(bearing) / 111_000
+                var dLon = scale * sin(bearing) / (111_000 * max(cos(lat * .pi / 180), 0.01))
                 let a = EarthPoint(latitude: lat, longitude: lon)
+                // Rescale the offset until the exact distance is the intended one.
+                for _ in 0..<4 where scale > 0 {
+                    let d = a.distance(to: EarthPoint(latitude: max(-90, min(90, lat + dLat)), longitude: lon + dLon))
+                    guard d > 0 else { break }
+                    dLat *= scale / d
+                    dLon *= scale / d
+                }
                 let b = EarthPoint(latitude: max(-90, min(90, lat + dLat)), longitude: lon + dLon)
                 #expect(threshold.isReached(from: a, to: b) == (a.distance(to: b) >= meters), "\(meters) m at \(lat), \(lon)")
             }
