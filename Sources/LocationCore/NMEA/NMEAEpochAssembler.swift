@@ -161,7 +161,10 @@ struct NMEAEpochAssembler: Sendable {
         merge(type, fields)
         epoch.sentences += 1
         last = (key, counts.add(key))
-        if let ender = cycle.ender, ender.key == key, ender.occurrence == last.occurrence, epoch.timeOfDay != nil {
+        // Emit at the learned end of the cycle, unless the epoch could not be
+        // emitted yet anyway (no date so far): then a late RMC may still date it.
+        if let ender = cycle.ender, ender.key == key, ender.occurrence == last.occurrence, epoch.timeOfDay != nil,
+           epoch.dateReference != nil || dateReference != nil {
             close(emit, .ender)
         }
     }
