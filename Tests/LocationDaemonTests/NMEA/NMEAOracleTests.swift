@@ -30,11 +30,11 @@ import Testing
             "\(path) is missing: install gpsd-clients (scripts/install-deps)")
     }
 
-    private func check(_ path: String, name: String) throws -> NMEAOracle.Comparison {
+    private func check(_ path: String, name: String) async throws -> NMEAOracle.Comparison {
         try requireTool(NMEAOracle.gpsdecode)
         let bytes = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data())
         try #require(!bytes.isEmpty, "cannot read \(path)")
-        let run = try NMEATestProcess.run(NMEAOracle.gpsdecode, [], input: path, timeout: 30)
+        let run = try await NMEATestProcess.run(NMEAOracle.gpsdecode, [], input: path, timeout: 30)
         try #require(run.status == 0, "gpsdecode failed on \(name): \(run.errors)")
         let comparison = NMEAOracle.compare(
             parser: NMEAOracle.parserEpochs(bytes), gpsd: NMEAOracle.gpsdEpochs(run.output),
@@ -44,15 +44,15 @@ import Testing
     }
 
     @Test(arguments: ownNames)
-    func ownFixturesAgreeWithGpsdecode(_ name: String) throws {
-        let comparison = try check(Self.ownFixtures + "/" + name, name: name)
+    func ownFixturesAgreeWithGpsdecode(_ name: String) async throws {
+        let comparison = try await check(Self.ownFixtures + "/" + name, name: name)
         #expect(comparison.matchedWithFix >= 35, "\(name): too few epochs compared to mean anything")
     }
 
     @Test(.enabled(if: sharedPresent, "../shared/fixtures/nmea is absent: the real captures are not checked"),
           arguments: sharedNames)
-    func realCapturesAgreeWithGpsdecode(_ name: String) throws {
-        let comparison = try check(Self.sharedFixtures + "/" + name, name: name)
+    func realCapturesAgreeWithGpsdecode(_ name: String) async throws {
+        let comparison = try await check(Self.sharedFixtures + "/" + name, name: name)
         // tn200 never has a fix and gpsd gives its reports no time: nothing to match.
         if name != "tn200.log" { #expect(comparison.matched > 0, "\(name): nothing compared") }
     }
@@ -66,11 +66,11 @@ import Testing
     /// through gpsfake: each must go through a real gpsd cleanly, and gpsd's
     /// fixes must be the parser's.
     @Test(.serialized, arguments: ownNames)
-    func ownFixturesGoThroughGpsfake(_ name: String) throws {
+    func ownFixturesGoThroughGpsfake(_ name: String) async throws {
         try requireTool(NMEAOracle.gpsfake)
         let path = Self.ownFixtures + "/" + name
         let port = NMEATestProcess.freePort()
-        let run = try NMEATestProcess.run(
+        let run = try await NMEATestProcess.run(
             NMEAOracle.gpsfake, ["-1", "-p", "-s", "38400", "-P", "\(port)", path], timeout: 60)
         #expect(run.status == 0, "gpsfake \(name): exit \(run.status)\n\(run.errors)")
         let bytes = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data())
@@ -81,9 +81,9 @@ import Testing
         #expect(comparison.matchedWithFix >= 35)
     }
 
-    @Test func fixturesAreWhatTheGeneratorMakes() throws {
+    @Test func fixturesAreWhatTheGeneratorMakes() async throws {
         let script = Self.packageRoot + "/scripts/nmea-fixtures"
-        let run = try NMEATestProcess.run("/usr/bin/python3", [script, "--check"], timeout: 60)
+        let run = try await NMEATestProcess.run("/usr/bin/python3", [script, "--check"], timeout: 60)
         #expect(run.status == 0, "fixtures/nmea differs from scripts/nmea-fixtures: \(run.errors)")
     }
 }

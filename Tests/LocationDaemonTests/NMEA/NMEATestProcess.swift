@@ -23,7 +23,7 @@ struct NMEATestProcess {
 
     /// Runs `path` with `arguments`, stdin from the file `input` (or
     /// /dev/null), killing its process group after `timeout` seconds.
-    static func run(_ path: String, _ arguments: [String], input: String? = nil, timeout: Double) throws -> Outcome {
+    static func run(_ path: String, _ arguments: [String], input: String? = nil, timeout: Double) async throws -> Outcome {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("locationd-nmea-\(getpid())-\(UInt64.random(in: 0...UInt64.max))").path
         guard mkdir(directory, 0o700) == 0 else { throw Failure(description: "cannot create \(directory)") }
@@ -64,7 +64,7 @@ struct NMEATestProcess {
             let waited = waitpid(pid, &status, WNOHANG)
             if waited == pid { finished = true; break }
             if waited < 0 && errno != EINTR { break }
-            usleep(20_000)
+            try? await Task.sleep(for: .milliseconds(20))
         }
         if !finished {
             kill(-pid, SIGTERM)
