@@ -157,6 +157,31 @@ import Testing
         source.stop()  // a second stop is harmless
     }
 
+    @Test func aConsumerThatGoesAwayStopsTheReader() async throws {
+        let receiver = try NMEAFakeReceiver()
+        let source = NMEADeviceSource(path: receiver.devicePath, baud: 9600)
+        let stream = source.start()
+        let consumer = Task { for await _ in stream {} }
+        defer { source.stop() }
+        // Wait until the source has the device open (the pty's termios turn raw).
+        var opened = false
+        for _ in 0..<500 where !opened {
+            opened = csupport_tty_is_raw(receiver.controller) == 1
+            if !opened { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(opened)
+        receiver.releaseTerminal()
+        consumer.cancel()
+        // The reader notices and closes the device: the controller sees the hang-up.
+        var closed = false
+        for _ in 0..<500 where !closed {
+            var fds = [pollfd(fd: receiver.controller, events: Int16(POLLOUT), revents: 0)]
+            closed = poll(&fds, 1, 0) == 1 && Int32(fds[0].revents) & Int32(POLLHUP) != 0
+            if !closed { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(closed)
+    }
+
     @Test func aSecondStartGivesAFinishedStream() async throws {
         let scratch = try NMEAScratch()
         let source = NMEADeviceSource(path: scratch.path + "/none", baud: 9600)
