@@ -204,7 +204,9 @@ struct NMEAEpochAssembler: Sendable {
             mode: mode,
             latitude: epoch.latitude,
             longitude: epoch.longitude,
-            altitude: epoch.altitude,
+            // A 2D fix has no measured altitude (receivers send a held or
+            // assumed one), as gpsd reports none for mode 2.
+            altitude: mode == .threeD ? epoch.altitude : nil,
             horizontalError: NMEAErrorModel.horizontalError(hdop: hdop, differential: differential),
             verticalError: mode == .threeD ? NMEAErrorModel.verticalError(vdop: vdop, differential: differential) : nil,
             speed: epoch.speed,

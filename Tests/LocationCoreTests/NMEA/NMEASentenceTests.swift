@@ -96,6 +96,7 @@ import LocationCore
         // The receiver says 2D: believe it, although GGA has an altitude (gpsd says 3D).
         let twoD = try #require(only(gga + s("GPGSA,A,2,05,07,12,,,,,,,,,,34.7,21.1,27.6")))
         #expect(twoD.mode == .twoD)
+        #expect(twoD.altitude == nil)  // a 2D fix has no measured altitude
         #expect(twoD.horizontalError == 21.1 * 19)
         #expect(twoD.verticalError == nil)
         let threeD = try #require(only(gga + s("GPGSA,A,3,05,07,12,30,,,,,,,,,1.5,0.9,1.2")))
