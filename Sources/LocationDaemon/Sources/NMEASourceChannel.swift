@@ -15,15 +15,22 @@ final class NMEASourceChannel: Sendable {
         var head = 0
         var waiter: CheckedContinuation<SourceEvent?, Never>?
         var finished = false
+        /// The reader is blocked waiting for room.
+        var producerWaiting = false
+
+        var queued: Int { queue.count - head }
     }
 
+    private let capacity: Int
     private let state = Mutex(State())
-    /// Counts free places in the queue.
-    private let room: DispatchSemaphore
+    /// Wakes a reader blocked on a full queue. Created at 0 and only ever
+    /// signalled for a waiter, so it never holds less than it started with
+    /// (libdispatch traps when a semaphore is freed below its initial value).
+    private let room = DispatchSemaphore(value: 0)
 
     /// A channel holding at most `capacity` events.
     init(capacity: Int) {
-        room = DispatchSemaphore(value: capacity)
+        self.capacity = max(1, capacity)
     }
 
     /// The consumer's side: an `AsyncStream` that ends after `finish()` (once
@@ -35,40 +42,48 @@ final class NMEASourceChannel: Sendable {
     /// Hands `event` over, waiting for room while `keepGoing()` holds.
     /// False when the channel is finished or `keepGoing()` became false.
     func send(_ event: SourceEvent, keepGoing: () -> Bool) -> Bool {
-        while room.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
-            if !keepGoing() || isFinished { return false }
-        }
-        enum Outcome { case queued, handed(CheckedContinuation<SourceEvent?, Never>), finished }
-        let outcome: Outcome = state.withLock { s in
-            if s.finished { return .finished }
-            if let waiter = s.waiter {
-                s.waiter = nil
-                return .handed(waiter)
+        enum Outcome { case queued, handed(CheckedContinuation<SourceEvent?, Never>), finished, full }
+        while true {
+            let outcome: Outcome = state.withLock { s in
+                if s.finished { return .finished }
+                if let waiter = s.waiter {
+                    s.waiter = nil
+                    return .handed(waiter)
+                }
+                if s.queued >= capacity {
+                    s.producerWaiting = true
+                    return .full
+                }
+                s.queue.append(event)
+                return .queued
             }
-            s.queue.append(event)
-            return .queued
-        }
-        switch outcome {
-        case .queued:
-            return true
-        case .handed(let waiter):
-            room.signal()
-            waiter.resume(returning: event)
-            return true
-        case .finished:
-            room.signal()
-            return false
+            switch outcome {
+            case .queued:
+                return true
+            case .handed(let waiter):
+                waiter.resume(returning: event)
+                return true
+            case .finished:
+                return false
+            case .full:
+                _ = room.wait(timeout: .now() + .milliseconds(50))
+                if !keepGoing() { return false }
+            }
         }
     }
 
     /// No more events; the consumer gets what is queued, then the end.
     func finish() {
-        let waiter = state.withLock { s -> CheckedContinuation<SourceEvent?, Never>? in
+        let (waiter, wakeProducer) = state.withLock { s -> (CheckedContinuation<SourceEvent?, Never>?, Bool) in
             s.finished = true
-            defer { s.waiter = nil }
-            return s.waiter
+            defer {
+                s.waiter = nil
+                s.producerWaiting = false
+            }
+            return (s.waiter, s.producerWaiting)
         }
         waiter?.resume(returning: nil)
+        if wakeProducer { room.signal() }
     }
 
     /// Whether `finish()` was called.
@@ -76,7 +91,7 @@ final class NMEASourceChannel: Sendable {
 
     private func next() async -> SourceEvent? {
         await withCheckedContinuation { (continuation: CheckedContinuation<SourceEvent?, Never>) in
-            enum Immediate { case event(SourceEvent), end, wait }
+            enum Immediate { case event(SourceEvent, wakeProducer: Bool), end, wait }
             let immediate: Immediate = state.withLock { s in
                 if s.head < s.queue.count {
                     let event = s.queue[s.head]
@@ -85,15 +100,17 @@ final class NMEASourceChannel: Sendable {
                         s.queue.removeFirst(s.head)
                         s.head = 0
                     }
-                    return .event(event)
+                    let wake = s.producerWaiting
+                    s.producerWaiting = false
+                    return .event(event, wakeProducer: wake)
                 }
                 if s.finished { return .end }
                 s.waiter = continuation
                 return .wait
             }
             switch immediate {
-            case .event(let event):
-                room.signal()
+            case .event(let event, let wake):
+                if wake { room.signal() }
                 continuation.resume(returning: event)
             case .end:
                 continuation.resume(returning: nil)
