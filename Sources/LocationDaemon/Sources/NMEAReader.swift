@@ -56,41 +56,55 @@ final class NMEAReader {
     /// Runs until stopped.
     func run() {
         var retry = timing.firstRetry
-        while !stopping {
-            let input: NMEAInput
-            do {
-                input = try NMEAInput(path: path, baud: baud)
-            } catch {
+        reading: while !stopping {
+            let end: End
+            switch openAndRead() {
+            case .failure(let error):
                 report(.connecting, "cannot open \(error); retrying in \(Self.seconds(retry))")
-                guard pause(retry) else { break }
+                guard pause(retry) else { break reading }
                 retry = min(retry * 2, timing.retryCap)
                 continue
+            case .success(let outcome):
+                end = outcome.end
+                if outcome.gotData { retry = timing.firstRetry }
             }
-            switch input.kind {
-            case .terminal: report(.connected, "\(path) open at \(baud) baud")
-            case .device: report(.connected, "\(path) open")
-            case .file: report(.connected, "reading \(path)")
-            case .fifo: report(.connecting, "waiting for a writer on FIFO \(path)")
-            }
-            var gotData = false
-            let end = pump(input, gotData: &gotData)
+            // The input is closed by now: a device that went away is not held open while waiting.
             parser.finish { self.deliver($0) }
-            if gotData { retry = timing.firstRetry }
             switch end {
             case .stopped:
-                break
+                break reading
             case .gone(let reason):
                 report(.connecting, "\(path): \(reason); opening it again in \(Self.seconds(retry))")
-                guard pause(retry) else { break }
+                guard pause(retry) else { break reading }
                 retry = min(retry * 2, timing.retryCap)
             case .writerClosed:
                 report(.connecting, "the writer closed FIFO \(path); waiting for the next one")
             case .replaced:
                 report(.connecting, "\(path) was replaced or removed; opening it again")
-                guard pause(timing.firstRetry) else { break }
+                guard pause(timing.firstRetry) else { break reading }
             }
         }
         channel.finish()
+    }
+
+    /// Opens the path, reports it, and reads it until it ends; the input is
+    /// closed on return.
+    private func openAndRead() -> Result<(end: End, gotData: Bool), SystemError> {
+        let input: NMEAInput
+        do {
+            input = try NMEAInput(path: path, baud: baud)
+        } catch {
+            return .failure(error)
+        }
+        switch input.kind {
+        case .terminal: report(.connected, "\(path) open at \(baud) baud")
+        case .device: report(.connected, "\(path) open")
+        case .file: report(.connected, "reading \(path)")
+        case .fifo: report(.connecting, "waiting for a writer on FIFO \(path)")
+        }
+        var gotData = false
+        let end = pump(input, gotData: &gotData)
+        return .success((end, gotData))
     }
 
     // MARK: - Reading

@@ -130,6 +130,23 @@ import Testing
         #expect(await log.wait { $0.ended })
     }
 
+    @Test func aReplacedFileIsReadFromItsStart() async throws {
+        let scratch = try NMEAScratch()
+        let file = scratch.path + "/track.nmea"
+        try Data((0..<2).map { NMEASourceText.epoch($0) }.joined().utf8).write(to: URL(fileURLWithPath: file))
+        let source = NMEADeviceSource(path: file, baud: 9600)
+        let log = NMEAEventLog(source.start())
+        defer { source.stop() }
+        #expect(await log.wait { $0.count(.connecting, containing: "end of file") == 1 })
+        // Rotated: a new file takes the name (written aside, then renamed over).
+        let fresh = scratch.path + "/track.nmea.new"
+        try Data((20..<23).map { NMEASourceText.epoch($0) }.joined().utf8).write(to: URL(fileURLWithPath: fresh))
+        #expect(rename(fresh, file) == 0)
+        #expect(await log.wait { $0.count(.connecting, containing: "replaced") == 1 })
+        #expect(await log.wait { $0.fixes.count == 5 })
+        #expect(log.fixes.map(NMEASourceText.second) == [0, 1, 20, 21, 22])
+    }
+
     @Test func garbageAtTheWrongBaudRateIsPointedOut() async throws {
         let receiver = try NMEAFakeReceiver()
         let source = NMEADeviceSource(path: receiver.devicePath, baud: 115200)
