@@ -41,6 +41,8 @@ final class ServerConnection {
     var peerGone = false
     /// The socket took everything last time (or said it is writable again).
     var writable = true
+    /// The last round stopped taking lines at its budget: complete lines wait in `inbound`.
+    var backlogged = false
     /// When the connection last made progress (monotonic seconds): a read, a write, a request, a reply.
     var lastActivity: Double
 

@@ -133,7 +133,9 @@ final class ServerLoop: @unchecked Sendable {
         var events: Int32 = 0
         switch connection.mode {
         case .requests:
-            if !connection.inFlight && !connection.eof && connection.output.pendingBytes <= limits.replyBacklog {
+            if !connection.inFlight && !connection.backlogged && !connection.eof
+                && connection.output.pendingBytes <= limits.replyBacklog
+            {
                 events |= Int32(POLLIN)
             }
         case .watching:
@@ -150,6 +152,7 @@ final class ServerLoop: @unchecked Sendable {
         var deadline = Double.infinity
         if !accepting { deadline = acceptPausedUntil }
         for connection in connections.values {
+            if connection.backlogged { return 0 }
             switch connection.mode {
             case .requests where !connection.inFlight:
                 deadline = min(deadline, connection.lastActivity + limits.idleTimeout)
@@ -319,13 +322,25 @@ final class ServerLoop: @unchecked Sendable {
         if connection.peerGone || connection.output.pendingBytes == 0 || now >= deadline { close(connection) }
     }
 
+    /// Lines one connection may have answered in one round, so a peer that
+    /// pipelines thousands of bad lines does not make the others wait.
+    static let linesPerRound = 256
+
     /// Takes request lines one at a time while nothing is in flight and the
-    /// peer is taking its replies.
+    /// peer is taking its replies, at most `linesPerRound` of them.
     private func processLines(_ connection: ServerConnection, now: Double) {
+        var budget = Self.linesPerRound
+        connection.backlogged = false
         while case .requests = connection.mode, !connection.inFlight,
             connection.output.pendingBytes <= limits.replyBacklog
         {
+            if budget == 0 {
+                // Come back next round (poll does not wait), without reading more meanwhile.
+                connection.backlogged = true
+                return
+            }
             if let line = connection.nextLine(maximumLength: ControlProtocol.maximumLineLength) {
+                budget -= 1
                 dispatch(line, on: connection, now: now)
                 continue
             }
