@@ -124,6 +124,9 @@ public final class ControlServer: Sendable {
         self.group = group
         self.warnings = warnings
         for warning in warnings { Diagnostics.warning(warning) }
+        if socketGroup == nil {
+            Diagnostics.info("control socket \(path): no socket_group is set, so only root may change state")
+        }
     }
 
     deinit {
