@@ -130,14 +130,13 @@ import Testing
     }
 
     @Test func watchersAreNotClosedForBeingIdle() async throws {
-        let fixture = try ServerFixture(limits: ControlServer.Limits(idleTimeout: 0.2))
+        let fixture = try ServerFixture(limits: ControlServer.Limits(idleTimeout: 1))
         let watcher = try fixture.client()
-        let idle = try fixture.client()
         try await watcher.send(ControlRequest(id: 1, .watch(client: "logger")))
         for _ in 0..<3 { _ = try await watcher.line() }
-        // The idle connection goes; the watcher, silent just as long, stays.
+        let idle = try fixture.client()
+        // The idle connection goes; the watcher, silent at least as long, stays.
         #expect(try await idle.line() == nil)
-        try await Task.sleep(for: .milliseconds(400))
         fixture.handler.broadcast(Self.event(1))
         #expect(try await watcher.json()?["event"] == "location")
         #expect(fixture.server.statistics.idleClosed == 1)

@@ -21,6 +21,7 @@ final class FakeControlHandler: ControlHandler {
         var nextWatcher: UInt64 = 1
         var refusedByWatchers = 0
         var unwatched: [UInt64] = []
+        var gateOpen = false
     }
 
     /// The configured clients, in order.
@@ -33,6 +34,14 @@ final class FakeControlHandler: ControlHandler {
     let locateResult: @Sendable (String) -> LogRecord?
 
     let state = Mutex(State())
+
+    /// Requests about this client wait until `openGate()`: a request that stays in flight.
+    static let gatedClient = "gated"
+
+    /// Lets the requests about `gatedClient` be answered.
+    func openGate() {
+        state.withLock { $0.gateOpen = true }
+    }
 
     init(
         clients: [String] = ["logger", "survey"], logDirectory: String = "/var/log/locationd", jitter: Double = 0,
@@ -70,6 +79,10 @@ final class FakeControlHandler: ControlHandler {
     func handle(_ request: ControlRequest, from peer: PeerCredentials) async -> ControlReply {
         state.withLock { $0.requests.append((request, peer)) }
         if jitter > 0 { try? await Task.sleep(for: .seconds(Double.random(in: 0...jitter))) }
+        if request.operation.client == Self.gatedClient {
+            while !state.withLock({ $0.gateOpen }) { try? await Task.sleep(for: .milliseconds(5)) }
+            return .ok(id: request.id, fields: [("message", "the gate opened")])
+        }
         if let client = request.operation.client, !clients.contains(client) {
             return .unknownClient(id: request.id, client: client, known: clients)
         }

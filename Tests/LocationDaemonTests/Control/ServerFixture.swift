@@ -37,11 +37,11 @@ final class ServerFixture {
     }
 
     /// Waits (at most `seconds`) until `condition` holds; returns whether it did.
-    func eventually(within seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+    func eventually(within seconds: Double = 30, _ condition: () -> Bool) async -> Bool {
         await ServerFixture.eventually(within: seconds, condition)
     }
 
-    static func eventually(within seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+    static func eventually(within seconds: Double = 30, _ condition: () -> Bool) async -> Bool {
         let deadline = ControlClient.now() + seconds
         while ControlClient.now() < deadline {
             if condition() { return true }
@@ -68,7 +68,7 @@ final class TestClient {
     }
 
     /// Sends bytes as they are.
-    func send(raw bytes: [UInt8], timeout: Double = 10) async throws {
+    func send(raw bytes: [UInt8], timeout: Double = 30) async throws {
         let deadline = ControlClient.now() + timeout
         var offset = 0
         while offset < bytes.count {
@@ -91,8 +91,9 @@ final class TestClient {
         try await send(raw: Array((line + "\n").utf8))
     }
 
-    /// The next line; `nil` when the server closed the connection.
-    func line(timeout: Double = 10) async throws -> [UInt8]? {
+    /// The next line; `nil` when the server closed the connection. The
+    /// deadline is a safety bound for a loaded machine, not a timing check.
+    func line(timeout: Double = 30) async throws -> [UInt8]? {
         let deadline = ControlClient.now() + timeout
         while true {
             switch try connection.pollLine() {
@@ -106,7 +107,7 @@ final class TestClient {
     }
 
     /// The next line as JSON.
-    func json(timeout: Double = 10) async throws -> JSONValue? {
+    func json(timeout: Double = 30) async throws -> JSONValue? {
         guard let line = try await line(timeout: timeout) else { return nil }
         return try JSONValue.parse(line)
     }

@@ -74,7 +74,7 @@ final class Child {
     var errors: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
     /// Waits for it to end; its exit status (128 + n for a signal).
-    func wait(within seconds: Double = 30) async throws -> Int32 {
+    func wait(within seconds: Double = 60) async throws -> Int32 {
         let deadline = Date().addingTimeInterval(seconds)
         while true {
             if let status { return status }
@@ -97,7 +97,7 @@ final class Child {
     }
 
     /// Waits until standard output has `count` lines (at most `seconds`); whether it did.
-    func waitForLines(_ count: Int, within seconds: Double = 20) async -> Bool {
+    func waitForLines(_ count: Int, within seconds: Double = 60) async -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if lines.count >= count { return true }
