@@ -58,14 +58,17 @@ public final class ControlServer: Sendable {
     public convenience init(
         path: String, socketGroup: String?, handler: any ControlHandler, limits: Limits = Limits()
     ) throws(ControlServerError) {
-        try self.init(path: path, socketGroup: socketGroup, handler: handler, limits: limits, adjustPeer: nil)
+        try self.init(
+            path: path, socketGroup: socketGroup, handler: handler, limits: limits, adjustPeer: nil, executor: nil)
     }
 
     /// The same, with `adjustPeer` applied to every peer's credentials (tests
-    /// use it to play a peer that may not change state).
+    /// use it to play a peer that may not change state), and handler calls
+    /// started on `executor` (tests give one of their own, so a handler that
+    /// needs no actor answers even while other tests hold the shared pool).
     init(
         path: String, socketGroup: String?, handler: any ControlHandler, limits: Limits,
-        adjustPeer: (@Sendable (PeerCredentials) -> PeerCredentials)?
+        adjustPeer: (@Sendable (PeerCredentials) -> PeerCredentials)?, executor: (any TaskExecutor)?
     ) throws(ControlServerError) {
         guard let address = UnixSocketAddress(path: path) else { throw .pathTooLong(path) }
         self.path = path
@@ -114,7 +117,8 @@ public final class ControlServer: Sendable {
         }
         identity = (UInt64(info.st_dev), UInt64(info.st_ino))
         do {
-            loop = try ServerLoop(listenFD: fd, path: path, handler: handler, group: group, limits: limits, adjustPeer: adjustPeer)
+            loop = try ServerLoop(listenFD: fd, path: path, handler: handler, group: group, limits: limits, adjustPeer: adjustPeer,
+                executor: executor)
         } catch {
             Glibc.close(fd)
             unlink(path)

@@ -58,6 +58,7 @@ final class ServerLoop: @unchecked Sendable {
     private let limits: ControlServer.Limits
     private let path: String
     private let adjustPeer: (@Sendable (PeerCredentials) -> PeerCredentials)?
+    private let executor: (any TaskExecutor)?
 
     private var connections: [UInt64: ServerConnection] = [:]
     private var nextID: UInt64 = 1
@@ -68,10 +69,11 @@ final class ServerLoop: @unchecked Sendable {
 
     init(
         listenFD: Int32, path: String, handler: any ControlHandler, group: SocketGroup?, limits: ControlServer.Limits,
-        adjustPeer: (@Sendable (PeerCredentials) -> PeerCredentials)?
+        adjustPeer: (@Sendable (PeerCredentials) -> PeerCredentials)?, executor: (any TaskExecutor)?
     ) throws(SystemError) {
         self.listenFD = listenFD
         self.adjustPeer = adjustPeer
+        self.executor = executor
         self.path = path
         self.handler = handler
         self.group = group
@@ -394,18 +396,28 @@ final class ServerLoop: @unchecked Sendable {
         let waker = self.waker
         let id = connection.id
         if case .watch(let client) = request.operation {
-            Task {
+            spawn {
                 let watcher = await handler.watch(request, client: client, from: peer, sink: output)
                 inbox.complete(id, .watch(watcher))
                 waker.wake()
             }
         } else {
-            Task {
+            spawn {
                 let reply = await handler.handle(request, from: peer)
                 output.enqueue(Array(reply.line().utf8))
                 inbox.complete(id, .replied)
                 waker.wake()
             }
+        }
+    }
+
+    /// Runs a handler call as a task of high priority (a person is waiting at
+    /// the other end), on the server's executor if it was given one.
+    private func spawn(_ body: sending @escaping @isolated(any) () async -> Void) {
+        if let executor {
+            Task(executorPreference: executor, priority: .high, operation: body)
+        } else {
+            Task(priority: .high, operation: body)
         }
     }
 
@@ -427,7 +439,7 @@ final class ServerLoop: @unchecked Sendable {
 
     private func unwatch(_ watcher: WatcherID) {
         let handler = self.handler
-        Task { await handler.unwatch(watcher) }
+        spawn { await handler.unwatch(watcher) }
     }
 
     private func close(_ connection: ServerConnection) {

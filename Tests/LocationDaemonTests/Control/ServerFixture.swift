@@ -3,6 +3,7 @@ import Glibc
 #endif
 import LocationCore
 @testable import LocationDaemon
+import Dispatch
 import Testing
 
 /// A control server on a socket in a scratch directory, with a fake handler.
@@ -23,7 +24,7 @@ final class ServerFixture {
         handler = makeHandler(directory.path)
         server = try ControlServer(
             path: directory.file("control.sock"), socketGroup: socketGroup, handler: handler, limits: limits,
-            adjustPeer: adjustPeer)
+            adjustPeer: adjustPeer, executor: QueueExecutor.shared)
         try server.start()
     }
 
@@ -48,6 +49,20 @@ final class ServerFixture {
             try? await Task.sleep(for: .milliseconds(10))
         }
         return condition()
+    }
+}
+
+/// Runs the server's handler calls on a dispatch queue of their own rather
+/// than the cooperative pool that every test shares: on a two-core machine
+/// a few tests that block their thread (waiting for gpsbabel, say) would
+/// otherwise hold up the fake handler's answers for seconds.
+final class QueueExecutor: TaskExecutor {
+    static let shared = QueueExecutor()
+    private let queue = DispatchQueue(label: "control-tests.handler", attributes: .concurrent)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
 
