@@ -78,7 +78,7 @@ import Testing
                 #expect(event["time"]?.stringValue == UTCTime.format(1_773_489_600 + Double(i)))
             }
         }
-        #expect(fixture.server.statistics.watchers == 64)
+        #expect(await fixture.eventually { fixture.server.statistics.watchers == 64 })
         #expect(fixture.handler.refusedByWatchers == 0)
         // Ordinary requests are served alongside.
         #expect(try await fixture.client().request(.hello, id: 1).isOK)
@@ -139,7 +139,7 @@ import Testing
         #expect(try await idle.line() == nil)
         fixture.handler.broadcast(Self.event(1))
         #expect(try await watcher.json()?["event"] == "location")
-        #expect(fixture.server.statistics.idleClosed == 1)
+        #expect(await fixture.eventually { fixture.server.statistics.idleClosed == 1 })
     }
 
     @Test func stoppingTheServerTellsWatchersWhy() async throws {

@@ -78,7 +78,7 @@ import Testing
         #expect(try await client.json()?["watching"] == "logger")
         #expect(fixture.handler.requests.allSatisfy { $0.access == .read })
         #expect(fixture.handler.authorization("logger").stored == .ask)
-        #expect(fixture.server.statistics.notAuthorized == 1)
+        #expect(await fixture.eventually { fixture.server.statistics.notAuthorized == 1 })
     }
 
     @Test func theHandlerIsToldWhoAsked() async throws {
