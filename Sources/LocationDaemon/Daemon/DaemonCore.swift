@@ -82,8 +82,8 @@ public actor DaemonCore: ControlHandler {
         case .state(let sourceState, let detail):
             sourceDetail = detail
             if sourceState != reportedSource {
-                let level: Diagnostics.Level = sourceState == .connecting && reportedSource != nil ? .warning : .notice
-                Diagnostics.log(level, "\(sourceName): \(detail)")
+                // The sources log their own connects and losses; this is the engine's view.
+                Diagnostics.debug("\(sourceName): \(sourceState.rawValue): \(detail)")
                 reportedSource = sourceState
             }
             engine.handle(.source(sourceState), now: now, into: &effects)
