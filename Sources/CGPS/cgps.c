@@ -125,6 +125,11 @@ int cgps_open(const char *host, const char *port, cgps_session **session)
     return 0;
 }
 
+int cgps_watch(cgps_session *session)
+{
+    return start_watch(session);
+}
+
 static double known(double value, uint32_t bit, uint32_t *set)
 {
     if (isfinite(value)) {
@@ -192,8 +197,17 @@ int cgps_read(cgps_session *session, cgps_report *report, int *sys_errno)
     /* libgps recomputes `set` for a TPV but only ORs bits in for the other
      * classes; clearing it first makes the bits name this one line. */
     gps->set = 0;
+    /* gpsd announces a closed receiver as "activated":0, which libgps 3.22
+     * stores but then rejects as a bad attribute, so DEVICE_SET stays clear.
+     * A sentinel in `activated` shows whether such a line was parsed. */
+    timespec_t activated = gps->dev.activated;
+    gps->dev.activated.tv_sec = -1;
+    gps->dev.activated.tv_nsec = 0;
     errno = 0;
     int status = gps_read(gps, NULL, 0);
+    bool device_closed = gps->dev.activated.tv_sec == 0 && gps->dev.activated.tv_nsec == 0;
+    if (gps->dev.activated.tv_sec == -1)
+        gps->dev.activated = activated;
     if (status < 0) {
         *sys_errno = errno;
         session->partial = false;
@@ -229,7 +243,7 @@ int cgps_read(cgps_session *session, cgps_report *report, int *sys_errno)
     } else if ((set & DEVICELIST_SET) != 0) {
         report->kind = CGPS_REPORT_DEVICES;
         report->devices = gps->devices.ndevices;
-    } else if ((set & DEVICE_SET) != 0) {
+    } else if ((set & DEVICE_SET) != 0 || device_closed) {
         report->kind = CGPS_REPORT_DEVICE;
         report->activated = gps->dev.activated.tv_sec != 0 || gps->dev.activated.tv_nsec != 0;
         copy_text(report->text, sizeof report->text, gps->dev.path, sizeof gps->dev.path);

@@ -38,6 +38,13 @@
  *                   libgps. connect(2) and getaddrinfo(3) block: an
  *                   unreachable remote host can hold `cgps_open` for the
  *                   kernel's SYN timeout; a local gpsd refuses at once.
+ *   DEVICE          gpsd reports a closed receiver as "activated":0; libgps
+ *                   3.22 parses that but flags it as an error and leaves
+ *                   DEVICE_SET clear. The shim notices the zeroed field
+ *                   and reports the DEVICE anyway.
+ *   set             libgps recomputes the `set` mask for a TPV but only ORs
+ *                   bits in for other classes; the shim clears it before
+ *                   each read so the bits name the one line just read.
  *
  * API versions (GPSD_API_MAJOR_VERSION in <gps.h>)
  * ------------------------------------------------
@@ -158,6 +165,14 @@ int cgps_api_minor(void);
  * Sets TCP keepalive on the socket so a vanished remote gpsd is noticed.
  */
 int cgps_open(const char *host, const char *port, cgps_session **session);
+
+/**
+ * Sends the JSON watch request again. gpsd answers with DEVICES and WATCH,
+ * so this doubles as a liveness probe; and after gpsd restarts itself on
+ * SIGHUP, the existing connection gets nothing until it sends a command, so
+ * it also revives the stream. Returns 0 or errno (SIGPIPE is never raised).
+ */
+int cgps_watch(cgps_session *session);
 
 /**
  * Reads one report. Returns > 0 when *report was filled, 0 when no complete

@@ -109,13 +109,21 @@ public final class GPSDSource: FixSource {
 
     /// Counters of what the source has done, as of the reader's last pass.
     public var statistics: GPSDSourceStatistics {
-        let control = phase.withLock { phase -> GPSDReaderControl? in
+        control?.statistics ?? GPSDSourceStatistics()
+    }
+
+    /// True once the reader thread has ended (false before `start()`).
+    var hasReaderFinished: Bool {
+        control?.hasReaderFinished ?? false
+    }
+
+    private var control: GPSDReaderControl? {
+        phase.withLock { phase in
             switch phase {
             case .idle: nil
             case .running(let control): control
             case .stopped(let control): control
             }
         }
-        return control?.statistics ?? GPSDSourceStatistics()
     }
 }

@@ -25,6 +25,7 @@ struct GPSFakeError: Error, CustomStringConvertible {
 ///
 /// gpsfake and gpsd run in a process group of their own; `stop()` (and
 /// deinit) signals the whole group and reaps gpsfake, with bounded waits.
+/// Start with `GPSFake.start(log:options:)`.
 final class GPSFake {
     /// Where Debian's gpsd-clients installs gpsfake.
     static let gpsfakePath = "/usr/bin/gpsfake"
@@ -68,9 +69,26 @@ final class GPSFake {
     private let prompts: Int
     private var reaped = false
 
-    /// Starts gpsfake on `log` and waits (up to `startTimeout` seconds) until
-    /// gpsd accepts connections.
-    init(log: String, options: Options = Options(), startTimeout: Double = 15) throws(GPSFakeError) {
+    /// Starts gpsfake on `log` and waits (up to `startTimeout` seconds, without
+    /// blocking a thread) until gpsd accepts connections.
+    static func start(log: String, options: Options = Options(), startTimeout: Double = 15) async throws(GPSFakeError)
+        -> GPSFake
+    {
+        let fake = try GPSFake(log: log, options: options)
+        let deadline = now() + startTimeout
+        while !accepts(port: fake.port) {
+            if fake.hasExited() || now() > deadline {
+                let output = fake.output
+                fake.stop()
+                throw GPSFakeError(description: "gpsd from gpsfake did not listen on port \(fake.port): \(output)")
+            }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return fake
+    }
+
+    /// Starts gpsfake on `log`; it may not be listening yet.
+    private init(log: String, options: Options) throws(GPSFakeError) {
         if let reason = GPSFake.unavailableReason { throw GPSFakeError(description: reason) }
         guard !options.gated || options.once else {
             throw GPSFakeError(description: "a gated gpsfake must play its log once")
@@ -121,8 +139,19 @@ final class GPSFake {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        // A group of its own, so stop() reaches gpsd too.
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        // A group of its own, so stop() reaches gpsd too. A clean signal
+        // state: the spawning thread may be a Dispatch worker with every
+        // signal blocked, and a gpsd that inherits a blocked SIGTERM or
+        // SIGHUP cannot be stopped by gpsfake nor reset by a test.
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         posix_spawnattr_setpgroup(&attributes, 0)
 
         var child: pid_t = 0
@@ -135,16 +164,6 @@ final class GPSFake {
         }
         pid = child
         gate = gateEnds[1]
-
-        let deadline = GPSFake.now() + startTimeout
-        while !GPSFake.accepts(port: port) {
-            if hasExited() || GPSFake.now() > deadline {
-                let output = GPSFake.contents(of: outputPath)
-                stop()
-                throw GPSFakeError(description: "gpsd from gpsfake did not listen on port \(port): \(output)")
-            }
-            GPSFake.sleep(0.05)
-        }
     }
 
     deinit {
@@ -190,11 +209,20 @@ final class GPSFake {
     }
 
     /// Waits up to `timeout` seconds for gpsfake to exit on its own.
-    func waitForExit(timeout: Double) -> Bool {
+    func waitForExit(timeout: Double) async -> Bool {
         let deadline = GPSFake.now() + timeout
         while !hasExited() {
             if GPSFake.now() > deadline { return false }
-            GPSFake.sleep(0.02)
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return true
+    }
+
+    private func waitForExitBlocking(timeout: Double) -> Bool {
+        let deadline = GPSFake.now() + timeout
+        while !hasExited() {
+            if GPSFake.now() > deadline { return false }
+            GPSFake.sleep(0.01)
         }
         return true
     }
@@ -208,7 +236,7 @@ final class GPSFake {
         }
         if !hasExited() {
             kill(-pid, SIGTERM)
-            if !waitForExit(timeout: 3) {
+            if !waitForExitBlocking(timeout: 3) {
                 kill(-pid, SIGKILL)
                 var status: Int32 = 0
                 while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
@@ -276,7 +304,8 @@ final class GPSFake {
         return address
     }
 
-    private static func lineCount(_ path: String) -> Int? {
+    /// Lines in the file at `path`, or `nil` if it cannot be read.
+    static func lineCount(_ path: String) -> Int? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -319,7 +348,7 @@ final class GPSFake {
 
     private static func errnoText() -> String { String(cString: strerror(errno)) }
 
-    private static func now() -> Double {
+    static func now() -> Double {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9

@@ -18,6 +18,8 @@ struct GPSDError: Error, Sendable, Hashable, CustomStringConvertible {
         case io(errno: Int32)
         /// Connected, but nothing answered like gpsd within the handshake time.
         case noAnswer(seconds: Double)
+        /// gpsd went silent and did not answer a probe.
+        case unresponsive(seconds: Double)
     }
 
     /// What went wrong.
@@ -39,15 +41,21 @@ struct GPSDError: Error, Sendable, Hashable, CustomStringConvertible {
         case .io(let errno):
             return "connection to gpsd at \(endpoint) failed: \(String(cString: strerror(errno)))"
         case .noAnswer(let seconds):
-            let whole = seconds.rounded() == seconds ? "\(Int(seconds))" : "\(seconds)"
-            return "\(endpoint) accepted the connection but did not answer like gpsd within \(whole) s"
+            return "\(endpoint) accepted the connection but did not answer like gpsd within \(text(seconds)) s"
                 + " (is something else listening on that port?)"
+        case .unresponsive(let seconds):
+            return "gpsd at \(endpoint) stopped answering (silent for \(text(seconds)) s, no reply to a probe)"
         }
     }
 
     /// The summary used to decide whether two failures are "the same outage
     /// reason" (so a retry loop logs it once).
     var reason: String { description }
+
+    private func text(_ seconds: Double) -> String {
+        let tenths = (seconds * 10).rounded() / 10
+        return tenths.rounded() == tenths ? "\(Int(tenths))" : "\(tenths)"
+    }
 
     private func hint(for status: Int32) -> String {
         switch status {

@@ -78,15 +78,19 @@ struct GPSDReader {
         var watching = false
         var release: String?
         var deviceCount: Int?
+        var lastInput = openedAt
+        var probeSentAt: Double?
         func ended(_ error: GPSDError) -> SessionEnd {
             .ended(error, watching: watching, duration: MonotonicClock.now() - openedAt)
         }
 
         while true {
+            var heard = false
             do {
-                while let report = try session.read() {
+                while let incoming = try session.read() {
+                    heard = true
                     statistics.reports += 1
-                    switch report {
+                    switch incoming {
                     case .tpv(let tpv):
                         take(tpv, watching: watching)
                     case .sky(let used, _):
@@ -95,6 +99,9 @@ struct GPSDReader {
                         release = text
                     case .devices(let count):
                         deviceCount = count
+                        if watching && count == 0 {
+                            report(.connected, "connected to gpsd at \(endpoint); gpsd has no receiver")
+                        }
                     case .watch:
                         if !watching {
                             watching = true
@@ -115,13 +122,46 @@ struct GPSDReader {
             if control.isStopping { return .stopped }
 
             let now = MonotonicClock.now()
+            if heard {
+                lastInput = now
+                probeSentAt = nil
+            }
             deliver { assembler, emit in assembler.expire(at: now, emit) }
             publish()
-            if !watching && now >= handshakeDeadline {
-                return ended(GPSDError(code: .noAnswer(seconds: tuning.handshakeTimeout), endpoint: endpoint))
-            }
+
             var deadline = assembler.deadline
-            if !watching { deadline = min(deadline ?? handshakeDeadline, handshakeDeadline) }
+            if !watching {
+                if now >= handshakeDeadline {
+                    return ended(GPSDError(code: .noAnswer(seconds: tuning.handshakeTimeout), endpoint: endpoint))
+                }
+                deadline = min(deadline ?? handshakeDeadline, handshakeDeadline)
+            } else if let sent = probeSentAt {
+                // Silence, and not even an answer to the probe: this gpsd is gone.
+                if now - sent >= tuning.probeTimeout {
+                    let silent = now - lastInput
+                    return ended(GPSDError(code: .unresponsive(seconds: silent), endpoint: endpoint))
+                }
+                deadline = min(deadline ?? sent + tuning.probeTimeout, sent + tuning.probeTimeout)
+            } else if now - lastInput >= tuning.probeAfter {
+                // gpsd has said nothing for a while. Renewing the watch asks it to
+                // answer, and revives a connection gpsd stopped serving when it
+                // restarted itself on SIGHUP.
+                do {
+                    try session.watch()
+                } catch {
+                    return ended(error)
+                }
+                probeSentAt = now
+                if reporter.state == .fix || reporter.state == .noFix {
+                    report(
+                        .connected,
+                        "connected to gpsd at \(endpoint); no report from the receiver for \(seconds(tuning.probeAfter)) s")
+                }
+                deadline = min(deadline ?? now + tuning.probeTimeout, now + tuning.probeTimeout)
+            } else {
+                let probe = lastInput + tuning.probeAfter
+                deadline = min(deadline ?? probe, probe)
+            }
             do {
                 let woken = try session.wait(wakeFD: control.wakeup.descriptor, timeout: deadline.map { $0 - now })
                 if woken == .woken { return .stopped }

@@ -22,6 +22,9 @@ final class GPSDReaderControl: Sendable {
     /// True once a stop has been requested.
     var isStopping: Bool { stopping.load(ordering: .acquiring) }
 
+    /// True once the reader thread has finished.
+    var hasReaderFinished: Bool { readerDone.load(ordering: .acquiring) }
+
     /// The statistics the reader last published.
     var statistics: GPSDSourceStatistics { published.withLock { $0 } }
 

@@ -63,6 +63,12 @@ struct GPSDSession: ~Copyable {
         return GPSDSession.convert(&report)
     }
 
+    /// Renews the watch (a liveness probe gpsd answers with DEVICES and WATCH).
+    func watch() throws(GPSDError) {
+        let status = cgps_watch(handle)
+        if status != 0 { throw GPSDError(code: .io(errno: status), endpoint: endpoint) }
+    }
+
     /// Blocks until there is input, `wakeFD` is readable, or `timeout`
     /// seconds pass (`nil`: no timeout).
     func wait(wakeFD: Int32, timeout: Double?) throws(GPSDError) -> WaitResult {
