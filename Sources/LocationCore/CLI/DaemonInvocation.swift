@@ -1,0 +1,36 @@
+/// A parsed `locationd` command line (SPEC §5.1).
+public enum DaemonInvocation: Sendable, Hashable {
+    /// `locationd run [--config PATH]`: the daemon, in the foreground.
+    case run(config: String)
+    /// `locationd replay FILE …`: feed a recorded NMEA file through the engine.
+    case replay(Replay)
+    /// `locationd check-config [--config PATH]`: validate and print the effective configuration.
+    case checkConfig(config: String)
+    /// Print help (the overview for `nil`, else one subcommand's), exit 0.
+    case help(command: String?)
+    /// Print the version, exit 0.
+    case version
+
+    /// `replay FILE [--config PATH] [--events FILE] [--log-dir DIR] [--state FILE]`.
+    public struct Replay: Sendable, Hashable {
+        /// The recorded NMEA file (`-` for standard input).
+        public var input: String
+        /// The config file.
+        public var config: String
+        /// Control requests with `at` times to apply during the replay.
+        public var events: String?
+        /// Where every client's log goes instead of the configured `log_dir`.
+        public var logDirectory: String?
+        /// A state file to start from instead of the config's initial values (never written).
+        public var state: String?
+
+        /// Options from their parts.
+        public init(input: String, config: String, events: String? = nil, logDirectory: String? = nil, state: String? = nil) {
+            self.input = input
+            self.config = config
+            self.events = events
+            self.logDirectory = logDirectory
+            self.state = state
+        }
+    }
+}

@@ -1,0 +1,40 @@
+/// `locationctl watch` and `tail`: one readable line per event or record.
+///
+/// `12:00:03 logger authorization → while-using (once), full accuracy`
+/// `12:00:04 logger location 52.3765432,4.8954321 ±4.8 m full`
+public enum EventRenderer {
+    /// One line (no newline) for an event; times are UTC.
+    public static func render(_ event: ControlEvent) -> String {
+        let time = event.time.map { TextFormat.clock($0) + " " } ?? ""
+        switch event.kind {
+        case .location(let record):
+            return time + locationText(record)
+        case .engine(.authorization(let a)):
+            return time + "\(a.client) authorization → \(TextFormat.authorization(a))"
+        case .engine(.prompt(let prompt, let open)):
+            guard open else { return time + "\(prompt.client) prompt \(prompt.kind.rawValue) closed" }
+            var text = time + "\(prompt.client) prompt \(prompt.kind.rawValue)"
+            if !prompt.text.isEmpty { text += " \"\(prompt.text)\"" }
+            return text + " — answer: \(TextFormat.answers(prompt))"
+        case .engine(.error(let client, let code, let message)):
+            return time + "\(client) error \(code.rawValue)" + (message.isEmpty ? "" : ": \(message)")
+        case .engine(.source(let state)):
+            return time + "source → \(state.rawValue)"
+        }
+    }
+
+    /// One line for a log record: `12:00:04 logger location …`, with the date
+    /// when `withDate` (tail shows records from other days).
+    public static func render(_ record: LogRecord, withDate: Bool = false) -> String {
+        let time = withDate ? TextFormat.dateTime(record.time) : TextFormat.clock(record.time)
+        return time + " " + locationText(record)
+    }
+
+    private static func locationText(_ record: LogRecord) -> String {
+        var text = "\(record.client) location " + TextFormat.position(latitude: record.latitude, longitude: record.longitude)
+        if let error = record.horizontalError, error.isFinite { text += " " + TextFormat.error(error) }
+        if let alt = record.altitude, alt.isFinite { text += " alt " + (FixedDecimal.format(alt, decimals: 1) ?? "?") + " m" }
+        if let speed = record.speed, speed.isFinite { text += " " + (FixedDecimal.format(speed, decimals: 1) ?? "?") + " m/s" }
+        return text + " " + record.accuracy.rawValue
+    }
+}

@@ -1,0 +1,11 @@
+/// Exit statuses of `locationd` and `locationctl` (SPEC §5.1).
+public enum ExitCode: Int32, Sendable, Hashable, CaseIterable {
+    /// Done.
+    case ok = 0
+    /// The daemon or the input refused it; the message says why and what to do.
+    case refused = 1
+    /// A usage error: unknown command or option, missing or bad argument.
+    case usage = 2
+    /// The daemon cannot be reached; the message names the socket and the likely cause.
+    case unreachable = 3
+}

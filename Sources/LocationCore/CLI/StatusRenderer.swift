@@ -1,0 +1,89 @@
+/// `locationctl status` for a person: the source, Location Services, and per
+/// client whether it gets locations, why not, and the one command that
+/// would change that; pending prompts stand out with their answers.
+public enum StatusRenderer {
+    /// The status as plain text lines (no colours), ending in a newline.
+    public static func render(_ report: StatusReport) -> String {
+        let status = report.status
+        var lines: [String] = []
+        lines.append("\(report.sourceName ?? "source"): \(sourceLine(status))")
+        lines.append("Location Services: " + (status.services ? "on" : "off — no client gets locations (locationctl services on)"))
+        if status.clients.isEmpty { lines.append("No clients are configured.") }
+        for client in status.clients {
+            lines.append("")
+            lines.append(contentsOf: clientLines(client, now: report.time))
+        }
+        let prompts = status.clients.compactMap(\.prompt)
+        if !prompts.isEmpty {
+            lines.append("")
+            for prompt in prompts { lines.append(contentsOf: promptLines(prompt)) }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `connected, 3D fix 2 s ago, ±4.8 m, 9 satellites` or `not connected (retrying)`.
+    public static func sourceLine(_ status: EngineStatus) -> String {
+        let last = lastFixText(status)
+        switch status.source {
+        case .connecting:
+            return "not connected (retrying)" + (last.map { "; last fix \($0)" } ?? "")
+        case .connected:
+            return "connected, waiting for the receiver" + (last.map { "; last fix \($0)" } ?? "")
+        case .noFix:
+            return "connected, the receiver has no fix" + (last.map { "; last fix \($0)" } ?? "")
+        case .fix:
+            return "connected, " + (last ?? "fix")
+        }
+    }
+
+    private static func lastFixText(_ status: EngineStatus) -> String? {
+        guard let fix = status.lastFix else { return nil }
+        var parts = ["\(fix.mode) fix" + (status.lastFixAge.map { " \(TextFormat.duration($0)) ago" } ?? "")]
+        if let error = fix.horizontalError, error.isFinite {
+            parts.append(TextFormat.error(error))
+        } else {
+            parts.append("accuracy unknown")
+        }
+        if let sats = fix.satellitesUsed { parts.append("\(sats) satellite\(sats == 1 ? "" : "s")") }
+        return parts.joined(separator: ", ")
+    }
+
+    /// The lines of one client.
+    public static func clientLines(_ client: ClientStatus, now: Double?) -> [String] {
+        let a = client.authorization
+        var lines = ["\(a.client): \(TextFormat.authorization(a))"]
+        var activity = [client.inUse ? "in use" : "not in use", client.updating ? "updating" : "not updating"]
+        if client.locatePending { activity.append("locate pending") }
+        lines.append("  " + activity.joined(separator: ", "))
+        var delivering = client.delivering ? "  getting locations: yes" : "  getting locations: NO"
+        if !client.reason.isEmpty { delivering += " — " + client.reason }
+        lines.append(delivering)
+        if client.deliveredCount > 0 || client.lastDelivered != nil {
+            var line = "  delivered: \(client.deliveredCount) since the daemon started"
+            if let last = client.lastDelivered {
+                line += ", last \(TextFormat.dateTime(last))"
+                if let now { line += " (\(TextFormat.duration(now - last)) ago)" }
+            }
+            lines.append(line)
+        }
+        if let suggestion = client.suggestion, !suggestion.isEmpty {
+            lines.append("  → run: locationctl \(suggestion)")
+        }
+        if client.prompt != nil { lines.append("  ! a prompt is waiting for an answer (below)") }
+        return lines
+    }
+
+    /// A pending prompt, standing out, with every answer as a command.
+    public static func promptLines(_ prompt: Prompt) -> [String] {
+        var lines = ["PROMPT  \(prompt.client) asks for \(TextFormat.promptKind(prompt.kind))"]
+        if !prompt.text.isEmpty { lines.append("        \"\(prompt.text)\"") }
+        lines.append("  answer: \(TextFormat.answers(prompt))")
+        return lines
+    }
+
+    /// `locationctl prompts`: every pending prompt, or a line saying there are none.
+    public static func renderPrompts(_ prompts: [Prompt]) -> String {
+        guard !prompts.isEmpty else { return "No prompts are waiting.\n" }
+        return prompts.flatMap(promptLines).joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,153 @@
+/// One line of a client's coordinate log (SPEC §5.3), both directions.
+///
+/// ```
+/// {"time":"2026-03-14T23:50:01.000Z","lat":35.6811990,"lon":139.7670669,"alt":40.0,"hAcc":17.1,
+///  "vAcc":27.6,"speed":0.26,"course":90.0,"mode":3,"accuracy":"full","client":"logger"}
+/// ```
+///
+/// Precision written (see docs/protocol.md, "Log records"): `lat`/`lon`
+/// exactly 7 decimals (about 1 cm); `alt`, `hAcc`, `vAcc`, `speed`, `course`
+/// rounded to 3 decimals (mm, mm/s, 0.001°: finer than gpsd reports any of
+/// them except course, and far finer than any receiver's accuracy) with
+/// trailing zeros trimmed to one decimal; `sats` an integer. Unknown values
+/// are left out, never `null`.
+public struct LogRecord: Sendable, Hashable {
+    /// UTC seconds since 1970 (the fix's own time), written with milliseconds.
+    public var time: Double
+    /// Degrees north, WGS-84.
+    public var latitude: Double
+    /// Degrees east, WGS-84.
+    public var longitude: Double
+    /// Metres above mean sea level, when known.
+    public var altitude: Double?
+    /// Horizontal error estimate in metres, when known.
+    public var horizontalError: Double?
+    /// Vertical error estimate in metres, when known.
+    public var verticalError: Double?
+    /// Speed over ground in m/s, when known.
+    public var speed: Double?
+    /// Course over ground in degrees true, when known.
+    public var course: Double?
+    /// 2D or 3D (any gpsd mode is accepted when parsing).
+    public var mode: FixMode
+    /// Satellites used in the solution, when known.
+    public var satellites: Int?
+    /// Full or reduced (obfuscated) accuracy.
+    public var accuracy: DeliveredAccuracy
+    /// The client the fix was delivered to.
+    public var client: String
+
+    /// Decimals written for `lat` and `lon`.
+    public static let coordinateDecimals = 7
+    /// Most decimals written for `alt`, `hAcc`, `vAcc`, `speed`, `course`.
+    public static let measurementDecimals = 3
+
+    /// A record from its parts.
+    public init(
+        time: Double, latitude: Double, longitude: Double, altitude: Double? = nil, horizontalError: Double? = nil,
+        verticalError: Double? = nil, speed: Double? = nil, course: Double? = nil, mode: FixMode = .threeD,
+        satellites: Int? = nil, accuracy: DeliveredAccuracy = .full, client: String
+    ) {
+        self.time = time
+        self.latitude = latitude
+        self.longitude = longitude
+        self.altitude = altitude
+        self.horizontalError = horizontalError
+        self.verticalError = verticalError
+        self.speed = speed
+        self.course = course
+        self.mode = mode
+        self.satellites = satellites
+        self.accuracy = accuracy
+        self.client = client
+    }
+
+    /// The record for a delivery, or `nil` if the delivered fix has no time,
+    /// no finite position in range, or a time outside years 0000–9999 (the
+    /// engine never delivers such a fix; this keeps a bad one out of a log).
+    /// Non-finite optional values become unknown.
+    public init?(delivery: Delivery) {
+        let fix = delivery.fix
+        guard let time = fix.time, UTCTime.isWritable(time), fix.latitude.isFinite, fix.longitude.isFinite,
+            abs(fix.latitude) <= 90, abs(fix.longitude) <= 180
+        else { return nil }
+        self.init(
+            time: time, latitude: fix.latitude, longitude: fix.longitude, altitude: fix.altitude.finite,
+            horizontalError: fix.horizontalError.finite, verticalError: fix.verticalError.finite,
+            speed: fix.speed.finite, course: fix.course.finite, mode: fix.mode,
+            satellites: fix.satellitesUsed.flatMap { $0 >= 0 ? $0 : nil }, accuracy: delivery.accuracy,
+            client: delivery.client)
+    }
+
+    /// The fix this record describes.
+    public var fix: Fix {
+        Fix(
+            time: time, mode: mode, latitude: latitude, longitude: longitude, altitude: altitude,
+            horizontalError: horizontalError, verticalError: verticalError, speed: speed, course: course,
+            satellitesUsed: satellites)
+    }
+
+    /// The delivery this record describes.
+    public var delivery: Delivery { Delivery(client: client, fix: fix, accuracy: accuracy) }
+
+    /// The record's line: UTF-8 JSON ending in `\n`.
+    public func line() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(200)
+        append(to: &out)
+        out.append(0x0A)
+        return out
+    }
+
+    /// The record's line as a `String`, ending in `\n`.
+    public var text: String { String(decoding: line(), as: UTF8.self) }
+
+    /// Appends the JSON object (no newline) to `out`.
+    public func append(to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        appendMembers(to: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// Appends the object's members without braces, so a location event can
+    /// share them after its own `"event":"location",`.
+    func appendMembers(to out: inout [UInt8]) {
+        ByteText.append(#""time":""#, to: &out)
+        ByteText.appendUTC(time, to: &out)
+        ByteText.append(#"","lat":"#, to: &out)
+        FixedDecimal.append(latitude.isFinite ? latitude : 0, decimals: Self.coordinateDecimals, to: &out)
+        ByteText.append(#","lon":"#, to: &out)
+        FixedDecimal.append(longitude.isFinite ? longitude : 0, decimals: Self.coordinateDecimals, to: &out)
+        Self.appendMeasurement("alt", altitude, to: &out)
+        Self.appendMeasurement("hAcc", horizontalError, to: &out)
+        Self.appendMeasurement("vAcc", verticalError, to: &out)
+        Self.appendMeasurement("speed", speed, to: &out)
+        Self.appendMeasurement("course", course, to: &out)
+        ByteText.append(#","mode":"#, to: &out)
+        ByteText.append(mode.rawValue, to: &out)
+        if let satellites {
+            ByteText.append(#","sats":"#, to: &out)
+            ByteText.append(satellites, to: &out)
+        }
+        ByteText.append(#","accuracy":""#, to: &out)
+        ByteText.append(accuracy.rawValue, to: &out)
+        ByteText.append(#"","client":"#, to: &out)
+        ByteText.appendJSONString(client, to: &out)
+    }
+
+    private static func appendMeasurement(_ key: StaticString, _ value: Double?, to out: inout [UInt8]) {
+        guard let value, value.isFinite else { return }
+        out.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\"")])
+        out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        out.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        FixedDecimal.append(value, decimals: measurementDecimals, minimumDecimals: 1, to: &out)
+    }
+}
+
+extension Optional where Wrapped == Double {
+    /// The value if it is finite, else `nil`.
+    var finite: Double? {
+        guard let value = self, value.isFinite else { return nil }
+        return value
+    }
+}

@@ -1,0 +1,369 @@
+/// Gives the INI sections of locationd.conf their meaning: checks every key
+/// and value, collects every problem, and builds a `DaemonConfig`.
+struct ConfigReader {
+    static let daemonKeys = ["socket", "socket_group", "state_dir", "log_dir", "services", "fsync"]
+    static let sourceKeys = ["type", "host", "port", "device", "baud"]
+    static let clientKeys = [
+        "log", "distance_filter", "desired_accuracy", "authorization", "precise", "updating", "in_use",
+        "usage", "usage_always", "purpose.KEY", "once_grace", "reduced_grid", "reduced_interval", "locate_timeout",
+    ]
+    static let policyKeys = ["restricted"]
+
+    static let booleans = "on or off"
+    static let accuracyWords = DesiredAccuracy.words.joined(separator: ", ") + ", or a number of metres"
+    static let authorizationWords = "ask, never, while-using, or always"
+
+    let file: String
+    let environment: [String: String]
+    var errors: [ConfigError] = []
+
+    init(file: String, environment: [String: String]) {
+        self.file = file
+        self.environment = environment
+    }
+
+    /// The section a key belongs in, for a key written before any header.
+    static func home(of key: String) -> String? {
+        if daemonKeys.contains(key) { return "daemon" }
+        if sourceKeys.contains(key) { return "source" }
+        if policyKeys.contains(key) { return "policy" }
+        if clientKeys.contains(key) || key.hasPrefix("purpose.") { return "client.NAME" }
+        return nil
+    }
+
+    mutating func read(_ sections: [INIParser.Section]) -> DaemonConfig {
+        var config = DaemonConfig(file: file)
+        if let dir = systemdDirectory("STATE_DIRECTORY") { config.stateDirectory = dir }
+        if let dir = systemdDirectory("LOGS_DIRECTORY") { config.logDirectory = dir }
+        if let dir = systemdDirectory("RUNTIME_DIRECTORY") { config.socket = DaemonConfig.join(dir, DaemonConfig.socketName) }
+
+        var restricted: (names: [String], line: Int)?
+        var clientLogLines: [String: Int] = [:]
+        for section in sections {
+            switch section.name {
+            case "daemon":
+                readDaemon(section, into: &config)
+            case "source":
+                readSource(section, into: &config)
+            case "policy":
+                restricted = readPolicy(section)
+            case "client":
+                errors.append(.unknownSection(
+                    file: file, line: section.line, section: section.name, note: "a client needs a name: [client.NAME]"))
+            default:
+                if section.name.hasPrefix("client.") {
+                    if let client = readClient(section) {
+                        config.clients.append(client.settings)
+                        clientLogLines[client.settings.name] = client.logLine
+                    }
+                } else {
+                    let guess = ConfigError.closest(to: section.name, in: ["daemon", "source", "policy"])
+                        ?? (section.name.lowercased().hasPrefix("clients.") || section.name.lowercased().hasPrefix("client")
+                            ? "client.NAME" : nil)
+                    errors.append(.unknownSection(
+                        file: file, line: section.line, section: section.name, note: guess.map { "did you mean [\($0)]?" }))
+                }
+            }
+        }
+        checkLogConflicts(config, lines: clientLogLines)
+        if let restricted {
+            let known = config.clients.map(\.name)
+            for name in restricted.names where !known.contains(name) {
+                errors.append(.badValue(
+                    file: file, line: restricted.line, section: "policy", key: "restricted", value: name,
+                    accepted: known.isEmpty ? "names of [client.NAME] sections, and there are none" : "client names: " + ConfigError.listed(known),
+                    note: "every restricted name must be a configured client"))
+            }
+            var seen: Set<String> = []
+            config.restricted = restricted.names.filter { known.contains($0) && seen.insert($0).inserted }
+        }
+        return config
+    }
+
+    // MARK: - Sections
+
+    private mutating func readDaemon(_ section: INIParser.Section, into config: inout DaemonConfig) {
+        for entry in section.entries {
+            switch entry.key {
+            case "socket":
+                if let path = absolutePath(entry, section, maxLength: DaemonConfig.maximumSocketPathLength) {
+                    config.socket = path
+                }
+            case "socket_group":
+                if entry.value.isEmpty {
+                    config.socketGroup = nil
+                } else if isGroupName(entry.value) {
+                    config.socketGroup = entry.value
+                } else {
+                    bad(entry, section, accepted: "a group name or number, or nothing for root only")
+                }
+            case "state_dir":
+                if let path = absolutePath(entry, section) { config.stateDirectory = path }
+            case "log_dir":
+                if let path = absolutePath(entry, section) { config.logDirectory = path }
+            case "services":
+                if let on = boolean(entry, section) { config.services = on }
+            case "fsync":
+                if let policy = FsyncPolicy(rawValue: entry.value) {
+                    config.fsync = policy
+                } else {
+                    bad(entry, section, accepted: "always or interval")
+                }
+            default:
+                errors.append(.unknownKey(file: file, line: entry.line, section: section.name, key: entry.key, accepted: Self.daemonKeys))
+            }
+        }
+    }
+
+    private mutating func readSource(_ section: INIParser.Section, into config: inout DaemonConfig) {
+        var type = "gpsd"
+        var typeLine = section.line
+        var host = "127.0.0.1"
+        var port = 2947
+        var device: String?
+        var baud = SourceConfig.defaultBaud
+        for entry in section.entries {
+            switch entry.key {
+            case "type":
+                if entry.value == "gpsd" || entry.value == "nmea" {
+                    type = entry.value
+                    typeLine = entry.line
+                } else {
+                    bad(entry, section, accepted: "gpsd or nmea")
+                }
+            case "host":
+                if !entry.value.isEmpty && !entry.value.contains(where: { $0 == " " || $0 == "\t" }) {
+                    host = entry.value
+                } else {
+                    bad(entry, section, accepted: "a host name or IP address")
+                }
+            case "port":
+                if let n = integer(entry.value), (1...65535).contains(n) {
+                    port = n
+                } else {
+                    bad(entry, section, accepted: "a TCP port number from 1 to 65535")
+                }
+            case "device":
+                if let path = absolutePath(entry, section) { device = path }
+            case "baud":
+                if let n = integer(entry.value), SourceConfig.bauds.contains(n) {
+                    baud = n
+                } else {
+                    bad(entry, section, accepted: ConfigError.listed(SourceConfig.bauds.map(String.init)))
+                }
+            default:
+                errors.append(.unknownKey(file: file, line: entry.line, section: section.name, key: entry.key, accepted: Self.sourceKeys))
+            }
+        }
+        if type == "nmea" {
+            guard let device else {
+                // Only complain when device was not merely refused above.
+                if !section.entries.contains(where: { $0.key == "device" }) {
+                    errors.append(.missingKey(
+                        file: file, line: typeLine, section: section.name, key: "device",
+                        detail: "[source] type = nmea needs device = PATH (the serial device, FIFO or file the NMEA comes from)"))
+                }
+                return
+            }
+            config.source = .nmea(device: device, baud: baud)
+        } else {
+            // device and baud are checked but unused with gpsd, so switching type is a one-line change.
+            config.source = .gpsd(host: host, port: port)
+        }
+    }
+
+    private mutating func readPolicy(_ section: INIParser.Section) -> (names: [String], line: Int)? {
+        var result: (names: [String], line: Int)?
+        for entry in section.entries {
+            guard entry.key == "restricted" else {
+                errors.append(.unknownKey(file: file, line: entry.line, section: section.name, key: entry.key, accepted: Self.policyKeys))
+                continue
+            }
+            let names = entry.value.split { $0 == " " || $0 == "\t" || $0 == "," }.map(String.init)
+            result = (names, entry.line)
+        }
+        return result
+    }
+
+    private mutating func readClient(_ section: INIParser.Section) -> (settings: ClientSettings, logLine: Int)? {
+        let name = String(section.name.dropFirst("client.".count))
+        guard isClientName(name) else {
+            errors.append(.unknownSection(
+                file: file, line: section.line, section: section.name,
+                note: "a client name is 1 to 64 letters, digits, - or _"))
+            return nil
+        }
+        var client = ClientSettings(name: name)
+        var logLine = section.line
+        for entry in section.entries {
+            switch entry.key {
+            case "log":
+                logLine = entry.line
+                if entry.value.isEmpty {
+                    client.log = nil
+                } else if isLogPath(entry.value) {
+                    client.log = entry.value
+                } else {
+                    bad(entry, section, accepted: "a file name inside log_dir (no .. and not ending in /), an absolute path, or nothing for no log")
+                }
+            case "distance_filter":
+                if entry.value == "none" {
+                    client.distanceFilter = nil
+                } else if let m = decimal(entry.value), m >= 0 {
+                    client.distanceFilter = m
+                } else {
+                    bad(entry, section, accepted: "none, or a number of metres (0 or more)")
+                }
+            case "desired_accuracy":
+                if DesiredAccuracy.words.contains(entry.value), let accuracy = DesiredAccuracy(word: entry.value) {
+                    client.desiredAccuracy = accuracy
+                } else if let m = decimal(entry.value), m > 0 {
+                    client.desiredAccuracy = .meters(m)
+                } else {
+                    bad(entry, section, accepted: Self.accuracyWords)
+                }
+            case "authorization":
+                if let status = AuthorizationStatus(rawValue: entry.value), status != .restricted {
+                    client.authorization = status
+                } else {
+                    bad(entry, section, accepted: Self.authorizationWords,
+                        note: entry.value == "restricted" ? "restricted is set by [policy] restricted, not per client" : nil)
+                }
+            case "precise":
+                if let on = boolean(entry, section) { client.precise = on }
+            case "updating":
+                if let on = boolean(entry, section) { client.updating = on }
+            case "in_use":
+                if let on = boolean(entry, section) { client.inUse = on }
+            case "usage":
+                client.usage = entry.value.isEmpty ? nil : entry.value
+            case "usage_always":
+                client.usageAlways = entry.value.isEmpty ? nil : entry.value
+            case "once_grace":
+                if let s = decimal(entry.value), s >= 0 { client.onceGrace = s } else { bad(entry, section, accepted: "a number of seconds (0 or more)") }
+            case "reduced_grid":
+                if let m = decimal(entry.value), m >= 200 { client.reducedGrid = m } else { bad(entry, section, accepted: "a number of metres, at least 200") }
+            case "reduced_interval":
+                if let s = decimal(entry.value), s >= 0 { client.reducedInterval = s } else { bad(entry, section, accepted: "a number of seconds (0 or more)") }
+            case "locate_timeout":
+                if let s = decimal(entry.value), s > 0 { client.locateTimeout = s } else { bad(entry, section, accepted: "a number of seconds greater than 0") }
+            default:
+                if entry.key.hasPrefix("purpose.") {
+                    let key = String(entry.key.dropFirst("purpose.".count))
+                    if key.isEmpty {
+                        errors.append(.unknownKey(file: file, line: entry.line, section: section.name, key: entry.key, accepted: Self.clientKeys))
+                    } else if entry.value.isEmpty {
+                        bad(entry, section, accepted: "a sentence saying why full accuracy is needed")
+                    } else {
+                        client.purposes[key] = entry.value
+                    }
+                } else {
+                    errors.append(.unknownKey(file: file, line: entry.line, section: section.name, key: entry.key, accepted: Self.clientKeys))
+                }
+            }
+        }
+        return (client, logLine)
+    }
+
+    /// Two clients writing one file would interleave their records; the audit log is the daemon's own.
+    private mutating func checkLogConflicts(_ config: DaemonConfig, lines: [String: Int]) {
+        var owners: [String: String] = [config.auditLogPath: "the audit log"]
+        for client in config.clients {
+            guard let path = config.logPath(forClient: client.name), let log = client.log else { continue }
+            let line = lines[client.name] ?? 0
+            if let owner = owners[path] {
+                errors.append(.conflict(
+                    file: file, line: line, section: "client.\(client.name)", key: "log", value: log,
+                    detail: "[client.\(client.name)] log = \(ConfigError.quoted(log)) is \(path), already \(owner): give each client its own log file"))
+            } else {
+                owners[path] = "[client.\(client.name)]'s log"
+            }
+        }
+    }
+
+    // MARK: - Values
+
+    private mutating func bad(_ entry: INIParser.Entry, _ section: INIParser.Section, accepted: String, note: String? = nil) {
+        errors.append(.badValue(
+            file: file, line: entry.line, section: section.name, key: entry.key, value: entry.value,
+            accepted: accepted, note: note))
+    }
+
+    private mutating func boolean(_ entry: INIParser.Entry, _ section: INIParser.Section) -> Bool? {
+        switch entry.value.lowercased() {
+        case "on", "yes", "true", "1": return true
+        case "off", "no", "false", "0": return false
+        default:
+            bad(entry, section, accepted: Self.booleans, note: "yes/no, true/false and 1/0 work too")
+            return nil
+        }
+    }
+
+    private mutating func absolutePath(_ entry: INIParser.Entry, _ section: INIParser.Section, maxLength: Int? = nil) -> String? {
+        var path = entry.value
+        guard path.hasPrefix("/"), !path.contains("\0") else {
+            bad(entry, section, accepted: "an absolute path (starting with /)")
+            return nil
+        }
+        if let maxLength, path.utf8.count > maxLength {
+            bad(entry, section, accepted: "an absolute path of at most \(maxLength) bytes")
+            return nil
+        }
+        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        return path
+    }
+
+    private func systemdDirectory(_ name: String) -> String? {
+        guard let value = environment[name] else { return nil }
+        let first = value.split(separator: ":", omittingEmptySubsequences: true).first.map(String.init) ?? ""
+        return first.hasPrefix("/") ? first : nil
+    }
+
+    private func isLogPath(_ text: String) -> Bool {
+        guard !text.hasSuffix("/"), !text.contains("\0") else { return false }
+        return !text.split(separator: "/").contains("..")
+    }
+
+    private func isClientName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 64 && name.unicodeScalars.allSatisfy { s in
+            (s >= "a" && s <= "z") || (s >= "A" && s <= "Z") || (s >= "0" && s <= "9") || s == "_" || s == "-"
+        }
+    }
+
+    private func isGroupName(_ name: String) -> Bool {
+        name.utf8.count <= 32 && name.first != "-" && name.unicodeScalars.allSatisfy { s in
+            (s >= "a" && s <= "z") || (s >= "A" && s <= "Z") || (s >= "0" && s <= "9") || s == "_" || s == "-" || s == "."
+        }
+    }
+
+    /// A plain decimal number: `5`, `2.5`, `1e3`, `-1` (no hex, `inf` or `nan`).
+    func decimal(_ text: String) -> Double? {
+        var bytes = Array(text.utf8)[...]
+        if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+        func digits() -> Int {
+            var n = 0
+            while let b = bytes.first, b >= 0x30 && b <= 0x39 {
+                bytes = bytes.dropFirst()
+                n += 1
+            }
+            return n
+        }
+        guard digits() > 0 else { return nil }
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            guard digits() > 0 else { return nil }
+        }
+        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+            guard digits() > 0 else { return nil }
+        }
+        guard bytes.isEmpty, let value = Double(text), value.isFinite else { return nil }
+        return value
+    }
+
+    private func integer(_ text: String) -> Int? {
+        guard !text.isEmpty, text.utf8.count <= 9, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return Int(text)
+    }
+}

@@ -1,0 +1,179 @@
+/// The daemon's configuration: `/etc/locationd/locationd.conf` (SPEC §5.2,
+/// locationd.conf(5)) as a value. Pure: text and environment in, value out.
+public struct DaemonConfig: Sendable, Hashable {
+    /// Where the daemon looks when no `--config` is given.
+    public static let defaultPath = "/etc/locationd/locationd.conf"
+    /// `state_dir` when neither the file nor `$STATE_DIRECTORY` sets it.
+    public static let defaultStateDirectory = "/var/lib/locationd"
+    /// `log_dir` when neither the file nor `$LOGS_DIRECTORY` sets it.
+    public static let defaultLogDirectory = "/var/log/locationd"
+    /// `socket` when neither the file nor `$RUNTIME_DIRECTORY` sets it.
+    public static let defaultSocket = "/run/locationd/control.sock"
+    /// The control socket's file name inside `$RUNTIME_DIRECTORY`.
+    public static let socketName = "control.sock"
+    /// `socket_group` when the file does not set it.
+    public static let defaultSocketGroup = "locationd"
+    /// The state file's name inside `state_dir`.
+    public static let stateFileName = "state.json"
+    /// The audit log's name inside `log_dir`.
+    public static let auditLogName = "audit.jsonl"
+    /// The longest control socket path `sockaddr_un` holds.
+    public static let maximumSocketPathLength = 107
+
+    /// The file this configuration was read from, for messages.
+    public var file: String
+    /// The control socket's path (`[daemon] socket`).
+    public var socket: String
+    /// Members of this group may change state (`[daemon] socket_group`); `nil`: only root.
+    public var socketGroup: String?
+    /// Where `state.json` lives (`[daemon] state_dir`).
+    public var stateDirectory: String
+    /// Where relative client logs and the audit log live (`[daemon] log_dir`).
+    public var logDirectory: String
+    /// The Location Services switch at first start (`[daemon] services`).
+    public var services: Bool
+    /// When logs reach stable storage (`[daemon] fsync`).
+    public var fsync: FsyncPolicy
+    /// Where fixes come from (`[source]`).
+    public var source: SourceConfig
+    /// The clients, in file order (`[client.NAME]`).
+    public var clients: [ClientSettings]
+    /// Clients an administrator has locked, in file order (`[policy] restricted`).
+    public var restricted: [String]
+
+    /// A configuration from its parts; the defaults are those of an empty file and empty environment.
+    public init(
+        file: String = DaemonConfig.defaultPath,
+        socket: String = DaemonConfig.defaultSocket,
+        socketGroup: String? = DaemonConfig.defaultSocketGroup,
+        stateDirectory: String = DaemonConfig.defaultStateDirectory,
+        logDirectory: String = DaemonConfig.defaultLogDirectory,
+        services: Bool = true,
+        fsync: FsyncPolicy = .always,
+        source: SourceConfig = .defaultGPSD,
+        clients: [ClientSettings] = [],
+        restricted: [String] = []
+    ) {
+        self.file = file
+        self.socket = socket
+        self.socketGroup = socketGroup
+        self.stateDirectory = stateDirectory
+        self.logDirectory = logDirectory
+        self.services = services
+        self.fsync = fsync
+        self.source = source
+        self.clients = clients
+        self.restricted = restricted
+    }
+
+    /// Parses the text of a configuration file named `file`. `environment`
+    /// supplies systemd's `STATE_DIRECTORY`, `LOGS_DIRECTORY` and
+    /// `RUNTIME_DIRECTORY` (the first entry of a colon-separated list) as
+    /// defaults for paths the file does not set. Throws every problem found.
+    public static func parse(
+        _ text: String, file: String, environment: [String: String] = [:]
+    ) throws(ConfigErrors) -> DaemonConfig {
+        var reader = ConfigReader(file: file, environment: environment)
+        let document = INIParser.parse(text, file: file, homeSection: ConfigReader.home(of:))
+        reader.errors = document.errors
+        let config = reader.read(document.sections)
+        guard reader.errors.isEmpty else {
+            throw ConfigErrors(reader.errors.sorted { ($0.line ?? 0) < ($1.line ?? 0) })
+        }
+        return config
+    }
+
+    /// `[policy] restricted in /etc/locationd/locationd.conf`: named in `restricted` errors.
+    public var policySource: String { "[policy] restricted in \(file)" }
+
+    /// What the authorization engine needs.
+    public var engineSettings: EngineSettings {
+        EngineSettings(clients: clients, services: services, restricted: Set(restricted), policySource: policySource)
+    }
+
+    /// `state_dir/state.json`.
+    public var statePath: String { Self.join(stateDirectory, Self.stateFileName) }
+
+    /// `log_dir/audit.jsonl`.
+    public var auditLogPath: String { Self.join(logDirectory, Self.auditLogName) }
+
+    /// The client with this name, if configured.
+    public func client(named name: String) -> ClientSettings? {
+        clients.first { $0.name == name }
+    }
+
+    /// The absolute path of a client's log, or `nil` if it has none or is
+    /// not configured. A relative `log` is resolved against `log_dir`, or
+    /// against `logDirectory` when given (replay's `--log-dir`), which then
+    /// also takes the file name of an absolute `log`.
+    public func logPath(forClient name: String, logDirectory override: String? = nil) -> String? {
+        guard let log = client(named: name)?.log else { return nil }
+        if let override {
+            let fileName = log.split(separator: "/").last.map(String.init) ?? log
+            return Self.join(override, log.hasPrefix("/") ? fileName : log)
+        }
+        return log.hasPrefix("/") ? log : Self.join(logDirectory, log)
+    }
+
+    /// `directory/name`, without doubling a slash.
+    public static func join(_ directory: String, _ name: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+
+    /// The effective configuration as INI text: every key with its value,
+    /// including defaults; it parses back to this configuration (same `file`).
+    /// An empty value means "none".
+    public var rendered: String {
+        var out = "# locationd effective configuration, read from \(file)\n"
+        func line(_ key: String, _ value: String) {
+            let quoted = INIParser.quote(value)
+            out += quoted.isEmpty ? "\(key) =\n" : "\(key) = \(quoted)\n"
+        }
+        out += "\n[daemon]\n"
+        line("socket", socket)
+        line("socket_group", socketGroup ?? "")
+        line("state_dir", stateDirectory)
+        line("log_dir", logDirectory)
+        line("services", services ? "on" : "off")
+        line("fsync", fsync.rawValue)
+        out += "\n[source]\n"
+        switch source {
+        case .gpsd(let host, let port):
+            line("type", "gpsd")
+            line("host", host)
+            line("port", String(port))
+        case .nmea(let device, let baud):
+            line("type", "nmea")
+            line("device", device)
+            line("baud", String(baud))
+        }
+        for client in clients {
+            out += "\n[client.\(client.name)]\n"
+            line("log", client.log ?? "")
+            line("distance_filter", client.distanceFilter.map(Self.number) ?? "none")
+            line("desired_accuracy", client.desiredAccuracy.description)
+            line("authorization", client.authorization.rawValue)
+            line("precise", client.precise ? "on" : "off")
+            line("updating", client.updating ? "on" : "off")
+            line("in_use", client.inUse ? "on" : "off")
+            line("usage", client.usage ?? "")
+            line("usage_always", client.usageAlways ?? "")
+            for key in client.purposes.keys.sorted() {
+                line("purpose.\(key)", client.purposes[key] ?? "")
+            }
+            line("once_grace", Self.number(client.onceGrace))
+            line("reduced_grid", Self.number(client.reducedGrid))
+            line("reduced_interval", Self.number(client.reducedInterval))
+            line("locate_timeout", Self.number(client.locateTimeout))
+        }
+        out += "\n[policy]\n"
+        line("restricted", restricted.joined(separator: " "))
+        return out
+    }
+
+    /// A number as the config file writes it: `5`, `2.5`.
+    static func number(_ value: Double) -> String {
+        if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
+        return String(value)
+    }
+}

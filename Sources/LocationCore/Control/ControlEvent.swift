@@ -1,0 +1,174 @@
+/// One line of a `watch` stream: an engine event or a delivered location,
+/// with the UTC time it happened.
+///
+/// ```
+/// {"event":"authorization","time":"…","client":"logger","status":"while-using","stored":"ask","once":true,…}
+/// {"event":"prompt","time":"…","client":"logger","kind":"while-using","open":true,"text":"…","answers":[…]}
+/// {"event":"location","time":"…","lat":52.3765432,"lon":4.8954321,…,"accuracy":"full","client":"logger"}
+/// {"event":"error","time":"…","client":"logger","code":"location-unknown","message":"…"}
+/// {"event":"source","time":"…","state":"no-fix"}
+/// ```
+public struct ControlEvent: Sendable, Hashable {
+    /// What happened.
+    public enum Kind: Sendable, Hashable {
+        /// An engine event (authorization, prompt, error, source).
+        case engine(Event)
+        /// A fix delivered to a client, as its log line records it.
+        case location(LogRecord)
+    }
+
+    /// What happened.
+    public var kind: Kind
+    /// When (UTC seconds): the daemon's clock for engine events (the fix time
+    /// in a replay), the fix's own time for a location; `nil` if not known.
+    public var time: Double?
+
+    /// An engine event that happened at `time`.
+    public init(_ event: Event, time: Double?) {
+        kind = .engine(event)
+        self.time = time
+    }
+
+    /// A delivered location; its time is the fix's.
+    public init(location: LogRecord) {
+        kind = .location(location)
+        time = location.time
+    }
+
+    /// The location event for a delivery, or `nil` if the fix cannot be a
+    /// log record (see `LogRecord.init?(delivery:)`).
+    public init?(delivery: Delivery) {
+        guard let record = LogRecord(delivery: delivery) else { return nil }
+        self.init(location: record)
+    }
+
+    /// The `event` word: `authorization`, `prompt`, `location`, `error`, `source`.
+    public var name: String {
+        switch kind {
+        case .location: "location"
+        case .engine(.authorization): "authorization"
+        case .engine(.prompt): "prompt"
+        case .engine(.error): "error"
+        case .engine(.source): "source"
+        }
+    }
+
+    /// The client the event is about; `nil` for source events (which every watcher gets).
+    public var client: String? {
+        switch kind {
+        case .location(let record): record.client
+        case .engine(.authorization(let a)): a.client
+        case .engine(.prompt(let p, _)): p.client
+        case .engine(.error(let client, _, _)): client
+        case .engine(.source): nil
+        }
+    }
+
+    /// Whether a watcher of `filter` (`nil`: every client) gets this event.
+    public func matches(client filter: String?) -> Bool {
+        guard let filter, let client else { return true }
+        return client == filter
+    }
+
+    /// The event line: compact JSON ending in `\n`.
+    public func line() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(220)
+        switch kind {
+        case .location(let record):
+            ByteText.append(#"{"event":"location","#, to: &out)
+            record.appendMembers(to: &out)
+            out.append(UInt8(ascii: "}"))
+        case .engine(let event):
+            var members: [(String, JSONValue)] = [("event", .string(name))]
+            if let time, UTCTime.isWritable(time) { members.append(("time", .string(UTCTime.format(time)))) }
+            switch event {
+            case .authorization(let authorization):
+                members.append(contentsOf: authorization.jsonMembers)
+            case .prompt(let prompt, let open):
+                var promptMembers = prompt.jsonMembers
+                promptMembers.insert(("open", .bool(open)), at: 2)
+                members.append(contentsOf: promptMembers)
+            case .error(let client, let code, let message):
+                members.append(contentsOf: [
+                    ("client", .string(client)), ("code", .string(code.rawValue)), ("message", .string(message)),
+                ])
+            case .source(let state):
+                members.append(("state", .string(state.rawValue)))
+            }
+            ByteText.append(JSONValue.object(members).serialized, to: &out)
+        }
+        out.append(0x0A)
+        return out
+    }
+
+    /// The event line as a `String`.
+    public var text: String { String(decoding: line(), as: UTF8.self) }
+
+    /// The event as a JSON object (what `locationctl watch --json` prints).
+    public var json: JSONValue {
+        // The line is produced by this file and always parses; the fallback keeps that a non-crash.
+        (try? JSONValue.parse(line())) ?? .object([("event", .string(name))])
+    }
+
+    /// Reads an event object.
+    public init(json value: JSONValue) throws(ControlDecodeError) {
+        let f = FieldReader(value: value, context: "event")
+        let name: String
+        let time: Double?
+        do throws(FieldReader.FieldError) {
+            name = try f.word("event", ["authorization", "prompt", "location", "error", "source"]) { $0 }
+            time = try f.optionalTime("time")
+        } catch {
+            throw error.decodeError
+        }
+        switch name {
+        case "location":
+            do {
+                self.init(location: try LogRecord(json: value))
+            } catch {
+                throw ControlDecodeError("location event: \(error)")
+            }
+        case "authorization":
+            self.init(.authorization(try ClientAuthorization(json: value)), time: time)
+        case "prompt":
+            let prompt = try Prompt(json: value)
+            do throws(FieldReader.FieldError) {
+                self.init(.prompt(prompt, open: try f.optionalBool("open") ?? true), time: time)
+            } catch {
+                throw error.decodeError
+            }
+        case "error":
+            do throws(FieldReader.FieldError) {
+                let code = try f.word("code", ["location-unknown", "denied"]) { ClientErrorCode(rawValue: $0) }
+                self.init(
+                    .error(client: try f.string("client"), code: code, message: try f.text("message")),
+                    time: time)
+            } catch {
+                throw error.decodeError
+            }
+        default:
+            do throws(FieldReader.FieldError) {
+                let state = try f.word("state", SourceState.allCases.map(\.rawValue)) { SourceState(rawValue: $0) }
+                self.init(.source(state), time: time)
+            } catch {
+                throw error.decodeError
+            }
+        }
+    }
+}
+
+extension ControlEvent {
+    /// What a new watcher gets first (SPEC §3.3: as Core Location calls
+    /// `locationManagerDidChangeAuthorization` at creation): the source state,
+    /// each client's authorization, then each open prompt — only `client`'s
+    /// when the watcher named one.
+    public static func snapshot(
+        source: SourceState, authorizations: [ClientAuthorization], prompts: [Prompt], time: Double?, client: String?
+    ) -> [ControlEvent] {
+        var events = [ControlEvent(.source(source), time: time)]
+        events += authorizations.map { ControlEvent(.authorization($0), time: time) }
+        events += prompts.map { ControlEvent(.prompt($0, open: true), time: time) }
+        return events.filter { $0.matches(client: client) }
+    }
+}

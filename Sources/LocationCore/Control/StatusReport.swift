@@ -1,0 +1,162 @@
+/// What a `status` reply carries: the engine's status, plus what only the
+/// daemon knows — its wall-clock time (so ages are the daemon's, not the
+/// reader's) and a name for the source (`gpsd 127.0.0.1:2947`).
+public struct StatusReport: Sendable, Hashable {
+    /// The engine's state at the moment of the request.
+    public var status: EngineStatus
+    /// The daemon's UTC time when it answered, if it said.
+    public var time: Double?
+    /// The source as people name it, e.g. `gpsd 127.0.0.1:2947` or `nmea /dev/ttyACM0`.
+    public var sourceName: String?
+
+    /// A report from its parts.
+    public init(status: EngineStatus, time: Double? = nil, sourceName: String? = nil) {
+        self.status = status
+        self.time = time
+        self.sourceName = sourceName
+    }
+
+    /// The same report with only `client` (and everything not per client),
+    /// or `nil` if no client has that name.
+    public func only(client: String) -> StatusReport? {
+        guard let match = status.clients.first(where: { $0.authorization.client == client }) else { return nil }
+        var copy = self
+        copy.status.clients = [match]
+        return copy
+    }
+
+    /// `{"time":…,"sourceName":…,"services":…,"source":…,"lastFix":{…},"lastFixAge":…,"clients":[…]}`.
+    public var json: JSONValue {
+        var members: [(String, JSONValue)] = []
+        if let time, UTCTime.isWritable(time) { members.append(("time", .string(UTCTime.format(time)))) }
+        if let sourceName { members.append(("sourceName", .string(sourceName))) }
+        members.append(contentsOf: status.jsonMembers)
+        return .object(members)
+    }
+
+    /// Reads what `json` writes.
+    public init(json value: JSONValue) throws(ControlDecodeError) {
+        let f = FieldReader(value: value, context: "status")
+        do throws(FieldReader.FieldError) {
+            time = try f.optionalTime("time")
+            sourceName = try f.optionalString("sourceName")
+        } catch {
+            throw error.decodeError
+        }
+        status = try EngineStatus(json: value)
+    }
+}
+
+extension EngineStatus {
+    /// `services`, `source`, `lastFix`, `lastFixAge`, `clients`.
+    var jsonMembers: [(String, JSONValue)] {
+        var members: [(String, JSONValue)] = [("services", .bool(services)), ("source", .string(source.rawValue))]
+        if let lastFix { members.append(("lastFix", lastFix.json)) }
+        if let lastFixAge, lastFixAge.isFinite { members.append(("lastFixAge", .number(lastFixAge))) }
+        members.append(("clients", .array(clients.map(\.json))))
+        return members
+    }
+
+    /// The status as a JSON object.
+    public var json: JSONValue { .object(jsonMembers) }
+
+    /// Reads what `json` writes.
+    public init(json value: JSONValue) throws(ControlDecodeError) {
+        let f = FieldReader(value: value, context: "status")
+        let services: Bool
+        let source: SourceState
+        let age: Double?
+        let list: [JSONValue]
+        do throws(FieldReader.FieldError) {
+            services = try f.bool("services")
+            source = try f.word("source", SourceState.allCases.map(\.rawValue)) { SourceState(rawValue: $0) }
+            age = try f.optionalNumber("lastFixAge")
+            list = try f.array("clients")
+        } catch {
+            throw error.decodeError
+        }
+        var lastFix: Fix?
+        if let fix = value["lastFix"], fix != .null { lastFix = try Fix(json: fix) }
+        var clients: [ClientStatus] = []
+        for item in list { clients.append(try ClientStatus(json: item)) }
+        self.init(services: services, source: source, lastFix: lastFix, lastFixAge: age, clients: clients)
+    }
+}
+
+extension ClientStatus {
+    /// The authorization's members, then `inUse`, `updating`, `locatePending`,
+    /// `prompt`, `delivering`, `why` (the sentence), `suggestion` (a
+    /// `locationctl` command without the program name), `lastDelivered`, `delivered`.
+    public var json: JSONValue {
+        var members = authorization.jsonMembers
+        members.append(("inUse", .bool(inUse)))
+        members.append(("updating", .bool(updating)))
+        members.append(("locatePending", .bool(locatePending)))
+        if let prompt { members.append(("prompt", prompt.json)) }
+        members.append(("delivering", .bool(delivering)))
+        members.append(("why", .string(reason)))
+        if let suggestion { members.append(("suggestion", .string(suggestion))) }
+        if let lastDelivered, UTCTime.isWritable(lastDelivered) {
+            members.append(("lastDelivered", .string(UTCTime.format(lastDelivered))))
+        }
+        members.append(("delivered", .number(Double(deliveredCount))))
+        return .object(members)
+    }
+
+    /// Reads what `json` writes.
+    public init(json value: JSONValue) throws(ControlDecodeError) {
+        let authorization = try ClientAuthorization(json: value)
+        var prompt: Prompt?
+        if let p = value["prompt"], p != .null { prompt = try Prompt(json: p) }
+        let f = FieldReader(value: value, context: "client status")
+        do throws(FieldReader.FieldError) {
+            self.init(
+                authorization: authorization, inUse: try f.bool("inUse"), updating: try f.bool("updating"),
+                locatePending: try f.optionalBool("locatePending") ?? false, prompt: prompt,
+                delivering: try f.bool("delivering"), reason: try f.text("why"),
+                suggestion: try f.optionalString("suggestion"), lastDelivered: try f.optionalTime("lastDelivered"),
+                deliveredCount: try f.optionalInt("delivered") ?? 0)
+        } catch {
+            throw error.decodeError
+        }
+    }
+}
+
+extension Fix {
+    /// `time` (ISO 8601, ms), `mode`, then `lat`, `lon`, `alt`, `hAcc`,
+    /// `vAcc`, `speed`, `course`, `sats` when known and finite. Numbers are
+    /// written in full (shortest round-trip form), not rounded as in the log.
+    public var json: JSONValue {
+        var members: [(String, JSONValue)] = []
+        if let time, UTCTime.isWritable(time) { members.append(("time", .string(UTCTime.format(time)))) }
+        members.append(("mode", .number(Double(mode.rawValue))))
+        let numbers: [(String, Double?)] = [
+            ("lat", latitude), ("lon", longitude), ("alt", altitude), ("hAcc", horizontalError),
+            ("vAcc", verticalError), ("speed", speed), ("course", course),
+        ]
+        for (key, number) in numbers {
+            if let number, number.isFinite { members.append((key, .number(number))) }
+        }
+        if let satellitesUsed { members.append(("sats", .number(Double(satellitesUsed)))) }
+        return .object(members)
+    }
+
+    /// Reads what `json` writes; a missing `lat`/`lon` is NaN (no position).
+    public init(json value: JSONValue) throws(ControlDecodeError) {
+        let f = FieldReader(value: value, context: "fix")
+        do throws(FieldReader.FieldError) {
+            let modeNumber = try f.optionalInt("mode") ?? 0
+            guard let mode = FixMode(rawValue: modeNumber) else {
+                throw FieldReader.FieldError("\"mode\" of fix must be 0, 1, 2 or 3")
+            }
+            self.init(
+                time: try f.optionalTime("time"), mode: mode,
+                latitude: try f.optionalNumber("lat") ?? .nan, longitude: try f.optionalNumber("lon") ?? .nan,
+                altitude: try f.optionalNumber("alt"), horizontalError: try f.optionalNumber("hAcc"),
+                verticalError: try f.optionalNumber("vAcc"), speed: try f.optionalNumber("speed"),
+                course: try f.optionalNumber("course"), satellitesUsed: try f.optionalInt("sats"))
+        } catch {
+            throw error.decodeError
+        }
+    }
+}

@@ -1,0 +1,180 @@
+/// The app side of SPEC §3.2: request, request-full-accuracy, session, start, stop, locate.
+extension Engine {
+    mutating func request(_ i: Int, _ kind: RequestKind, effects: inout [Effect]) -> Outcome {
+        let c = clients[i]
+        let name = c.settings.name
+        let section = "[client.\(name)]"
+        if Self.isBlank(c.settings.usage) {
+            return .failure(
+                CommandError(
+                    .missingUsageDescription,
+                    "\(name) has no `usage` text in \(section); a client must say why it wants location before it can ask"))
+        }
+        if kind == .always, Self.isBlank(c.settings.usageAlways) {
+            return .failure(
+                CommandError(
+                    .missingUsageDescription,
+                    "\(name) has no `usage_always` text in \(section); it is needed to ask for always"))
+        }
+        if c.restricted {
+            return .success(
+                CommandOutcome(changed: false, message: "\(name) is restricted by \(settings.policySource); nothing was asked"))
+        }
+        if !services {
+            return .success(
+                CommandOutcome(changed: false, message: "Location Services are off; nothing was asked (services on)"))
+        }
+        if let pending = c.prompt {
+            return .success(
+                CommandOutcome(changed: false, message: "a \(pending.kind.rawValue) prompt is already pending for \(name)"))
+        }
+        switch c.stored {
+        case .ask:
+            let prompt =
+                kind == .always
+                ? Prompt(client: name, kind: .always, text: c.settings.usageAlways ?? "")
+                : Prompt(client: name, kind: .whileUsing, text: c.settings.usage ?? "")
+            return .success(open(prompt, i, effects: &effects))
+        case .whileUsing where kind == .always && !c.once:
+            guard !c.upgradePromptShown else {
+                return .success(
+                    CommandOutcome(
+                        changed: false,
+                        message: "the always prompt has already been shown to the user once; it can be changed in settings: authorize \(name) always"))
+            }
+            clients[i].upgradePromptShown = true
+            let prompt = Prompt(client: name, kind: .alwaysUpgrade, text: c.settings.usageAlways ?? "")
+            return .success(open(prompt, i, effects: &effects))
+        default:
+            let status = authorization(of: i).statusDescription
+            return .success(
+                CommandOutcome(
+                    changed: false, message: "\(name) is \(status); a request asks only while the status is ask"))
+        }
+    }
+
+    mutating func open(_ prompt: Prompt, _ i: Int, effects: inout [Effect]) -> CommandOutcome {
+        clients[i].prompt = prompt
+        effects.append(.event(.prompt(prompt, open: true)))
+        return CommandOutcome(
+            changed: true, message: "\(prompt.client): \(prompt.kind.rawValue) prompt pending (answers: \(Self.answerList(prompt.kind)))",
+            prompt: prompt)
+    }
+
+    mutating func requestFullAccuracy(_ i: Int, _ purpose: String, effects: inout [Effect]) -> Outcome {
+        let c = clients[i]
+        let name = c.settings.name
+        guard let text = c.settings.purposes[purpose] else {
+            let known = c.settings.purposes.keys.sorted()
+            let list = known.isEmpty ? "it has none" : "known keys: " + known.joined(separator: ", ")
+            return .failure(
+                CommandError(.unknownPurpose, "\(name) has no purpose.\(purpose) in [client.\(name)]; \(list)"))
+        }
+        if c.accuracy.isFull {
+            return .failure(CommandError(.alreadyFull, "\(name) already has \(c.accuracy) accuracy"))
+        }
+        if !c.inUse {
+            return .failure(
+                CommandError(.notInUse, "\(name) is not in use; temporary full accuracy is asked while in use (session \(name) begin)"))
+        }
+        let status = effectiveStatus(i)
+        guard status == .whileUsing || status == .always else {
+            return .failure(CommandError(.denied, deniedMessage(i)))
+        }
+        if let pending = c.prompt {
+            return .success(
+                CommandOutcome(changed: false, message: "a \(pending.kind.rawValue) prompt is already pending for \(name)"))
+        }
+        let prompt = Prompt(client: name, kind: .fullAccuracy, text: text, purpose: purpose)
+        return .success(open(prompt, i, effects: &effects))
+    }
+
+    mutating func session(_ i: Int, inUse: Bool, now: Double) -> Outcome {
+        let name = clients[i].settings.name
+        guard clients[i].inUse != inUse else {
+            return .success(CommandOutcome(changed: false, message: "\(name) is already \(inUse ? "in use" : "out of use")"))
+        }
+        clients[i].inUse = inUse
+        if inUse {
+            clients[i].onceDeadline = nil
+            clients[i].fullDeadline = nil
+            return .success(CommandOutcome(changed: true, message: "\(name) is in use"))
+        }
+        let grace = clients[i].settings.onceGrace
+        var message = "\(name) is out of use"
+        if clients[i].once {
+            clients[i].onceDeadline = now + grace
+            message += "; Allow Once ends after \(Self.seconds(grace)) out of use"
+        }
+        if clients[i].temporaryPurpose != nil {
+            clients[i].fullDeadline = now + grace
+            message += "; temporary full accuracy ends after \(Self.seconds(grace)) out of use"
+        }
+        return .success(CommandOutcome(changed: true, message: message))
+    }
+
+    mutating func start(_ i: Int, effects: inout [Effect]) -> Outcome {
+        let name = clients[i].settings.name
+        if let refused = refuse(i, effects: &effects) { return .failure(refused) }
+        guard !clients[i].updating else {
+            return .success(CommandOutcome(changed: false, message: "\(name) is already updating"))
+        }
+        clients[i].updating = true
+        clients[i].anchor = nil
+        return .success(CommandOutcome(changed: true, message: "\(name) is updating" + waitingNote(i)))
+    }
+
+    mutating func stop(_ i: Int) -> Outcome {
+        let name = clients[i].settings.name
+        guard clients[i].updating || clients[i].locateDeadline != nil else {
+            return .success(CommandOutcome(changed: false, message: "\(name) is not updating"))
+        }
+        // As stopUpdatingLocation(), this also cancels a pending locate.
+        clients[i].updating = false
+        clients[i].locateDeadline = nil
+        clients[i].anchor = nil
+        return .success(CommandOutcome(changed: true, message: "\(name) stopped updating"))
+    }
+
+    mutating func locate(_ i: Int, timeout: Double?, now: Double, effects: inout [Effect]) -> Outcome {
+        let name = clients[i].settings.name
+        let seconds = timeout ?? clients[i].settings.locateTimeout
+        guard seconds.isFinite, seconds > 0 else {
+            return .failure(CommandError(.invalidArgument, "the locate timeout must be a positive number of seconds"))
+        }
+        if let refused = refuse(i, effects: &effects) { return .failure(refused) }
+        let replaced = clients[i].locateDeadline != nil
+        clients[i].locateDeadline = now + seconds
+        clients[i].locateTimeout = seconds
+        clientDeadline = min(clientDeadline, now + seconds)
+        let head = replaced ? "\(name): locate restarted" : "\(name): locate pending"
+        return .success(
+            CommandOutcome(
+                changed: true, message: "\(head); one fix within \(Self.seconds(seconds)), else location-unknown" + waitingNote(i)))
+    }
+
+    /// `denied` for start/locate while never or restricted (services off included), with the client-facing error event.
+    func refuse(_ i: Int, effects: inout [Effect]) -> CommandError? {
+        let status = effectiveStatus(i)
+        guard status == .never || status == .restricted else { return nil }
+        let message = deniedMessage(i)
+        effects.append(.event(.error(client: clients[i].settings.name, code: .denied, message: message)))
+        return CommandError(.denied, message)
+    }
+
+    /// Why nothing will arrive yet although the command was accepted, if so.
+    func waitingNote(_ i: Int) -> String {
+        let c = clients[i]
+        let name = c.settings.name
+        switch c.stored {
+        case .ask:
+            return "; nothing arrives until it is authorized (request \(name) while-using, or authorize \(name) while-using)"
+        case .whileUsing where !c.inUse:
+            return "; fixes arrive only while it is in use (session \(name) begin)"
+        case .always where c.provisional && !c.inUse:
+            return "; provisional always: fixes arrive only while it is in use until the user upgrades it"
+        default:
+            return ""
+        }
+    }
+}

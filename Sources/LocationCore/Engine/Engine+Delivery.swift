@@ -1,0 +1,140 @@
+/// The fix path (SPEC §3.4): for each client, in config order, the eight
+/// steps. This is the hot path: it allocates nothing unless it delivers, and
+/// solves a geodesic only when the chord bounds cannot decide the distance
+/// filter (see `GeodesicThreshold`).
+extension Engine {
+    mutating func handleFix(_ fix: Fix, now: Double, effects: inout [Effect]) {
+        if now >= clientDeadline || now >= outageDeadline {
+            let before = snapshot()
+            runTimers(now: now, effects: &effects)
+            finish(before, now: now, effects: &effects, deferPersist: true)
+        }
+        let usable = fix.isUsable
+        noteSource(fix, usable: usable, now: now, effects: &effects)
+        if usable, let time = fix.time {
+            deliver(fix, time: time, now: now, effects: &effects)
+        } else {
+            // Unusable fixes deliver nothing, but they still end runs of clients that fail steps 1–3.
+            for i in clients.indices where clients[i].anchor != nil && !isEligible(i) {
+                clients[i].anchor = nil
+            }
+        }
+        if persistPending {
+            persistPending = false
+            effects.append(.persist)
+        }
+    }
+
+    /// Source-level bookkeeping of one fix: last fix, source state, outages.
+    mutating func noteSource(_ fix: Fix, usable: Bool, now: Double, effects: inout [Effect]) {
+        if fix.mode == .twoD || fix.mode == .threeD {
+            lastFix = fix
+            lastFixArrival = now
+        }
+        if usable {
+            // A usable fix says the receiver has a fix whatever the source last reported.
+            if source != .fix {
+                source = .fix
+                effects.append(.event(.source(.fix)))
+            }
+            endOutage(now: now)
+        } else if fix.mode == .noFix || fix.mode == .unknown {
+            if source == .fix || source == .connected {
+                source = .noFix
+                effects.append(.event(.source(.noFix)))
+            }
+            if !outage {
+                startOutage()
+                notifyOutage(effects: &effects)
+            }
+        }
+    }
+
+    /// Steps 1–8 for every client.
+    mutating func deliver(_ fix: Fix, time: Double, now: Double, effects: inout [Effect]) {
+        var fixPoint: EarthPoint?
+        for i in clients.indices {
+            // Steps 1–2.
+            guard allowsDelivery(i) else {
+                clients[i].anchor = nil
+                if clients[i].provisional { considerUpgradePrompt(i, fix: fix, time: time, effects: &effects) }
+                continue
+            }
+            // Step 3.
+            let locating = clients[i].locateDeadline != nil
+            guard clients[i].updating || locating else {
+                clients[i].anchor = nil
+                continue
+            }
+            // Step 4 (the rest of "usable" was checked once for all clients).
+            if let last = clients[i].lastDeliveredTime, !(time > last) { continue }
+            // Step 5: an unknown estimate passes.
+            if let error = fix.horizontalError, !(error <= clients[i].accuracyLimit) { continue }
+            // Step 6.
+            let out: Fix
+            let point: EarthPoint
+            let reduced = !clients[i].deliversFull
+            if reduced {
+                if let last = clients[i].reduced.lastDelivery, !(time - last >= clients[i].settings.reducedInterval) {
+                    continue
+                }
+                let hour = clients[i].reduced.driftHour
+                out = ReducedAccuracy.obfuscate(fix, state: &clients[i].reduced, grid: clients[i].settings.reducedGrid)
+                // The drift clock is saved state; a fix in the same hour leaves it alone.
+                if clients[i].reduced.driftHour != hour { persistPending = true }
+                point = EarthPoint(latitude: out.latitude, longitude: out.longitude)
+            } else {
+                out = fix
+                if let p = fixPoint {
+                    point = p
+                } else {
+                    // Consecutive fixes are close: their sines and cosines follow from the last ones.
+                    let (sinLat, cosLat) = latitudeTrig(fix.latitude * Geodesy.degrees)
+                    let (sinLon, cosLon) = longitudeTrig(fix.longitude * Geodesy.degrees)
+                    let p = EarthPoint(
+                        latitude: fix.latitude, longitude: fix.longitude, sinLat: sinLat, cosLat: cosLat, sinLon: sinLon,
+                        cosLon: cosLon)
+                    fixPoint = p
+                    point = p
+                }
+            }
+            // Step 7: within a run; a locate takes the first fix whatever its distance.
+            if !locating, let filter = clients[i].filter, let anchor = clients[i].anchor,
+                !filter.isReached(from: anchor, to: point)
+            {
+                continue
+            }
+            // Step 8.
+            effects.append(
+                .deliver(Delivery(client: clients[i].settings.name, fix: out, accuracy: reduced ? .reduced : .full)))
+            clients[i].anchor = point
+            clients[i].lastDeliveredTime = time
+            clients[i].deliveredCount += 1
+            if reduced {
+                clients[i].reduced.lastDelivery = time
+                persistPending = true
+            }
+            if locating {
+                clients[i].locateDeadline = nil
+                if !clients[i].updating { clients[i].anchor = nil }
+            }
+        }
+    }
+
+    /// SPEC §3.3: provisional always, out of use, updating: a fix that only
+    /// "always" would deliver is held back and the one upgrade prompt opens.
+    mutating func considerUpgradePrompt(_ i: Int, fix: Fix, time: Double, effects: inout [Effect]) {
+        let c = clients[i]
+        guard c.provisional, c.stored == .always, services, !c.restricted, !c.inUse,
+            c.updating || c.locateDeadline != nil, !c.upgradePromptShown, c.prompt == nil
+        else { return }
+        if let last = c.lastDeliveredTime, !(time > last) { return }
+        if let error = fix.horizontalError, !(error <= c.accuracyLimit) { return }
+        let prompt = Prompt(
+            client: c.settings.name, kind: .alwaysUpgrade, text: c.settings.usageAlways ?? c.settings.usage ?? "")
+        clients[i].prompt = prompt
+        clients[i].upgradePromptShown = true
+        persistPending = true
+        effects.append(.event(.prompt(prompt, open: true)))
+    }
+}

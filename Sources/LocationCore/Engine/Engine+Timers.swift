@@ -1,0 +1,93 @@
+/// Timers (locate timeout, Allow Once and temporary full accuracy grace) and
+/// the receiver's outages (SPEC §3.3, §3.4).
+extension Engine {
+    /// Fires every timer due at `now`, in config order.
+    mutating func runTimers(now: Double, effects: inout [Effect]) {
+        if now >= clientDeadline {
+            for i in clients.indices {
+                if let deadline = clients[i].locateDeadline, now >= deadline {
+                    clients[i].locateDeadline = nil
+                    let seconds = Self.seconds(clients[i].locateTimeout)
+                    effects.append(
+                        .event(
+                            .error(
+                                client: clients[i].settings.name, code: .locationUnknown,
+                                message: "no usable fix arrived within \(seconds) of locate")))
+                }
+                if clients[i].once, let deadline = clients[i].onceDeadline, now >= deadline {
+                    // Allow Once ends: back to ask, as iOS does once the app has been away long enough.
+                    clients[i].once = false
+                    clients[i].stored = .ask
+                    clients[i].onceDeadline = nil
+                }
+                if clients[i].temporaryPurpose != nil, let deadline = clients[i].fullDeadline, now >= deadline {
+                    clients[i].temporaryPurpose = nil
+                    clients[i].fullDeadline = nil
+                }
+            }
+            recomputeClientDeadline()
+        }
+        if !outage, now >= outageDeadline {
+            startOutage()
+        }
+    }
+
+    /// Recomputes the earliest pending client timer.
+    mutating func recomputeClientDeadline() {
+        var earliest = Double.infinity
+        for c in clients {
+            if let d = c.locateDeadline { earliest = min(earliest, d) }
+            if c.once, let d = c.onceDeadline { earliest = min(earliest, d) }
+            if c.temporaryPurpose != nil, let d = c.fullDeadline { earliest = min(earliest, d) }
+        }
+        clientDeadline = earliest
+    }
+
+    /// The source reported its state.
+    mutating func setSource(_ state: SourceState, now: Double, effects: inout [Effect]) {
+        if state != source {
+            source = state
+            effects.append(.event(.source(state)))
+        }
+        // gpsd gone, or the receiver says it has no fix: the outage starts now, not 5 s later.
+        if state == .connecting || state == .noFix, !outage {
+            startOutage()
+        }
+    }
+
+    mutating func startOutage() {
+        outage = true
+        outageDeadline = .infinity
+    }
+
+    /// A usable fix arrived: any outage is over and the 5 s clock restarts.
+    mutating func endOutage(now: Double) {
+        lastUsableAt = now
+        outageDeadline = now + Self.outageDelay
+        if outage {
+            outage = false
+            for i in clients.indices { clients[i].outageNotified = false }
+        }
+    }
+
+    /// Tells each updating client that could receive fixes, once per outage, that there is no fix.
+    mutating func notifyOutage(effects: inout [Effect]) {
+        guard outage else { return }
+        for i in clients.indices where clients[i].updating && !clients[i].outageNotified && allowsDelivery(i) {
+            clients[i].outageNotified = true
+            let why =
+                switch source {
+                case .connecting: "the receiver is not connected"
+                case .noFix: "the receiver has no fix"
+                case .connected, .fix: "no usable fix for \(Self.seconds(Self.outageDelay))"
+                }
+            effects.append(.event(.error(client: clients[i].settings.name, code: .locationUnknown, message: why)))
+        }
+    }
+
+    /// "30 s", "2.5 s".
+    static func seconds(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return "\(Int64(value)) s" }
+        return "\(value) s"
+    }
+}

@@ -1,0 +1,292 @@
+/// The authorization engine (SPEC §2–§4): a pure state machine. Every input
+/// carries `now` and returns the effects to carry out; it reads no clock,
+/// does no IO and holds no global state. Randomness comes only from the
+/// seeded per-client sources in the saved state.
+///
+/// Every entry point runs the same way: timers that are due fire first, then
+/// the input, then one normalising pass over the clients (in config order)
+/// that closes prompts the change made moot, emits an `authorization` event
+/// for each client whose (effective status, once, provisional, accuracy)
+/// really changed, ends runs, and tells clients about a receiver outage;
+/// `persist` comes last, when `savedState` changed. See docs/authorization.md.
+public struct Engine: Sendable {
+    /// The settings in force (clients deduplicated by name, first wins).
+    public private(set) var settings: EngineSettings
+    var clients: [ClientState]
+    var index: [String: Int]
+    var services: Bool
+    let seed: UInt64
+
+    // Source and outage bookkeeping (`now` seconds).
+    var source: SourceState = .connecting
+    var lastFix: Fix?
+    var lastFixArrival: Double?
+    /// The first `now` the engine saw: the 5 s no-fix clock starts there.
+    var startedAt: Double?
+    var lastUsableAt: Double?
+    var outage = false
+    /// When the 5 s without a usable fix is up (`infinity` during an outage or before any input).
+    var outageDeadline = Double.infinity
+    /// The earliest client timer (locate timeout, Allow Once, temporary full accuracy); may be early, never late.
+    var clientDeadline = Double.infinity
+    /// Trigonometry of the last fix's position, for the next one's ECEF point.
+    var latitudeTrig = IncrementalSinCos()
+    var longitudeTrig = IncrementalSinCos()
+    /// Set by the fix path when it changed saved state (reduced-accuracy secret, upgrade prompt shown).
+    var persistPending = false
+
+    /// Seconds without a usable fix before clients are told `location-unknown`.
+    public static let outageDelay = 5.0
+
+    /// An engine for `settings`, restoring `saved` when given (clients it does
+    /// not name start from their config values). `seed` seeds the
+    /// reduced-accuracy offsets of clients that have no saved state yet; the
+    /// daemon passes a fresh random word, tests a fixed one.
+    public init(settings: EngineSettings, saved: SavedState?, seed: UInt64) {
+        self.seed = seed
+        services = saved?.services ?? settings.services
+        let (unique, index) = Self.deduplicated(settings.clients)
+        var settings = settings
+        settings.clients = unique
+        self.settings = settings
+        self.index = index
+        clients = unique.map { client in
+            ClientState(
+                settings: client, restricted: settings.restricted.contains(client.name), saved: saved?.client(client.name),
+                seed: seed)
+        }
+    }
+
+    // MARK: Inputs
+
+    /// Feeds a fix, a source state or a tick at time `now`; returns what to carry out.
+    public mutating func handle(_ input: EngineInput, now: Double) -> [Effect] {
+        var effects: [Effect] = []
+        handle(input, now: now, into: &effects)
+        return effects
+    }
+
+    /// `handle(_:now:)` appending to a buffer the caller owns and reuses, so the fix path
+    /// allocates nothing even when it delivers.
+    public mutating func handle(_ input: EngineInput, now: Double, into effects: inout [Effect]) {
+        noteTime(now)
+        switch input {
+        case .fix(let fix):
+            handleFix(fix, now: now, effects: &effects)
+        case .source(let state):
+            let before = snapshot()
+            runTimers(now: now, effects: &effects)
+            setSource(state, now: now, effects: &effects)
+            finish(before, now: now, effects: &effects)
+        case .tick:
+            if now >= clientDeadline || now >= outageDeadline {
+                let before = snapshot()
+                runTimers(now: now, effects: &effects)
+                finish(before, now: now, effects: &effects)
+            }
+        }
+    }
+
+    /// Carries out a command from the control socket (permissions already checked by the caller).
+    public mutating func apply(_ command: Command, now: Double) -> CommandResult {
+        var effects: [Effect] = []
+        noteTime(now)
+        let before = snapshot()
+        runTimers(now: now, effects: &effects)
+        let outcome = execute(command, now: now, effects: &effects)
+        finish(before, now: now, effects: &effects)
+        return CommandResult(outcome: outcome, effects: effects)
+    }
+
+    /// Takes a reloaded config (SIGHUP): clients that remain keep their state
+    /// (settings such as the distance filter take effect, the `authorization`,
+    /// `precise`, `updating` and `in_use` first-start values do not), new
+    /// clients start from their config, removed ones are dropped (their prompts
+    /// close). The Location Services switch keeps its current position.
+    public mutating func reconfigure(_ settings: EngineSettings, now: Double) -> [Effect] {
+        var effects: [Effect] = []
+        noteTime(now)
+        let before = snapshot()
+        runTimers(now: now, effects: &effects)
+        let (unique, newIndex) = Self.deduplicated(settings.clients)
+        for old in clients where newIndex[old.settings.name] == nil {
+            if let prompt = old.prompt { effects.append(.event(.prompt(prompt, open: false))) }
+        }
+        var newClients: [ClientState] = []
+        newClients.reserveCapacity(unique.count)
+        for client in unique {
+            let restricted = settings.restricted.contains(client.name)
+            if let i = index[client.name] {
+                var kept = clients[i]
+                kept.configure(client, restricted: restricted)
+                newClients.append(kept)
+            } else {
+                newClients.append(ClientState(settings: client, restricted: restricted, saved: nil, seed: seed))
+            }
+        }
+        var kept = settings
+        kept.clients = unique
+        kept.services = self.settings.services
+        self.settings = kept
+        clients = newClients
+        index = newIndex
+        finish(before, now: now, effects: &effects)
+        return effects
+    }
+
+    /// The clients with duplicate names removed (the first wins), and their positions by name.
+    static func deduplicated(_ clients: [ClientSettings]) -> ([ClientSettings], [String: Int]) {
+        var unique: [ClientSettings] = []
+        var index: [String: Int] = [:]
+        for client in clients where index[client.name] == nil {
+            index[client.name] = unique.count
+            unique.append(client)
+        }
+        return (unique, index)
+    }
+
+    // MARK: Queries
+
+    /// Every client's authorization, in config order: a new watcher's initial state.
+    public var authorizations: [ClientAuthorization] {
+        clients.indices.map { authorization(of: $0) }
+    }
+
+    /// The pending prompts, in config order.
+    public var prompts: [Prompt] {
+        clients.compactMap(\.prompt)
+    }
+
+    /// What `state.json` holds.
+    public var savedState: SavedState {
+        SavedState(services: services, clients: clients.map(\.saved))
+    }
+
+    /// One client's authorization as clients and `status` see it.
+    public func authorization(of client: String) -> ClientAuthorization? {
+        index[client].map { authorization(of: $0) }
+    }
+
+    // MARK: Effective status
+
+    func authorization(of i: Int) -> ClientAuthorization {
+        let c = clients[i]
+        var status = c.stored
+        var reason: EffectiveReason?
+        // Policy wins over the services switch: a locked client reads `restricted` in every case.
+        if c.restricted {
+            status = .restricted
+            reason = .restricted
+        } else if !services {
+            status = .never
+            reason = .servicesOff
+        }
+        // Flags describe a grant; while the grant is overridden they are hidden (and come back with it).
+        return ClientAuthorization(
+            client: c.settings.name, status: status, stored: c.stored, once: reason == nil && c.once,
+            provisional: reason == nil && c.provisional, accuracy: c.accuracy, reason: reason)
+    }
+
+    /// The effective status alone.
+    func effectiveStatus(_ i: Int) -> AuthorizationStatus {
+        if clients[i].restricted { return .restricted }
+        if !services { return .never }
+        return clients[i].stored
+    }
+
+    /// §3.4 steps 1–2: services on and the effective status allows delivery now.
+    @inline(__always)
+    func allowsDelivery(_ i: Int) -> Bool {
+        guard services, !clients[i].restricted else { return false }
+        switch clients[i].stored {
+        case .always: return !clients[i].provisional || clients[i].inUse
+        case .whileUsing: return clients[i].inUse
+        case .ask, .never, .restricted: return false
+        }
+    }
+
+    /// §3.4 steps 1–3.
+    @inline(__always)
+    func isEligible(_ i: Int) -> Bool {
+        allowsDelivery(i) && (clients[i].updating || clients[i].locateDeadline != nil)
+    }
+
+    // MARK: The shared frame of every input
+
+    struct Snapshot {
+        var authorizations: [ClientAuthorization]
+        var saved: SavedState
+    }
+
+    func snapshot() -> Snapshot {
+        Snapshot(authorizations: authorizations, saved: savedState)
+    }
+
+    mutating func noteTime(_ now: Double) {
+        if startedAt == nil, now.isFinite {
+            startedAt = now
+            outageDeadline = now + Self.outageDelay
+        }
+    }
+
+    /// The normalising pass that ends every slow-path input (see the type's comment). With
+    /// `deferPersist` the caller emits `persist` itself at the very end (the fix path, whose
+    /// deliveries follow).
+    mutating func finish(_ before: Snapshot, now: Double, effects: inout [Effect], deferPersist: Bool = false) {
+        var previous: [String: ClientAuthorization] = [:]
+        for a in before.authorizations where previous[a.client] == nil { previous[a.client] = a }
+        for i in clients.indices {
+            // Temporary full accuracy belongs to a grant; without one it ends.
+            if clients[i].temporaryPurpose != nil, clients[i].restricted || !clients[i].storedAuthorized {
+                clients[i].temporaryPurpose = nil
+                clients[i].fullDeadline = nil
+            }
+            if let prompt = clients[i].prompt, !promptStillValid(prompt, i) {
+                clients[i].prompt = nil
+                effects.append(.event(.prompt(prompt, open: false)))
+            }
+            let after = authorization(of: i)
+            if let old = previous[after.client] {
+                if !Self.sameVisibleState(old, after) {
+                    effects.append(.event(.authorization(after)))
+                    if old.accuracy != after.accuracy { clients[i].anchor = nil }
+                    let wasAuthorized = old.status == .always || old.status == .whileUsing
+                    let nowRefused = after.status == .never || after.status == .restricted
+                    if wasAuthorized, nowRefused, clients[i].updating || clients[i].locateDeadline != nil {
+                        clients[i].locateDeadline = nil
+                        effects.append(
+                            .event(.error(client: after.client, code: .denied, message: deniedMessage(i))))
+                    }
+                }
+            } else {
+                effects.append(.event(.authorization(after)))
+            }
+            if !isEligible(i) { clients[i].anchor = nil }
+        }
+        notifyOutage(effects: &effects)
+        recomputeClientDeadline()
+        if persistPending || savedState != before.saved {
+            persistPending = deferPersist
+            if !deferPersist { effects.append(.persist) }
+        }
+    }
+
+    /// The tuple events are about: (effective status, once, provisional, accuracy).
+    static func sameVisibleState(_ a: ClientAuthorization, _ b: ClientAuthorization) -> Bool {
+        a.status == b.status && a.once == b.once && a.provisional == b.provisional && a.accuracy == b.accuracy
+    }
+
+    /// Whether a pending prompt still asks something that can be answered.
+    func promptStillValid(_ prompt: Prompt, _ i: Int) -> Bool {
+        let c = clients[i]
+        let status = effectiveStatus(i)
+        switch prompt.kind {
+        case .whileUsing, .always:
+            return status == .ask
+        case .alwaysUpgrade:
+            return (status == .whileUsing && !c.once) || (status == .always && c.provisional)
+        case .fullAccuracy:
+            return (status == .whileUsing || status == .always) && !c.accuracy.isFull
+        }
+    }
+}

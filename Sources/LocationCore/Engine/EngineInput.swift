@@ -1,0 +1,9 @@
+/// What drives the engine besides commands: fixes, source state and the clock.
+public enum EngineInput: Sendable, Hashable {
+    /// One receiver epoch from the source.
+    case fix(Fix)
+    /// The source's link or receiver state.
+    case source(SourceState)
+    /// Time passed (at least once a second in live mode): timers fire.
+    case tick
+}

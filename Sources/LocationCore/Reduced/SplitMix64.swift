@@ -1,0 +1,17 @@
+/// SplitMix64: turns one seed word into well-mixed words (for seeding xoshiro and deriving per-client seeds).
+public struct SplitMix64: Sendable {
+    /// The running state.
+    public var state: UInt64
+
+    /// A mixer starting at `state`.
+    public init(state: UInt64) { self.state = state }
+
+    /// The next mixed word.
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LocationCore
+
+/// Reads a configuration file and parses it (`DaemonConfig.parse`), turning
+/// every way the read can fail into a `ConfigError` a person can act on.
+public enum ConfigLoader {
+    /// A configuration larger than this is refused (it is surely the wrong file).
+    public static let maximumSize = 1 << 20
+
+    /// The systemd variables that supply default paths.
+    public static let environmentNames = ["STATE_DIRECTORY", "LOGS_DIRECTORY", "RUNTIME_DIRECTORY"]
+
+    /// Reads and parses the file at `path`. Throws every problem found; a file
+    /// that cannot be read gives one `.unreadable` error saying why and what to do.
+    public static func load(
+        path: String, environment: [String: String] = ConfigLoader.processEnvironment()
+    ) throws(ConfigErrors) -> DaemonConfig {
+        let text = try readText(path: path)
+        return try DaemonConfig.parse(text, file: path, environment: environment)
+    }
+
+    /// The systemd directory variables of this process that are set.
+    public static func processEnvironment() -> [String: String] {
+        var environment: [String: String] = [:]
+        for name in environmentNames {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return environment
+    }
+
+    /// The file's text, checked to be a readable regular file of valid UTF-8.
+    public static func readText(path: String) throws(ConfigErrors) -> String {
+        func fail(_ detail: String, line: Int? = nil) -> ConfigErrors {
+            ConfigErrors([.unreadable(file: path, line: line, detail: detail)])
+        }
+        let fd: Int32
+        do {
+            fd = try retryingEINTR("open \(path)") { open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
+        } catch {
+            throw fail("cannot read the configuration: \(String(cString: strerror(error.errno)))\(advice(for: error.errno))")
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            throw fail("cannot read the configuration: \(String(cString: strerror(errno)))")
+        }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            throw fail("is a directory, not a configuration file: name the file itself, e.g. \(DaemonConfig.join(path, "locationd.conf"))")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw fail("is not a regular file: name a configuration file (locationd.conf(5))")
+        }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while bytes.count <= maximumSize {
+            let n: Int
+            do {
+                n = try retryingEINTR("read \(path)") { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
+            } catch {
+                throw fail("cannot read the configuration: \(String(cString: strerror(error.errno)))")
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        guard bytes.count <= maximumSize else {
+            throw fail("is larger than \(maximumSize / 1024) KiB, so it cannot be a locationd configuration: check the path")
+        }
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        var line = 1
+        for piece in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            if String(validating: piece, as: UTF8.self) == nil { break }
+            line += 1
+        }
+        throw fail("is not valid UTF-8 text: save the file as UTF-8", line: line)
+    }
+
+    private static func advice(for code: Int32) -> String {
+        switch code {
+        case ENOENT: "; create it (locationd.conf(5) describes the format) or pass --config PATH"
+        case EACCES, EPERM: "; make it readable by the user locationd runs as"
+        case ENOTDIR: "; a directory on the path is a file: check the path"
+        default: ""
+        }
+    }
+}

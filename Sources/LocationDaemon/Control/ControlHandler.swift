@@ -1,0 +1,61 @@
+import LocationCore
+
+/// Who is on the other end of a control connection, from `SO_PEERCRED`.
+public struct PeerCredentials: Sendable, Hashable, CustomStringConvertible {
+    /// Process ID of the peer when it connected.
+    public var pid: Int32
+    /// Effective user ID.
+    public var uid: UInt32
+    /// Effective group ID.
+    public var gid: UInt32
+    /// Whether the peer may change state: uid 0, or a member of `socket_group`
+    /// (primary or supplementary). Decided by the server when the peer connects.
+    public var mayChange: Bool
+
+    /// Credentials from their parts.
+    public init(pid: Int32, uid: UInt32, gid: UInt32, mayChange: Bool) {
+        self.pid = pid
+        self.uid = uid
+        self.gid = gid
+        self.mayChange = mayChange
+    }
+
+    /// `uid 1000 pid 4242`.
+    public var description: String { "uid \(uid) pid \(pid)" }
+}
+
+/// Where a watcher's event lines go. The server implements it for a
+/// connection; `send` must never block: it queues the line and returns
+/// `false` when the watcher has fallen too far behind, and the handler then
+/// drops the watcher (the server closes the connection with a reason).
+public protocol WatchSink: AnyObject, Sendable {
+    /// Queues one event line (ending in `\n`); `false` when the peer is too far behind.
+    func send(_ line: [UInt8]) -> Bool
+}
+
+/// What the control server needs from the daemon: answers to requests, and
+/// event streams for watchers. The daemon core implements it; everything that
+/// touches the engine happens behind it, serialised.
+public protocol ControlHandler: Sendable {
+    /// Answers one non-`watch` request from `peer`. The server has already
+    /// refused state-changing requests from peers that may not change state.
+    func handle(_ request: ControlRequest, from peer: PeerCredentials) async -> ControlReply
+    /// Registers a watcher for `client` (`nil`: every client). Everything goes
+    /// through `sink`, in this order, so nothing can overtake: the reply line,
+    /// the initial-state event lines (source, every client's authorization,
+    /// pending prompts), then every matching event as it happens. Returns `nil`
+    /// when the request was refused (e.g. unknown client): the error reply was
+    /// sent through `sink` and the connection stays a normal one.
+    func watch(_ request: ControlRequest, client: String?, from peer: PeerCredentials, sink: any WatchSink) async
+        -> WatcherID?
+    /// Stops sending to a watcher (its connection closed).
+    func unwatch(_ watcher: WatcherID) async
+}
+
+/// Identifies one registered watcher.
+public struct WatcherID: Sendable, Hashable {
+    /// A number unique within the daemon's run.
+    public var rawValue: UInt64
+    /// An ID from its number.
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
+}

@@ -1,0 +1,406 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LocationCore
+
+/// One client's coordinate log (SPEC §5.3): JSON lines appended whole with
+/// `O_APPEND`, forced to disk per the `fsync` policy.
+///
+/// Crash safety: a line goes to the kernel in one `write(2)` (looping on a
+/// short write); when a write fails part-way (disk full, file-size limit,
+/// I/O error) the file is cut back to where the line began, so the log never
+/// holds part of a line. At open and reopen a torn last line left by a crash
+/// or power cut is cut off, and `repairedBytes` says how many bytes went.
+///
+/// Failure episodes: when writing fails, `append` returns one `.failed`
+/// notice for the caller to log; later failures are silent. Lines that could
+/// not be written are held in memory (at most `holdLimit` lines and
+/// `holdByteLimit` bytes; beyond that the oldest are dropped and counted) and
+/// retried, oldest first, on every `append` and `flushIfDue`. The first
+/// success after an episode returns one `.recovered` notice. Lines that were
+/// already written are never touched.
+///
+/// Not thread-safe: one owner (the daemon core) calls it.
+public final class LogWriter {
+    /// Something the caller should tell a person about, once.
+    public enum Notice: Sendable, Hashable, CustomStringConvertible {
+        /// Writing (or syncing) began to fail; later failures are silent until `.recovered`.
+        case failed(path: String, error: SystemError, held: Int)
+        /// Writing works again: `caughtUp` held lines were written, `lost` lines were dropped during the episode.
+        case recovered(path: String, caughtUp: Int, lost: Int)
+        /// The log was closed with lines that were never written.
+        case closedWithUnwrittenLines(path: String, lost: Int)
+        /// Opening cut off a torn last line left by a crash or power cut.
+        case repaired(path: String, droppedBytes: Int)
+
+        /// The priority to log it at.
+        public var level: Diagnostics.Level {
+            switch self {
+            case .failed: .error
+            case .recovered: .notice
+            case .closedWithUnwrittenLines, .repaired: .warning
+            }
+        }
+
+        /// One sentence for the diagnostics.
+        public var description: String {
+            switch self {
+            case .failed(let path, let error, let held):
+                let what = error.operation.hasPrefix("fdatasync") || error.operation.hasPrefix("fsync")
+                    ? "cannot sync \(path) to disk (\(String(cString: strerror(error.errno)))): lines written lately may not survive a power cut"
+                    : "cannot write \(path) (\(String(cString: strerror(error.errno)))): no partial line is left in it"
+                return "\(what); holding new lines in memory (\(held) now, at most \(LogWriter.holdLimit)) and retrying; "
+                    + "this is reported once until writing works again"
+            case .recovered(let path, let caughtUp, let lost):
+                let lostText = lost == 0 ? "no line lost" : "\(lost) line\(lost == 1 ? "" : "s") lost"
+                return "writing \(path) works again: \(caughtUp) held line\(caughtUp == 1 ? "" : "s") written, \(lostText)"
+            case .closedWithUnwrittenLines(let path, let lost):
+                return "closed \(path) with \(lost) line\(lost == 1 ? "" : "s") that could not be written"
+            case .repaired(let path, let droppedBytes):
+                return "repaired \(path): dropped \(droppedBytes) byte\(droppedBytes == 1 ? "" : "s") of a torn last line"
+            }
+        }
+    }
+
+    /// At most this many unwritten lines are held for retry.
+    public static let holdLimit = 1024
+    /// At most this many bytes of unwritten lines are held for retry.
+    public static let holdByteLimit = 1 << 20
+    /// With `fsync = interval`, the most often the log is synced, in seconds.
+    public static let syncInterval: Double = 1
+    /// Mode of a newly created log file (less the umask).
+    public static let fileMode: mode_t = 0o640
+    /// Mode of newly created parent directories (less the umask).
+    public static let directoryMode: mode_t = 0o755
+
+    /// The log's path.
+    public let path: String
+    /// When lines are forced to disk.
+    public let fsyncPolicy: FsyncPolicy
+    /// Bytes of a torn last line cut off by the last open or reopen (0: the file was whole).
+    public private(set) var repairedBytes: Int = 0
+    /// Lines written since the writer was made.
+    public private(set) var linesWritten: Int = 0
+    /// Lines dropped since the writer was made (the hold was full, or closed while failing).
+    public private(set) var linesLost: Int = 0
+    /// Successful syncs (`fdatasync`) of the log so far.
+    public private(set) var syncs: Int = 0
+    /// Whether a failure episode is under way.
+    public private(set) var isFailing = false
+
+    private var fd: Int32
+    private var isRegularFile: Bool
+    private var held: [[UInt8]] = []
+    private var heldStart = 0
+    private var heldBytes = 0
+    private var needsTailRepair = false
+    private var unsynced = false
+    private var lastSync = -Double.infinity
+    private var episodeCaughtUp = 0
+    private var episodeLost = 0
+
+    /// Opens (creating it and its directories as needed) the log at `path`
+    /// and cuts off a torn last line (see `repairedBytes`).
+    public init(path: String, fsync: FsyncPolicy) throws(SystemError) {
+        self.path = path
+        self.fsyncPolicy = fsync
+        let opened = try Self.openLog(path)
+        fd = opened.fd
+        isRegularFile = opened.isRegular
+        do {
+            repairedBytes = try Self.repairTail(fd: opened.fd, path: path, isRegular: opened.isRegular)
+        } catch {
+            Glibc.close(opened.fd)
+            throw error
+        }
+    }
+
+    deinit {
+        if fd >= 0 { Glibc.close(fd) }
+    }
+
+    /// `.repaired` when the last open or reopen cut off a torn last line, for the caller to log.
+    public var repairNotice: Notice? {
+        repairedBytes > 0 ? .repaired(path: path, droppedBytes: repairedBytes) : nil
+    }
+
+    /// Lines waiting to be written (held during a failure episode).
+    public var heldLines: Int { held.count - heldStart }
+
+    /// Appends one line: one JSON record, with or without its `\n` (pass it
+    /// to save a copy); it must not contain another `\n`. Returns a notice
+    /// when a failure episode starts or ends; otherwise `nil`.
+    public func append(_ line: [UInt8]) -> Notice? {
+        let newline = UInt8(ascii: "\n")
+        let body = line.last == newline ? line.dropLast() : line[...]
+        precondition(!body.contains(newline), "a log line must not contain a newline; the record encoder escapes them")
+        guard fd >= 0 else {
+            // Closed: nothing more can be written.
+            linesLost += 1
+            return nil
+        }
+        let whole = line.last == newline ? line : line + [newline]
+        if heldLines == 0 && !needsTailRepair {
+            // The usual path: nothing held, write straight away.
+            if let error = writeWhole(whole) {
+                hold(whole)
+                return fail(error)
+            }
+            linesWritten += 1
+            unsynced = true
+            if fsyncPolicy == .always, let error = sync() { return fail(error) }
+            return recoverIfFailing()
+        }
+        hold(whole)
+        return drain()
+    }
+
+    /// Appends one line of UTF-8 text (see `append(_: [UInt8])`).
+    public func append(_ line: String) -> Notice? {
+        append(Array(line.utf8))
+    }
+
+    /// Called from the daemon's 1 s tick: retries held lines and, with
+    /// `fsync = interval`, syncs if lines were written and a second has
+    /// passed since the last sync. `now` is monotonic seconds.
+    public func flushIfDue(now: Double) -> Notice? {
+        if heldLines > 0 || needsTailRepair {
+            if let notice = drain() { return notice }
+        }
+        guard unsynced, now - lastSync >= Self.syncInterval else { return nil }
+        lastSync = now
+        if let error = sync() { return fail(error) }
+        return recoverIfFailing()
+    }
+
+    /// Closes the log and opens the same path again (SIGHUP after logrotate
+    /// renamed the file: the old file is left behind, a new one starts).
+    /// Syncs the old file first. On failure the writer keeps the old file.
+    /// Returns the bytes of a torn last line cut off the reopened file.
+    @discardableResult
+    public func reopen() throws(SystemError) -> Int {
+        let opened = try Self.openLog(path)
+        let dropped: Int
+        do {
+            dropped = try Self.repairTail(fd: opened.fd, path: path, isRegular: opened.isRegular)
+        } catch {
+            Glibc.close(opened.fd)
+            throw error
+        }
+        if fd >= 0 {
+            if unsynced { _ = sync() }
+            Glibc.close(fd)
+        }
+        fd = opened.fd
+        isRegularFile = opened.isRegular
+        unsynced = false
+        needsTailRepair = false
+        repairedBytes = dropped
+        return dropped
+    }
+
+    /// Writes what it can of the held lines, syncs and closes. Returns a
+    /// notice if lines remained unwritten. Later calls do nothing; lines
+    /// appended after closing are counted as lost.
+    public func close() -> Notice? {
+        guard fd >= 0 else { return nil }
+        if heldLines > 0 || needsTailRepair { _ = drain() }
+        if unsynced { _ = sync() }
+        Glibc.close(fd)
+        fd = -1
+        let unwritten = heldLines
+        guard unwritten > 0 else { return nil }
+        linesLost += unwritten
+        held.removeAll()
+        heldStart = 0
+        heldBytes = 0
+        return .closedWithUnwrittenLines(path: path, lost: unwritten)
+    }
+
+    // MARK: - Episodes and the hold
+
+    private func fail(_ error: SystemError) -> Notice? {
+        guard !isFailing else { return nil }
+        isFailing = true
+        episodeCaughtUp = 0
+        episodeLost = 0
+        return .failed(path: path, error: error, held: heldLines)
+    }
+
+    private func recoverIfFailing() -> Notice? {
+        guard isFailing else { return nil }
+        isFailing = false
+        return .recovered(path: path, caughtUp: episodeCaughtUp, lost: episodeLost)
+    }
+
+    private func hold(_ line: [UInt8]) {
+        held.append(line)
+        heldBytes += line.count
+        while heldLines > Self.holdLimit || (heldBytes > Self.holdByteLimit && heldLines > 1) {
+            heldBytes -= held[heldStart].count
+            held[heldStart] = []
+            heldStart += 1
+            linesLost += 1
+            episodeLost += 1
+        }
+        compactHold()
+    }
+
+    private func compactHold() {
+        if heldStart == held.count {
+            held.removeAll(keepingCapacity: true)
+            heldStart = 0
+        } else if heldStart > 64 && heldStart * 2 > held.count {
+            held.removeFirst(heldStart)
+            heldStart = 0
+        }
+    }
+
+    /// Writes held lines oldest first until one fails.
+    private func drain() -> Notice? {
+        guard fd >= 0 else { return nil }
+        if needsTailRepair {
+            do {
+                _ = try Self.repairTail(fd: fd, path: path, isRegular: isRegularFile)
+                needsTailRepair = false
+            } catch {
+                return fail(error)
+            }
+        }
+        var wrote = false
+        while heldStart < held.count {
+            if let error = writeWhole(held[heldStart]) {
+                compactHold()
+                if wrote && fsyncPolicy == .always { _ = sync() }
+                return fail(error)
+            }
+            heldBytes -= held[heldStart].count
+            held[heldStart] = []
+            heldStart += 1
+            linesWritten += 1
+            if isFailing { episodeCaughtUp += 1 }
+            wrote = true
+            unsynced = true
+        }
+        compactHold()
+        if wrote && fsyncPolicy == .always, let error = sync() { return fail(error) }
+        return recoverIfFailing()
+    }
+
+    // MARK: - System calls
+
+    /// One line in one `write(2)` where the kernel allows; on failure after
+    /// part of the line went out, the file is cut back to where it began.
+    private func writeWhole(_ line: [UInt8]) -> SystemError? {
+        line.withUnsafeBytes { buffer -> SystemError? in
+            guard let base = buffer.baseAddress else { return nil }
+            var offset = 0
+            while offset < buffer.count {
+                let n = write(fd, base + offset, buffer.count - offset)
+                if n > 0 {
+                    offset += n
+                    continue
+                }
+                let code = n == 0 ? EIO : errno
+                if code == EINTR { continue }
+                if offset > 0 { rollBack(written: offset) }
+                return SystemError("write \(path)", errno: code)
+            }
+            return nil
+        }
+    }
+
+    /// Cuts off the `written` bytes of a line that could not be finished.
+    private func rollBack(written: Int) {
+        var info = stat()
+        if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) >= written,
+           (try? retryingEINTR("ftruncate \(path)", { ftruncate(fd, info.st_size - off_t(written)) })) != nil {
+            return
+        }
+        // Could not cut it back now: repair the tail before anything else is written.
+        needsTailRepair = true
+    }
+
+    private func sync() -> SystemError? {
+        guard isRegularFile else {
+            unsynced = false
+            return nil
+        }
+        do {
+            try retryingEINTR("fdatasync \(path)") { fdatasync(fd) }
+            unsynced = false
+            syncs += 1
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    private static func openLog(_ path: String) throws(SystemError) -> (fd: Int32, isRegular: Bool) {
+        let directory = FileSystem.parent(of: path)
+        try FileSystem.makeDirectories(directory, mode: directoryMode)
+        // O_RDWR rather than O_WRONLY: the torn-tail repair reads the end of
+        // the very file it truncates, through the same descriptor.
+        let flags = O_RDWR | O_APPEND | O_CLOEXEC | O_NOCTTY
+        var created = true
+        var fd = open(path, flags | O_CREAT | O_EXCL, fileMode)
+        while fd < 0 && errno == EINTR { fd = open(path, flags | O_CREAT | O_EXCL, fileMode) }
+        if fd < 0 && errno == EEXIST {
+            created = false
+            fd = try retryingEINTR("open \(path)") { open(path, flags | O_CREAT, fileMode) }
+        } else if fd < 0 {
+            let code = errno
+            throw SystemError("open \(path)", errno: code)
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            throw SystemError("fstat \(path)", errno: code)
+        }
+        let isRegular = info.st_mode & S_IFMT == S_IFREG
+        if info.st_mode & S_IFMT == S_IFDIR {
+            Glibc.close(fd)
+            throw SystemError("open \(path)", errno: EISDIR)
+        }
+        if created {
+            // The new directory entry must survive a power cut too.
+            try? FileSystem.syncDirectory(directory)
+        }
+        return (fd, isRegular)
+    }
+
+    /// Cuts the file back to just after its last `\n` (or to empty if it has
+    /// none) and returns how many bytes went.
+    private static func repairTail(fd: Int32, path: String, isRegular: Bool) throws(SystemError) -> Int {
+        guard isRegular else { return 0 }
+        var info = stat()
+        try retryingEINTR("fstat \(path)") { fstat(fd, &info) }
+        let size = Int(info.st_size)
+        guard size > 0 else { return 0 }
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        var end = size
+        var keep = 0
+        search: while end > 0 {
+            let start = max(0, end - chunk.count)
+            let count = end - start
+            let n = try retryingEINTR("read \(path)") {
+                chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(start)) }
+            }
+            guard n == count else { throw SystemError("read \(path)", errno: EIO) }
+            var i = count - 1
+            while i >= 0 {
+                if chunk[i] == UInt8(ascii: "\n") {
+                    keep = start + i + 1
+                    break search
+                }
+                i -= 1
+            }
+            end = start
+        }
+        guard keep < size else { return 0 }
+        try retryingEINTR("ftruncate \(path)") { ftruncate(fd, off_t(keep)) }
+        try retryingEINTR("fdatasync \(path)") { fdatasync(fd) }
+        return size - keep
+    }
+}

@@ -1,0 +1,134 @@
+import Testing
+@testable import LocationCore
+
+@Suite struct StatusRendererTests {
+    static let text = StatusRenderer.render(Samples.report)
+    static var lines: [Substring] { text.split(separator: "\n", omittingEmptySubsequences: false) }
+
+    @Test func sourceLineGivesLinkFixAgeAndQuality() {
+        #expect(Self.lines.first == "gpsd 127.0.0.1:2947: connected, 3D fix 2 s ago, ±4.8 m, 9 satellites")
+        #expect(Self.text.contains("Location Services: on"))
+    }
+
+    @Test(arguments: [
+        (SourceState.connecting, nil as Fix?, "not connected (retrying)"),
+        (.connecting, Samples.lastFix, "not connected (retrying); last fix 3D fix 2 s ago"),
+        (.connected, nil, "connected, waiting for the receiver"),
+        (.noFix, Samples.lastFix, "connected, the receiver has no fix; last fix 3D fix 2 s ago, ±4.8 m"),
+        (.fix, Fix(time: 0, mode: .twoD, latitude: 1, longitude: 2), "connected, 2D fix 2 s ago, accuracy unknown"),
+    ])
+    func sourceLineForEveryState(state: SourceState, fix: Fix?, expected: String) {
+        let status = EngineStatus(services: true, source: state, lastFix: fix, lastFixAge: fix == nil ? nil : 2, clients: [])
+        #expect(StatusRenderer.sourceLine(status).hasPrefix(expected), "\(StatusRenderer.sourceLine(status))")
+    }
+
+    @Test func aDeliveringClientSaysSoWithoutASuggestion() throws {
+        let block = try #require(Self.text.components(between: "logger:", and: "tracker:"))
+        #expect(block.contains("while-using (once), full accuracy"))
+        #expect(block.contains("in use, updating"))
+        #expect(block.contains("getting locations: yes"))
+        #expect(block.contains("delivered: 12 since the daemon started, last 2026-03-14 12:00:01 UTC (2 s ago)"))
+        #expect(!block.contains("→ run:"))
+    }
+
+    @Test func aBlockedClientSaysWhyAndTheOneCommandThatFixesIt() throws {
+        let block = try #require(Self.text.components(between: "tracker:", and: "survey:"))
+        #expect(block.contains("never, full accuracy"))
+        #expect(block.contains("getting locations: NO — tracker is set to never."))
+        #expect(block.contains("  → run: locationctl authorize tracker while-using"))
+    }
+
+    @Test func pendingPromptsStandOutWithEveryAnswerAsACommand() {
+        #expect(Self.text.contains("locate pending"))
+        #expect(Self.text.contains("! a prompt is waiting for an answer"))
+        #expect(Self.text.contains("PROMPT  survey asks for temporary full accuracy"))
+        #expect(Self.text.contains("\"Precise track\""))
+        #expect(Self.text.contains("  answer: locationctl answer survey allow | deny"))
+        let prompts = StatusRenderer.renderPrompts([Samples.whileUsingPrompt])
+        #expect(prompts.contains("answer: locationctl answer logger allow-once | allow-while-using | deny"))
+        #expect(StatusRenderer.renderPrompts([]) == "No prompts are waiting.\n")
+    }
+
+    @Test func servicesOffIsExplainedPerClientAndOverall() {
+        let status = EngineStatus(services: false, source: .connecting, lastFix: nil, lastFixAge: nil, clients: [Samples.servicesOff])
+        let text = StatusRenderer.render(StatusReport(status: status))
+        #expect(text.hasPrefix("source: not connected (retrying)\n"))
+        #expect(text.contains("Location Services: off"))
+        #expect(text.contains("logger: never (provisional, services off), temporary full accuracy (survey)"))
+        #expect(text.contains("not in use, updating"))
+        #expect(text.contains("→ run: locationctl services on"))
+        #expect(text.contains("answer: locationctl answer logger allow-once | allow-while-using | deny"))
+    }
+}
+
+@Suite struct EventRendererTests {
+    @Test(arguments: [
+        (ControlEventTests.events[0], "12:00:03 logger authorization → while-using (once), full accuracy"),
+        (ControlEventTests.events[2],
+         "12:00:03 logger prompt while-using \"Logs coordinates for field tests\" — answer: locationctl answer logger allow-once | allow-while-using | deny"),
+        (ControlEventTests.events[3], "survey prompt full-accuracy closed"),
+        (ControlEventTests.events[4], "12:00:03 logger error location-unknown: no fix for 5 s"),
+        (ControlEventTests.events[6], "12:00:03 source → no-fix"),
+        (ControlEventTests.events[7], "12:00:04 logger location 52.3765432,4.8954321 ±4.8 m full"),
+    ])
+    func rendersOneReadableLinePerEvent(event: ControlEvent, expected: String) {
+        #expect(EventRenderer.render(event) == expected)
+    }
+
+    @Test func rendersLogRecordsWithTheDateForTail() {
+        let line = EventRenderer.render(LogRecordTests.tokyo, withDate: true)
+        #expect(line == "2026-03-14 23:50:01 UTC logger location 35.6811990,139.7670669 ±17.1 m alt 40.0 m 0.3 m/s full")
+    }
+}
+
+@Suite struct ReplyRendererTests {
+    @Test func commandSuccessSaysWhatHappenedAndListsAnOpenedPrompt() {
+        let reply = ControlReply(
+            id: 1, result: .success(CommandOutcome(changed: true, message: "logger asks for while-using", prompt: Samples.whileUsingPrompt)))
+        let result = ReplyRenderer.render(reply, for: .command(.request(client: "logger", kind: .whileUsing)))
+        #expect(result.exitCode == .ok && !result.isError)
+        #expect(result.text.hasPrefix("logger asks for while-using\n"))
+        #expect(result.text.contains("answer: locationctl answer logger allow-once | allow-while-using | deny"))
+    }
+
+    @Test(arguments: [
+        ("denied", Command.start(client: "logger"), "→ run: locationctl authorize logger while-using"),
+        ("denied", Command.share(client: "logger"), "→ run: locationctl authorize logger ask"),
+        ("not-in-use", Command.requestFullAccuracy(client: "cam", purpose: "p"), "→ run: locationctl session cam begin"),
+        ("no-prompt", Command.answer(client: "logger", answer: .deny), "locationctl prompts"),
+        ("missing-usage-description", Command.request(client: "cam", kind: .always), "[client.cam]"),
+        ("restricted", Command.authorize(client: "cam", status: .always), "[policy] restricted"),
+        ("not-authorized", Command.services(on: false), "socket group"),
+        ("unknown-client", Command.stop(client: "nobody"), "locationctl status"),
+    ])
+    func errorsSayWhatToDoNext(code: String, command: Command, hint: String) {
+        let reply = ControlReply.error(id: 1, code: code, message: "refused because")
+        let result = ReplyRenderer.render(reply, for: .command(command))
+        #expect(result.exitCode == .refused && result.isError)
+        #expect(result.text.hasPrefix("locationctl: refused because\n"))
+        #expect(result.text.contains(hint), "\(result.text)")
+    }
+
+    @Test func unreadableRepliesAreRefusalsNotCrashes() {
+        let result = ReplyRenderer.render(.ok(id: 1, fields: [("status", "garbage")]), for: .status(client: nil))
+        #expect(result.exitCode == .refused && result.isError)
+        #expect(result.text.contains("unexpected message from locationd"))
+    }
+
+    @Test func statusAndHelloRenderThroughTheirRenderers() {
+        let status = ReplyRenderer.render(.status(id: 1, Samples.report), for: .status(client: nil))
+        #expect(status.text == StatusRenderer.render(Samples.report))
+        let hello = ReplyRenderer.render(.hello(id: 1, HelloReply(clients: [])), for: .hello)
+        #expect(hello.text == "locationd \(LocationdVersion.string), protocol 1\n")
+    }
+}
+
+extension String {
+    /// The text between the first `start` and the next `end` after it (or the end).
+    func components(between start: String, and end: String) -> Substring? {
+        guard let s = range(of: start) else { return nil }
+        let rest = self[s.upperBound...]
+        guard let e = rest.range(of: end) else { return rest }
+        return rest[..<e.lowerBound]
+    }
+}

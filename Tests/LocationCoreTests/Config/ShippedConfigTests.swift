@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+@testable import LocationCore
+
+/// The config file the package installs as /etc/locationd/locationd.conf.
+@Suite struct ShippedConfigTests {
+    static let path: String = {
+        // Tests/LocationCoreTests/Config/ShippedConfigTests.swift → package root.
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { url.deleteLastPathComponent() }
+        return url.appendingPathComponent("config/locationd.conf").path
+    }()
+
+    private func load(environment: [String: String] = [:]) throws -> DaemonConfig {
+        let text = try String(contentsOfFile: Self.path, encoding: .utf8)
+        return try DaemonConfig.parse(text, file: Self.path, environment: environment)
+    }
+
+    @Test func shippedConfigDeclaresTheLoggerOfTheSpec() throws {
+        let config = try load()
+        #expect(config.clients.map(\.name) == ["logger"])
+        let logger = try #require(config.client(named: "logger"))
+        #expect(logger.distanceFilter == 5)
+        #expect(logger.desiredAccuracy == .kilometer)
+        #expect(logger.authorization == .ask)
+        #expect(logger.precise)
+        #expect(logger.updating)
+        #expect(logger.inUse)
+        #expect(logger.usage == "Logs coordinates for field tests")
+        #expect(logger.usageAlways == nil)
+        #expect(logger.purposes == ["survey": "Precise track for a survey"])
+        #expect(logger.onceGrace == 60 && logger.reducedGrid == 2000 && logger.reducedInterval == 900 && logger.locateTimeout == 30)
+        #expect(config.logPath(forClient: "logger") == "/var/log/locationd/logger.jsonl")
+        #expect(config.source == .gpsd(host: "127.0.0.1", port: 2947))
+        #expect(config.socket == "/run/locationd/control.sock")
+        #expect(config.socketGroup == "locationd")
+        #expect(config.statePath == "/var/lib/locationd/state.json")
+        #expect(config.services && config.fsync == .always)
+        #expect(config.restricted.isEmpty)
+    }
+
+    @Test func shippedConfigTakesItsPathsFromSystemd() throws {
+        let config = try load(environment: [
+            "STATE_DIRECTORY": "/var/lib/locationd", "LOGS_DIRECTORY": "/var/log/locationd", "RUNTIME_DIRECTORY": "/run/locationd",
+        ])
+        #expect(config == (try load()))
+        let moved = try load(environment: ["LOGS_DIRECTORY": "/srv/logs", "RUNTIME_DIRECTORY": "/run/l2"])
+        #expect(moved.logPath(forClient: "logger") == "/srv/logs/logger.jsonl")
+        #expect(moved.socket == "/run/l2/control.sock")
+    }
+
+    @Test func everyOptionalClientKeyIsShownCommentedOut() throws {
+        let text = try String(contentsOfFile: Self.path, encoding: .utf8)
+        for key in ["usage_always", "once_grace", "reduced_grid", "reduced_interval", "locate_timeout", "device", "baud",
+                    "socket", "state_dir", "log_dir"] {
+            #expect(text.contains("\n# \(key) = "), "\(key) is not shown commented out")
+        }
+    }
+
+    @Test func examplesInTheManPageParse() throws {
+        var url = URL(fileURLWithPath: Self.path)
+        url.deleteLastPathComponent()
+        url.deleteLastPathComponent()
+        let page = try String(contentsOf: url.appendingPathComponent("docs/locationd.conf.5.md"), encoding: .utf8)
+        let examples = try #require(page.components(separatedBy: "## EXAMPLES").last?.components(separatedBy: "## SEE ALSO").first)
+        // Each run of four-space-indented lines (blank lines included) is one example file.
+        var blocks: [String] = []
+        var current: [String] = []
+        for line in examples.components(separatedBy: "\n") {
+            if line.hasPrefix("    ") {
+                current.append(String(line.dropFirst(4)))
+            } else if line.trimmingCharacters(in: .whitespaces).isEmpty {
+                if !current.isEmpty { current.append("") }
+            } else if !current.isEmpty {
+                blocks.append(current.joined(separator: "\n"))
+                current = []
+            }
+        }
+        if !current.isEmpty { blocks.append(current.joined(separator: "\n")) }
+        #expect(blocks.count == 2)
+        let shipped = try DaemonConfig.parse(blocks[0], file: "example 1")
+        #expect(shipped.engineSettings.clients == (try load()).engineSettings.clients)
+        let second = try DaemonConfig.parse(blocks[1], file: "example 2")
+        #expect(second.source == .nmea(device: "/dev/ttyACM0", baud: 38_400))
+        #expect(second.client(named: "weather")?.usage == "Local forecast #1: the town you are in")
+        #expect(second.restricted == ["tracker"])
+    }
+
+    @Test func renderedShippedConfigParsesBack() throws {
+        let config = try load()
+        #expect(try DaemonConfig.parse(config.rendered, file: Self.path) == config)
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+@testable import LocationCore
+
+/// The state file: what is saved, what a restart restores, and `persist` exactly when it changes.
+@Suite struct SavedStateTests {
+    typealias E = TestEngine
+
+    func roundTrip(_ state: SavedState) throws -> SavedState {
+        let data = try JSONEncoder().encode(state)
+        return try JSONDecoder().decode(SavedState.self, from: data)
+    }
+
+    @Test func savedStateRoundTripsThroughJSONExactly() throws {
+        var engine = E.engine([E.client("a", precise: false, authorization: .always), E.client("b")])
+        _ = engine.feed(E.fix(0))
+        _ = engine.feed(E.fix(7200, north: 10))
+        let state = engine.savedState
+        #expect(try roundTrip(state) == state)
+        let text = String(decoding: try JSONEncoder().encode(state), as: UTF8.self)
+        // 64-bit random state survives any JSON reader as hexadecimal strings.
+        #expect(text.contains("\"random\":[\""))
+    }
+
+    @Test func restartRestoresPermanentStateAndDropsTheTemporary() throws {
+        let clients = [
+            E.client("perm", precise: true, authorization: .ask),
+            E.client("once"),
+            E.client("temp", precise: false, authorization: .whileUsing),
+            E.client("prov"),
+        ]
+        var engine = E.engine(clients)
+        _ = engine.run(.authorize(client: "perm", status: .always))
+        _ = engine.run(.accuracy(client: "perm", full: false))
+        _ = engine.run(.share(client: "once"))
+        _ = engine.run(.requestFullAccuracy(client: "temp", purpose: "survey"))
+        _ = engine.run(.answer(client: "temp", answer: .allow))
+        _ = engine.run(.request(client: "prov", kind: .always))
+        _ = engine.run(.answer(client: "prov", answer: .allowWhileUsing))
+        _ = engine.run(.locate(client: "perm", timeout: 30))
+        _ = engine.run(.request(client: "once", kind: .always))  // no prompt: once
+        _ = engine.run(.authorize(client: "once", status: .ask), at: 1)
+        _ = engine.run(.request(client: "once", kind: .whileUsing), at: 2)  // a pending prompt
+        _ = engine.run(.share(client: "once"), at: 3)
+        _ = engine.run(.services(on: false), at: 4)
+        let saved = try roundTrip(engine.savedState)
+
+        let restarted = E.engine(clients, services: true, saved: saved)
+        #expect(restarted.auth("perm").stored == .always)
+        #expect(restarted.auth("perm").accuracy == .reduced)
+        #expect(restarted.auth("once").stored == .ask)
+        #expect(restarted.auth("temp").accuracy == .reduced)
+        #expect(restarted.auth("prov").stored == .always)
+        #expect(restarted.savedState.client("prov")?.provisional == true)
+        #expect(restarted.prompts.isEmpty)
+        #expect(restarted.status(now: 0).clients.allSatisfy { !$0.locatePending })
+        #expect(restarted.status(now: 0).services == false)
+        #expect(restarted.savedState == saved)
+    }
+
+    @Test func reducedOffsetSurvivesRestartSoRestartsDoNotHelpAveraging() throws {
+        let client = E.client(precise: false, authorization: .always, reducedInterval: 900)
+        var engine = E.engine([client], seed: 11)
+        let before = try #require(engine.feed(E.fix(0)).delivered().first)
+        let saved = try roundTrip(engine.savedState)
+        // Another seed: only the saved secret can reproduce the same cell.
+        var restarted = E.engine([client], saved: saved, seed: 99)
+        #expect(restarted.feed(E.fix(300)).deliveries.isEmpty, "the interval is saved too")
+        let after = try #require(restarted.feed(E.fix(900)).delivered().first)
+        #expect(after.latitude == before.latitude && after.longitude == before.longitude)
+        let kept = try #require(restarted.savedState.client("app")?.reduced)
+        #expect(kept.offsetEast == saved.client("app")?.reduced.offsetEast)
+        #expect(kept.offsetNorth == saved.client("app")?.reduced.offsetNorth)
+        let fresh = try #require(E.engine([client], seed: 99).savedState.client("app")?.reduced)
+        #expect(fresh.offsetEast != kept.offsetEast && fresh.offsetNorth != kept.offsetNorth)
+    }
+
+    @Test func persistIsEmittedExactlyWhenSavedStateChanges() {
+        var engine = E.engine([E.client(precise: false)])
+        var last = engine.savedState
+        func check(_ effects: [Effect], _ label: String) {
+            let now = engine.savedState
+            #expect((effects.persists == 1) == (now != last), "\(label)")
+            #expect(effects.persists <= 1)
+            #expect(effects.last == .persist || effects.persists == 0, "persist comes last: \(label)")
+            last = now
+        }
+        check(engine.run(.request(client: "app", kind: .always)).effects, "request")
+        check(engine.run(.answer(client: "app", answer: .allowWhileUsing)).effects, "answer")
+        check(engine.feed(E.fix(0)), "reduced delivery")
+        check(engine.feed(E.fix(1)), "blocked by the interval")
+        check(engine.run(.session(client: "app", inUse: false), at: 2).effects, "session")
+        check(engine.feed(E.fix(3)), "upgrade prompt")
+        check(engine.run(.answer(client: "app", answer: .changeToAlways), at: 4).effects, "upgrade")
+        check(engine.feed(E.fix(3600 * 5)), "drift and delivery")
+        check(engine.run(.accuracy(client: "app", full: true), at: 5).effects, "accuracy")
+        check(engine.run(.services(on: false), at: 6).effects, "services")
+        check(engine.handle(.tick, now: E.t0 + 100), "tick")
+    }
+
+    @Test func decodingRefusesANewerFormatAndBadRandomState() throws {
+        let good = try JSONEncoder().encode(E.engine([E.client()]).savedState)
+        var text = String(decoding: good, as: UTF8.self)
+        let newer = text.replacingOccurrences(of: "\"version\":1", with: "\"version\":2")
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(SavedState.self, from: Data(newer.utf8)) }
+        let range = try #require(text.range(of: #"\[\"[0-9a-f]{16}\""#, options: .regularExpression))
+        text.replaceSubrange(range, with: #"["zz""#)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(SavedState.self, from: Data(text.utf8)) }
+        let zero = #"[ "0000000000000000","0000000000000000","0000000000000000","0000000000000000"]"#
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Xoshiro256.self, from: Data(zero.utf8)) }
+    }
+
+    @Test func savedStateForAClientNoLongerConfiguredIsIgnoredAndNewClientsStartFromConfig() {
+        var engine = E.engine([E.client("old", authorization: .always)])
+        _ = engine.run(.authorize(client: "old", status: .never))
+        let restarted = E.engine([E.client("new", authorization: .whileUsing)], saved: engine.savedState)
+        #expect(restarted.authorizations.map(\.client) == ["new"])
+        #expect(restarted.auth("new").status == .whileUsing)
+        #expect(restarted.savedState.client("old") == nil)
+    }
+
+    @Test func configInitialValuesApplyOnlyTheFirstTime() {
+        var engine = E.engine([E.client(authorization: .always)])
+        _ = engine.run(.authorize(client: "app", status: .never))
+        let restarted = E.engine([E.client(precise: false, authorization: .always)], saved: engine.savedState)
+        #expect(restarted.auth().status == .never)
+        #expect(restarted.auth().accuracy == .full)
+    }
+}

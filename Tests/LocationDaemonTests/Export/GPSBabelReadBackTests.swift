@@ -1,0 +1,113 @@
+import Foundation
+import LocationCore
+import Testing
+
+/// Every export format read back by gpsbabel (Debian's package), the way a
+/// user would convert or inspect it: same number of points, same positions
+/// and, where the format carries them, the same times.
+@Suite(.enabled(if: GPSBabel.isInstalled, "gpsbabel is not installed (scripts/install-deps installs it)"))
+struct GPSBabelReadBackTests {
+    /// A 2-client log of 1500 records with gaps, an accuracy change, and optional fields coming and going.
+    static let records: [LogRecord] = {
+        var records: [LogRecord] = []
+        var t = UTCTime.seconds(year: 2026, month: 3, day: 14, hour: 23, minute: 50, second: 1)
+        for i in 0..<1500 {
+            t += i % 200 == 199 ? 300 : 1.2  // a gap every 200 records
+            let client = i < 1200 ? "logger" : "survey & co"
+            records.append(
+                LogRecord(
+                    time: t, latitude: -33.8678500 + Double(i) * 3.3e-6, longitude: 151.2073200 - Double(i) * 2.1e-6,
+                    altitude: i % 3 == 0 ? nil : 40 + Double(i % 17) * 0.1, horizontalError: 4.8,
+                    verticalError: nil, speed: i % 5 == 0 ? nil : 1.4, course: Double(i % 360),
+                    mode: i % 4 == 0 ? .twoD : .threeD, satellites: i % 2 == 0 ? 9 : nil,
+                    accuracy: (900..<950).contains(i) ? .reduced : .full, client: client))
+        }
+        return records
+    }()
+
+    @Test(arguments: ExportFormat.allCases)
+    func gpsbabelReadsEveryPointBack(format: ExportFormat) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-export-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("track.\(format.fileExtension)")
+        let output = directory.appendingPathComponent("back.csv")
+        try Data(Exporter.document(Self.records, format: format)).write(to: input)
+
+        // Tracks for GPX and KML, waypoints for the point formats.
+        let kind = format == .gpx || format == .kml ? "-t" : "-w"
+        let reader = format == .csv ? "unicsv" : format.rawValue
+        let status = try GPSBabel.run([kind, "-i", reader, "-f", input.path, "-o", "unicsv,utc=0", "-F", output.path])
+        #expect(status == 0, "gpsbabel exited with \(status)")
+
+        let rows = try GPSBabel.rows(String(contentsOf: output, encoding: .utf8))
+        #expect(rows.count == Self.records.count)
+        for (row, record) in zip(rows, Self.records) {
+            let lat = try #require(row["Latitude"].flatMap(Double.init))
+            let lon = try #require(row["Longitude"].flatMap(Double.init))
+            #expect(abs(lat - record.latitude) < 1e-6 && abs(lon - record.longitude) < 1e-6)
+            if format != .geojson {  // gpsbabel's GeoJSON reader keeps no times
+                // The file has milliseconds; gpsbabel's unicsv prints whole seconds, truncated.
+                let whole = ((record.time * 1000).rounded() / 1000).rounded(.down)
+                let expected = UTCTime.format(whole, fractionDigits: 0)  // 2026-03-14T23:50:02Z
+                let date = expected.prefix(10).replacingOccurrences(of: "-", with: "/")
+                let time = String(expected.dropFirst(11).prefix(8))
+                #expect(row["Date"] == date && row["Time"]?.hasPrefix(time) == true, "\(row) vs \(expected)")
+            }
+        }
+    }
+
+    @Test func gpsbabelSeesTheSegmentsAndTracksOfTheGPX() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-export-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("track.gpx")
+        let output = directory.appendingPathComponent("back.gpx")
+        try Data(Exporter.document(Self.records, format: .gpx)).write(to: input)
+        #expect(try GPSBabel.run(["-t", "-i", "gpx", "-f", input.path, "-o", "gpx,gpxver=1.1", "-F", output.path]) == 0)
+        let text = try String(contentsOf: output, encoding: .utf8)
+        var segmenter = TrackSegmenter()
+        for record in Self.records { _ = segmenter.boundary(for: record) }
+        #expect(text.components(separatedBy: "<trk>").count - 1 == segmenter.trackCount)
+        #expect(text.components(separatedBy: "<trkseg>").count - 1 == segmenter.segmentCount)
+        #expect(text.contains("<name>survey &amp; co</name>"))
+    }
+}
+
+/// Running `/usr/bin/gpsbabel` with a deadline, and reading its unicsv output.
+enum GPSBabel {
+    static let path = "/usr/bin/gpsbabel"
+    static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: path) }
+
+    struct Timeout: Error {}
+
+    /// Runs gpsbabel; its output goes to a file named in `arguments`, so no pipe can fill up.
+    static func run(_ arguments: [String], deadline: Double = 60) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let end = Date().addingTimeInterval(deadline)
+        while process.isRunning && Date() < end { usleep(10_000) }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+            throw Timeout()
+        }
+        return process.terminationStatus
+    }
+
+    /// unicsv rows as header → value (no field of ours has a comma except quoted names, which we skip).
+    static func rows(_ csv: String) throws -> [[String: String]] {
+        let lines = csv.split(whereSeparator: \.isNewline).map(String.init)
+        guard let header = lines.first?.split(separator: ",").map(String.init) else { return [] }
+        return lines.dropFirst().map { line in
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            var row: [String: String] = [:]
+            for (key, value) in zip(header, fields) where !value.hasPrefix("\"") { row[key] = value }
+            return row
+        }
+    }
+}

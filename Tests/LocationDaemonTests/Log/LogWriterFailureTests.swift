@@ -1,0 +1,143 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LocationCore
+import LocationDaemon
+import Testing
+
+/// Disk full, file-size limits and I/O errors: reported once, nothing partial
+/// left in the file, the writer keeps going and resumes when writes succeed.
+@Suite struct LogWriterFailureTests {
+    /// Whether this process may mount a small tmpfs (root with CAP_SYS_ADMIN, as in CI's container).
+    static let canMountTmpfs: Bool = {
+        guard let dir = try? ScratchDirectory("mount-probe") else { return false }
+        guard mount("tmpfs", dir.path, "tmpfs", 0, "size=4k") == 0 else { return false }
+        umount2(dir.path, Int32(MNT_DETACH))
+        return withExtendedLifetime(dir) { true }
+    }()
+
+    @Test func fullDeviceIsReportedOnceAndUnwrittenLinesAreCounted() throws {
+        let writer = try LogWriter(path: "/dev/full", fsync: .always)
+        let first = writer.append(logRecord(0))
+        guard case .failed(let path, let error, let held) = first else {
+            Issue.record("expected a failure notice, got \(String(describing: first))")
+            return
+        }
+        #expect(path == "/dev/full" && error.errno == ENOSPC && held == 1)
+        #expect(first?.level == .error)
+        #expect(first?.description.hasPrefix("cannot write /dev/full (No space left on device): no partial line is left in it;") == true)
+        for n in 1..<5 { #expect(writer.append(logRecord(n)) == nil, "reported once per episode") }
+        #expect(writer.flushIfDue(now: 10) == nil)
+        #expect(writer.isFailing && writer.heldLines == 5)
+        #expect(writer.close() == .closedWithUnwrittenLines(path: "/dev/full", lost: 5))
+        #expect(writer.linesLost == 5 && writer.linesWritten == 0)
+    }
+
+    @Test func fullHoldDropsTheOldestAndResumesIntoTheReopenedFile() throws {
+        let dir = try ScratchDirectory()
+        let path = dir.file("logger.jsonl")
+        #expect(symlink("/dev/full", path) == 0)
+        let writer = try LogWriter(path: path, fsync: .always)
+        let total = LogWriter.holdLimit + 5
+        var notices = 0
+        for n in 0..<total where writer.append(logRecord(n)) != nil { notices += 1 }
+        #expect(notices == 1)
+        #expect(writer.heldLines == LogWriter.holdLimit && writer.linesLost == 5)
+        // The administrator points the log at a real file again (logrotate, SIGHUP).
+        #expect(unlink(path) == 0)
+        #expect(try writer.reopen() == 0)
+        let notice = writer.flushIfDue(now: 0)
+        #expect(notice == .recovered(path: path, caughtUp: LogWriter.holdLimit, lost: 5))
+        #expect(notice?.description == "writing \(path) works again: 1024 held lines written, 5 lines lost")
+        #expect(notice?.level == .notice)
+        #expect(recordNumbers(try dir.read(path)) == Array(5..<total))
+        #expect(!writer.isFailing && writer.heldLines == 0)
+    }
+
+    @Test(.enabled(if: LogWriterFailureTests.canMountTmpfs, "needs permission to mount a small tmpfs"))
+    func fullFileSystemLeavesNoPartialLineAndResumesWhenSpaceReturns() throws {
+        let dir = try ScratchDirectory()
+        let mnt = dir.file("mnt")
+        #expect(mkdir(mnt, 0o755) == 0)
+        try #require(mount("tmpfs", mnt, "tmpfs", 0, "size=64k,mode=0755") == 0)
+        defer {
+            umount2(mnt, Int32(MNT_DETACH))
+            withExtendedLifetime(dir) {}  // remove the directory only after the unmount
+        }
+        let path = mnt + "/logger.jsonl"
+        let writer = try LogWriter(path: path, fsync: .always)
+        for n in 0..<30 { #expect(writer.append(logRecord(n)) == nil) }
+
+        // Fill every remaining page of the file system.
+        let filler = open(mnt + "/filler", O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        try #require(filler >= 0)
+        let block = [UInt8](repeating: 0x55, count: 4096)
+        for _ in 0..<64 where block.withUnsafeBytes({ write(filler, $0.baseAddress, $0.count) }) > 0 {}
+        close(filler)
+
+        // The log's page has room for ten more lines; the eleventh crosses into a page that is not there.
+        var n = 30
+        var notice: LogWriter.Notice?
+        while n < 200 && notice == nil {
+            notice = writer.append(logRecord(n))
+            n += 1
+        }
+        guard case .failed(_, let error, let held) = notice else {
+            Issue.record("expected a failure notice, got \(String(describing: notice))")
+            return
+        }
+        #expect(error.errno == ENOSPC && held == 1)
+        let failedAt = n - 1
+        #expect(failedAt == 40)
+        #expect(recordNumbers(try dir.read(path)) == Array(0..<failedAt), "only whole lines")
+        for _ in 0..<5 {
+            #expect(writer.append(logRecord(n)) == nil)
+            n += 1
+        }
+        #expect(writer.heldLines == 6)
+
+        #expect(unlink(mnt + "/filler") == 0)
+        let resumed = writer.append(logRecord(n))
+        n += 1
+        #expect(resumed == .recovered(path: path, caughtUp: 7, lost: 0))
+        #expect(recordNumbers(try dir.read(path)) == Array(0..<n))
+        #expect(writer.close() == nil)
+    }
+
+    @Test func fileSizeLimitGivesEFBIGOnceLeavesNoPartialLineAndResumes() async throws {
+        let dir = try ScratchDirectory()
+        // setrlimit would limit every test in this process: do it in a child.
+        await #expect(processExitsWith: .success) { [path = dir.file("logger.jsonl") as String] in
+            SignalSource.ignoreBenignSignals()
+            let writer = try LogWriter(path: path, fsync: .always)
+            var original = rlimit()
+            try #require(getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &original) == 0)
+            var limited = original
+            limited.rlim_cur = 4096
+            try #require(setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limited) == 0)
+
+            var n = 0
+            var notice: LogWriter.Notice?
+            while n < 100 && notice == nil {
+                notice = writer.append(logRecord(n))
+                n += 1
+            }
+            guard case .failed(_, let error, _) = notice else {
+                Issue.record("expected a failure notice, got \(String(describing: notice))")
+                return
+            }
+            #expect(error.errno == EFBIG)
+            // 40 lines are 4000 bytes; the 41st was cut short at 4096 and cut back.
+            #expect(n - 1 == 40)
+            #expect(recordNumbers(try fileBytes(path)) == Array(0..<40))
+            for _ in 0..<3 {
+                #expect(writer.append(logRecord(n)) == nil)
+                n += 1
+            }
+            try #require(setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &original) == 0)
+            #expect(writer.append(logRecord(n)) == .recovered(path: path, caughtUp: 5, lost: 0))
+            #expect(writer.close() == nil)
+        }
+        #expect(recordNumbers(try dir.read("logger.jsonl")) == Array(0..<45))
+    }
+}
