@@ -154,9 +154,9 @@ struct GPSDSourceTests {
     }
 
     @Test func aSilentGPSDIsProbedAndTheSourceSaysTheReceiverIsQuiet() async throws {
-        let path = NMEALogWriter.write(NMEALogWriter.walk(count: 4), name: "quiet")
+        let path = NMEALogWriter.write(NMEALogWriter.walk(count: 8), name: "quiet")
         defer { unlink(path) }
-        let fake = try await GPSFake.start(log: path, options: .init(cycle: 0.01, linger: 30))
+        let fake = try await GPSFake.start(log: path, options: .init(cycle: 0.01))
         defer { fake.stop() }
         var tuning = GPSDTuning()
         tuning.probeAfter = 1
@@ -165,11 +165,12 @@ struct GPSDSourceTests {
         let recorder = SourceEventRecorder(source.start())
         defer { source.stop() }
         try #require(await recorder.wait(timeout: 15) { $0.states.contains(.connected) })
-        fake.release()
+        fake.release(sentences: 12)
         try #require(await recorder.wait(timeout: 15) { $0.states.contains(.fix) })
         let before = recorder.snapshot.count
-        // The log is over but gpsd lives on: it answers the probes, so the
-        // link stays up, and the state says the receiver has gone quiet.
+        // Four epochs, then gpsfake holds the rest back: the receiver is open
+        // and silent. gpsd answers the probes, so the link stays up, and the
+        // state says the receiver has gone quiet.
         let quiet = await recorder.wait(timeout: 10) { events in
             Array(events[before...]).contains {
                 if case .state(.connected, let detail) = $0 { detail.contains("no report from the receiver") } else { false }

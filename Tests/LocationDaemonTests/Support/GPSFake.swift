@@ -170,10 +170,12 @@ final class GPSFake {
         stop()
     }
 
-    /// Lets the gated log flow to gpsd. Does nothing for an ungated run.
-    func release() {
+    /// Lets the gated log flow to gpsd: all of it, or the next `sentences`
+    /// (gpsfake then waits, with the receiver open and silent). Does nothing
+    /// for an ungated run.
+    func release(sentences: Int? = nil) {
         guard gate >= 0 else { return }
-        let newlines = [UInt8](repeating: 10, count: prompts)
+        let newlines = [UInt8](repeating: 10, count: min(sentences ?? prompts, prompts))
         var offset = 0
         while offset < newlines.count {
             let n = newlines.withUnsafeBytes { write(gate, $0.baseAddress! + offset, $0.count - offset) }

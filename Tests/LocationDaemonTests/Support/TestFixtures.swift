@@ -37,4 +37,21 @@ enum TestFixtures {
         }
         return names.sorted()
     }
+
+    /// The text of the file at `path`, or `nil` if it cannot be read.
+    static func contents(of path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { return nil }
+            if n == 0 { break }
+            bytes += buffer[..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }

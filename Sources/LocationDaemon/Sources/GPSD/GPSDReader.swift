@@ -54,7 +54,8 @@ struct GPSDReader {
             let end: SessionEnd
             do {
                 var session = try GPSDSession(host: host, port: port)
-                end = serve(&session)
+                // connect(2) may have blocked past a stop (an unreachable host).
+                end = control.isStopping ? .stopped : serve(&session)
             } catch {
                 end = .ended(error, watching: false, duration: 0)
             }
@@ -236,7 +237,7 @@ struct GPSDReader {
         var current = outage ?? Outage(since: MonotonicClock.now())
         if current.reason == nil {
             Diagnostics.warning(
-                "gpsd: \(error); retrying with backoff (at most every \(seconds(tuning.backoff.cap)) s)")
+                "gpsd: \(error); retrying, with backoff up to \(seconds(tuning.backoff.cap)) s between attempts")
         } else if current.reason != error.reason {
             Diagnostics.info("gpsd: \(error); still retrying")
         } else {
