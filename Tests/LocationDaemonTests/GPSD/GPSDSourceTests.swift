@@ -124,6 +124,9 @@ struct GPSDSourceTests {
         let reconnected = after.firstIndex(of: .connected)
         #expect(lost != nil && reconnected != nil && lost! < reconnected!)
         #expect(source.statistics.connections == 2)
+        // gpsfake needs a second or two to bring gpsd back; the backoff
+        // (0.125 s doubling to 5 s) spends only a handful of attempts on that.
+        #expect(source.statistics.connectionAttempts <= 12, "\(source.statistics)")
 
         source.stop()
         #expect(source.hasReaderFinished)

@@ -1,6 +1,7 @@
-import Dispatch
 import LocationCore
 import Synchronization
+
+@testable import LocationDaemon
 
 #if canImport(Glibc)
 import Glibc
@@ -33,7 +34,13 @@ final class GPSDJSONWatcher: Sendable {
             throw GPSFakeError(description: "cannot watch gpsd on port \(port)")
         }
         self.fd = fd
-        DispatchQueue(label: "gpsd-json-watcher").async { [self] in readLoop() }
+        // A thread of its own: it blocks in recv(2) for the whole test.
+        do {
+            try ReaderThread.start(name: "gpsd-json-watcher") { [self] in readLoop() }
+        } catch {
+            // deinit closes the socket.
+            throw GPSFakeError(description: "cannot start the watcher thread: \(error)")
+        }
     }
 
     deinit {

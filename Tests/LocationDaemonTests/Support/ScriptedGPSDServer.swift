@@ -1,5 +1,6 @@
-import Dispatch
 import Synchronization
+
+@testable import LocationDaemon
 
 #if canImport(Glibc)
 import Glibc
@@ -57,7 +58,14 @@ final class ScriptedGPSDServer: Sendable {
         listener = fd
         port = Int(UInt16(bigEndian: address.sin_port))
         self.script = script
-        DispatchQueue(label: "scripted-gpsd").async { [self] in serve() }
+        // A thread of its own: a Dispatch worker might not start while the
+        // pool is busy with other tests, and this one blocks in accept(2).
+        do {
+            try ReaderThread.start(name: "scripted-gpsd") { [self] in serve() }
+        } catch {
+            // deinit closes the socket.
+            throw GPSFakeError(description: "cannot start the server thread: \(error)")
+        }
     }
 
     deinit {
