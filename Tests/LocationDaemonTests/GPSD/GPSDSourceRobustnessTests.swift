@@ -114,4 +114,40 @@ import Testing
         #expect(recorder.fixes.count == 2, "the epoch in progress is delivered when the receiver goes")
         #expect(recorder.snapshot.states == [.connecting, .connected, .fix, .connected])
     }
+
+    @Test(arguments: [("127.0.0.1", 70000), ("127.0.0.1", 0), ("shared memory", 2947), ("", 2947)])
+    func anUnusableEndpointIsReportedNotThrown(host: String, port: Int) async throws {
+        let source = GPSDSource(host: host, port: port, tuning: Self.fast())
+        let recorder = SourceEventRecorder(source.start())
+        defer { source.stop() }
+        let reported = await recorder.wait(timeout: 5) { $0.states.count >= 2 }
+        #expect(reported)
+        #expect(recorder.states.allSatisfy { $0.0 == .connecting })
+        #expect(recorder.states.last?.1.contains("is not usable") == true, "\(recorder.states)")
+        #expect(!source.hasReaderFinished, "the source keeps trying; it never ends on its own")
+    }
+
+    @Test func stopEndsTheReaderPromptlyWhileItWaitsToRetry() async throws {
+        let port = try GPSFake.freePort()
+        let source = GPSDSource(host: "127.0.0.1", port: port)
+        let recorder = SourceEventRecorder(source.start())
+        // Four attempts in, the reader sleeps a second or more before the next.
+        try #require(await recorder.wait(timeout: 10) { _ in source.statistics.connectionAttempts >= 4 })
+        let clock = ContinuousClock()
+        let began = clock.now
+        source.stop()
+        #expect(clock.now - began < .seconds(1), "stop() should not wait out the backoff")
+        #expect(source.hasReaderFinished, "the reader thread itself should be gone, not just the stream")
+        #expect(await recorder.waitForFinish(timeout: 2))
+    }
+
+    @Test func aSecondStartGivesAFinishedStream() async throws {
+        let source = GPSDSource(host: "127.0.0.1", port: try GPSFake.freePort())
+        let first = SourceEventRecorder(source.start())
+        let second = SourceEventRecorder(source.start())
+        #expect(await second.waitForFinish(timeout: 2))
+        #expect(second.snapshot.isEmpty)
+        source.stop()
+        #expect(await first.waitForFinish(timeout: 2))
+    }
 }

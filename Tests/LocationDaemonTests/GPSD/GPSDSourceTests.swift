@@ -212,20 +212,6 @@ struct GPSDSourceTests {
         #expect(source.statistics.connections == 1)
     }
 
-    @Test func stopEndsTheReaderPromptlyWhileItWaitsToRetry() async throws {
-        let port = try GPSFake.freePort()
-        let source = GPSDSource(host: "127.0.0.1", port: port)
-        let recorder = SourceEventRecorder(source.start())
-        // Four attempts in, the reader sleeps a second or more before the next.
-        try #require(await recorder.wait(timeout: 10) { _ in source.statistics.connectionAttempts >= 4 })
-        let clock = ContinuousClock()
-        let began = clock.now
-        source.stop()
-        #expect(clock.now - began < .seconds(1), "stop() should not wait out the backoff")
-        #expect(source.hasReaderFinished, "the reader thread itself should be gone, not just the stream")
-        #expect(await recorder.waitForFinish(timeout: 2))
-    }
-
     @Test func stopEndsTheReaderPromptlyWhileConnectedAndIdle() async throws {
         let path = NMEALogWriter.write(NMEALogWriter.walk(count: 3), name: "idle")
         defer { unlink(path) }
@@ -238,26 +224,5 @@ struct GPSDSourceTests {
         #expect(source.hasReaderFinished)
         #expect(await recorder.waitForFinish(timeout: 2))
         #expect(recorder.fixes.isEmpty)
-    }
-
-    @Test func aSecondStartGivesAFinishedStream() async throws {
-        let source = GPSDSource(host: "127.0.0.1", port: try GPSFake.freePort())
-        let first = SourceEventRecorder(source.start())
-        let second = SourceEventRecorder(source.start())
-        #expect(await second.waitForFinish(timeout: 2))
-        #expect(second.snapshot.isEmpty)
-        source.stop()
-        #expect(await first.waitForFinish(timeout: 2))
-    }
-
-    @Test func aPortOutsideTheTCPRangeIsReportedNotThrown() async throws {
-        let source = GPSDSource(host: "127.0.0.1", port: 70000)
-        let recorder = SourceEventRecorder(source.start())
-        defer { source.stop() }
-        let reported = await recorder.wait(timeout: 5) { events in
-            events.states.count >= 2
-        }
-        #expect(reported)
-        #expect(recorder.states.last?.1.contains("not usable") == true)
     }
 }

@@ -25,7 +25,9 @@ struct GPSDSession: ~Copyable {
     /// Connects to gpsd at `host:port` and starts a JSON watch.
     init(host: String, port: Int) throws(GPSDError) {
         let endpoint = GPSDSession.endpoint(host: host, port: port)
-        guard (1...65535).contains(port), !host.isEmpty, !host.utf8.contains(0) else {
+        // libgps reads these two names as its shared-memory and D-Bus exports.
+        let exports: Set<String> = ["shared memory", "DBUS export"]
+        guard (1...65535).contains(port), !host.isEmpty, !host.utf8.contains(0), !exports.contains(host) else {
             throw GPSDError(code: .invalidEndpoint, endpoint: endpoint)
         }
         var opened: OpaquePointer?
