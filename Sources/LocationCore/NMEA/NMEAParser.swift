@@ -1,0 +1,103 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Turns a stream of NMEA-0183 bytes into one `Fix` per receiver epoch.
+///
+/// Feed it bytes as they come (any chunking); it frames sentences as gpsd's
+/// lexer does, checks checksums, decodes GGA, RMC, GLL, GNS, GSA, GST, VTG
+/// and ZDA from any talker, groups them into epochs and emits each epoch once,
+/// in every mode (no-fix epochs too), always with a time. Positions and error
+/// estimates are computed as gpsd 3.22 computes them; `docs/nmea.md` has the
+/// rules. It works on raw bytes and allocates nothing per sentence.
+public struct NMEAParser: Sendable {
+    private var lexer = NMEALexer()
+    private var assembler = NMEAEpochAssembler()
+    /// Field boundaries of the sentence being decoded, reused.
+    private var bounds: [UInt8] = Array(repeating: 0, count: 2 * NMEAFields.capacity)
+    private var ignored = 0
+    /// The last decoded sentence, to spot a receiver sending one line twice.
+    private var previous: [UInt8] = Array(repeating: 0, count: NMEALexer.maximumLength)
+    private var previousLength = 0
+    private var duplicates = 0
+
+    /// A parser with nothing read yet.
+    public init() {}
+
+    /// Reads `bytes` and calls `emit` for every epoch completed by them.
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer, _ emit: (Fix) -> Void) {
+        var index = 0
+        while lexer.next(bytes, &index) {
+            decodeSentence(emit)
+        }
+    }
+
+    /// Ends the epoch in progress without ending the input: for a live
+    /// source whose receiver has gone quiet, so the last epoch is not held
+    /// back until the next one starts. A sentence being read is kept.
+    public mutating func flush(_ emit: (Fix) -> Void) {
+        assembler.flush(emit)
+    }
+
+    /// End of input: drops an incomplete last sentence, emits the last epoch
+    /// and forgets the receiver's learned cycle (the next input may come from
+    /// another receiver). Feeding may go on afterwards.
+    public mutating func finish(_ emit: (Fix) -> Void) {
+        lexer.finish()
+        assembler.flush(emit)
+        assembler.forgetCycle()
+    }
+
+    /// What has been read so far.
+    public var statistics: NMEAStatistics {
+        var s = NMEAStatistics()
+        s.sentences = lexer.framed
+        s.badChecksums = lexer.badChecksums
+        s.malformed = lexer.broken + assembler.malformed
+        s.ignored = ignored
+        s.epochs = assembler.epochs
+        s.usableFixes = assembler.usableFixes
+        s.undatedEpochs = assembler.undatedEpochs
+        s.lateSentences = assembler.lateSentences + duplicates
+        return s
+    }
+
+    /// Remembers `text` as the previous sentence; true if it was that already.
+    private static func repeats(
+        _ text: UnsafeBufferPointer<UInt8>, _ previous: inout [UInt8], _ previousLength: inout Int
+    ) -> Bool {
+        guard let source = text.baseAddress else { return false }
+        let count = text.count
+        var same = false
+        previous.withUnsafeMutableBufferPointer { previous in
+            guard let target = previous.baseAddress else { return }
+            if count == previousLength, memcmp(target, source, count) == 0 {
+                same = true
+            } else {
+                target.update(from: source, count: count)
+            }
+        }
+        previousLength = count
+        return same
+    }
+
+    private mutating func decodeSentence(_ emit: (Fix) -> Void) {
+        let length = lexer.textLength
+        lexer.line.withUnsafeBufferPointer { line in
+            let text = UnsafeBufferPointer(rebasing: line[0..<length])
+            bounds.withUnsafeMutableBufferPointer { bounds in
+                let fields = NMEAFields(text: text, bounds: bounds)
+                guard let type = NMEASentenceType.from(tag: fields[0]) else {
+                    ignored += 1
+                    return
+                }
+                if Self.repeats(text, &previous, &previousLength) {
+                    // The same sentence twice in a row is a receiver glitch, not news.
+                    duplicates += 1
+                    return
+                }
+                assembler.handle(type, fields, emit)
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+/// Counts of what an `NMEAParser` has read, for `locationd replay`'s summary
+/// and the device source's diagnostics.
+public struct NMEAStatistics: Sendable, Hashable {
+    /// Complete sentences framed (`$` … LF), whatever became of them.
+    public var sentences = 0
+    /// Sentences whose checksum did not match.
+    public var badChecksums = 0
+    /// Truncated, interrupted, over-long or unprintable-byte fragments, and
+    /// sentences of a known type with too few fields or an unreadable time.
+    public var malformed = 0
+    /// Well-formed sentences of types the parser does not use (GSV, TXT,
+    /// proprietary and marine sentences, …).
+    public var ignored = 0
+    /// Epochs turned into fixes (any mode).
+    public var epochs = 0
+    /// Of those, fixes that are usable (2D/3D, position, time).
+    public var usableFixes = 0
+    /// Epochs dropped because no date was known yet (no valid RMC or ZDA so
+    /// far) or the receiver gave no time at all.
+    public var undatedEpochs = 0
+    /// Sentences dropped because their epoch had already been emitted, because
+    /// the receiver repeated an epoch it had already sent, or because it sent
+    /// the same line twice in a row.
+    public var lateSentences = 0
+
+    /// All zero.
+    public init() {}
+}

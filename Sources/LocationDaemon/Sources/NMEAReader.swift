@@ -1,0 +1,265 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LocationCore
+
+/// The reading loop of an `NMEADeviceSource`, run on its own thread: opens the
+/// path, reads it, feeds the parser, reports link state and fixes, and opens
+/// it again when it goes away. Never throws out; only a stop ends it.
+final class NMEAReader {
+    /// Timings (seconds).
+    struct Timing: Sendable {
+        /// Quiet time after which the epoch in progress is emitted.
+        var silence = 0.2
+        /// First wait before opening again; doubles up to `retryCap`.
+        var firstRetry = 0.25
+        var retryCap = 5.0
+        /// How often a plain file at its end is checked for growth.
+        var follow = 0.25
+    }
+
+    private let path: String
+    private let baud: Int
+    private let channel: NMEASourceChannel
+    private let control: NMEAReaderControl
+    private let timing: Timing
+    private var parser = NMEAParser()
+    private var reported: (state: SourceState, detail: String)?
+    private var consumerGone = false
+    /// Read buffer, allocated once.
+    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
+
+    init(path: String, baud: Int, channel: NMEASourceChannel, control: NMEAReaderControl, timing: Timing = Timing()) {
+        self.path = path
+        self.baud = baud
+        self.channel = channel
+        self.control = control
+        self.timing = timing
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// Stop requested, or nobody reads the events any more.
+    private var stopping: Bool { consumerGone || control.isStopping || channel.isFinished }
+
+    /// Why reading one opened input ended.
+    private enum End {
+        case stopped
+        /// The device went away (unplugged, hung up, read error).
+        case gone(String)
+        /// The FIFO's writer closed it.
+        case writerClosed
+        /// The file was replaced (rotated) or removed.
+        case replaced
+    }
+
+    /// Runs until stopped.
+    func run() {
+        var retry = timing.firstRetry
+        reading: while !stopping {
+            let end: End
+            switch openAndRead() {
+            case .failure(let error):
+                report(.connecting, "cannot open \(error); retrying in \(Self.seconds(retry))")
+                guard pause(retry) else { break reading }
+                retry = min(retry * 2, timing.retryCap)
+                continue
+            case .success(let outcome):
+                end = outcome.end
+                if outcome.gotData { retry = timing.firstRetry }
+            }
+            // The input is closed by now: a device that went away is not held open while waiting.
+            parser.finish { self.deliver($0) }
+            switch end {
+            case .stopped:
+                break reading
+            case .gone(let reason):
+                report(.connecting, "\(path): \(reason); opening it again in \(Self.seconds(retry))")
+                guard pause(retry) else { break reading }
+                retry = min(retry * 2, timing.retryCap)
+            case .writerClosed:
+                report(.connecting, "the writer closed FIFO \(path); waiting for the next one")
+            case .replaced:
+                report(.connecting, "\(path) was replaced or removed; opening it again")
+                guard pause(timing.firstRetry) else { break reading }
+            }
+        }
+        channel.finish()
+    }
+
+    /// Opens the path, reports it, and reads it until it ends; the input is
+    /// closed on return.
+    private func openAndRead() -> Result<(end: End, gotData: Bool), SystemError> {
+        let input: NMEAInput
+        do {
+            input = try NMEAInput(path: path, baud: baud)
+        } catch {
+            return .failure(error)
+        }
+        switch input.kind {
+        case .terminal: report(.connected, "\(path) open at \(baud) baud")
+        case .device: report(.connected, "\(path) open")
+        case .file: report(.connected, "reading \(path)")
+        case .fifo: report(.connecting, "waiting for a writer on FIFO \(path)")
+        }
+        var gotData = false
+        let end = pump(input, gotData: &gotData)
+        return .success((end, gotData))
+    }
+
+    // MARK: - Reading
+
+    private func pump(_ input: borrowing NMEAInput, gotData: inout Bool) -> End {
+        var lastData = Self.now()
+        var pending = false  // bytes fed since the last flush
+        var atEnd = false
+        var bytes = 0
+        var warnedNoSentences = false
+        let sentencesAtOpen = parser.statistics.sentences
+
+        func consume(_ count: Int) {
+            let undatedBefore = parser.statistics.undatedEpochs
+            parser.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { self.deliver($0) }
+            let statistics = parser.statistics
+            if statistics.undatedEpochs > undatedBefore && reported?.state != .fix {
+                report(.noFix, "the receiver sends no time and date yet: no fix")
+            }
+            bytes += count
+            if !warnedNoSentences && bytes >= 2048 && statistics.sentences == sentencesAtOpen {
+                warnedNoSentences = true
+                report(reported?.state ?? .connected, "\(path): \(bytes) bytes but no NMEA sentence; is \(baud) baud right?")
+            }
+            lastData = Self.now()
+            pending = true
+            gotData = true
+        }
+
+        while !stopping {
+            if input.kind == .file {
+                let n: Int?
+                do {
+                    n = try input.read(into: buffer)
+                } catch {
+                    return .gone(error.description)
+                }
+                if let n, n > 0 {
+                    if atEnd { report(.connected, "reading \(path)") }
+                    atEnd = false
+                    consume(n)
+                    continue
+                }
+                if !atEnd {
+                    atEnd = true
+                    flushIfPending(&pending)
+                    report(.connecting, "end of file \(path); following it for more data")
+                }
+                guard pause(timing.follow) else { return .stopped }
+                let state = input.fileState(path: path)
+                if state.replaced { return .replaced }
+                if state.size < input.offset {
+                    // Truncated: start again from the top, as `tail -F` does.
+                    parser.finish { self.deliver($0) }
+                    input.rewind()
+                }
+                continue
+            }
+
+            let timeout = pending ? max(0, timing.silence - (Self.now() - lastData)) : timing.follow
+            var fds = [
+                pollfd(fd: input.fd, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: control.wakeRead, events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = poll(&fds, 2, Int32((timeout * 1000).rounded(.up)))
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return .gone(SystemError("poll", errno: errno).description)
+            }
+            if stopping { return .stopped }
+            let events = Int32(fds[0].revents)
+            if events & Int32(POLLIN) != 0 {
+                let n: Int?
+                do {
+                    n = try input.read(into: buffer)
+                } catch {
+                    return input.kind == .fifo ? .writerClosed : .gone(Self.reason(error))
+                }
+                guard let n else { continue }
+                if n == 0 {
+                    return input.kind == .fifo ? .writerClosed : .gone("the device hung up")
+                }
+                if input.kind == .fifo && reported?.state == .connecting {
+                    report(.connected, "a writer is sending on FIFO \(path)")
+                }
+                consume(n)
+            } else if events & Int32(POLLHUP | POLLERR | POLLNVAL) != 0 {
+                return input.kind == .fifo ? .writerClosed : .gone("the device hung up")
+            } else if ready == 0 && pending && Self.now() - lastData >= timing.silence {
+                flushIfPending(&pending)
+            }
+        }
+        return .stopped
+    }
+
+    private func flushIfPending(_ pending: inout Bool) {
+        guard pending else { return }
+        pending = false
+        parser.flush { self.deliver($0) }
+    }
+
+    // MARK: - Reporting
+
+    private func deliver(_ fix: Fix) {
+        if fix.isUsable {
+            if reported?.state != .fix { report(.fix, "the receiver reports a \(fix.mode) fix") }
+        } else if reported?.state != .noFix {
+            report(.noFix, "the receiver reports no fix")
+        }
+        send(.fix(fix))
+    }
+
+    private func report(_ state: SourceState, _ detail: String) {
+        if let reported, reported.state == state, reported.detail == detail { return }
+        reported = (state, detail)
+        send(.state(state, detail: detail))
+    }
+
+    private func send(_ event: SourceEvent) {
+        guard !consumerGone else { return }
+        let control = self.control
+        if !channel.send(event, keepGoing: { !control.isStopping }) {
+            consumerGone = channel.isFinished
+        }
+    }
+
+    /// Waits `seconds` unless stopped first; false if stopped.
+    private func pause(_ seconds: Double) -> Bool {
+        var fds = [pollfd(fd: control.wakeRead, events: Int16(POLLIN), revents: 0)]
+        let deadline = Self.now() + seconds
+        while !stopping {
+            let left = deadline - Self.now()
+            if left <= 0 { return true }
+            _ = poll(&fds, 1, Int32((left * 1000).rounded(.up)))
+        }
+        return false
+    }
+
+    private static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    /// `250 ms`, `2 s`, `2.5 s`.
+    private static func seconds(_ value: Double) -> String {
+        if value < 1 { return "\(Int((value * 1000).rounded())) ms" }
+        let tenths = Int((value * 10).rounded())
+        return tenths % 10 == 0 ? "\(tenths / 10) s" : "\(tenths / 10).\(tenths % 10) s"
+    }
+
+    private static func reason(_ error: SystemError) -> String {
+        switch error.errno {
+        case EIO, ENXIO, ENODEV: "the device is gone (\(error))"
+        default: error.description
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import CSupport
+import Foundation
+import LocationCore
+import LocationDaemon
+import Synchronization
+
+/// Collects a source's events on a task, for tests to wait on (every wait
+/// has a deadline).
+final class NMEAEventLog: Sendable {
+    private final class Storage: Sendable {
+        let state = Mutex<(events: [SourceEvent], ended: Bool)>(([], false))
+    }
+
+    private let storage = Storage()
+
+    init(_ stream: AsyncStream<SourceEvent>) {
+        let storage = self.storage
+        Task {
+            for await event in stream { storage.state.withLock { $0.events.append(event) } }
+            storage.state.withLock { $0.ended = true }
+        }
+    }
+
+    var events: [SourceEvent] { storage.state.withLock { $0.events } }
+    var ended: Bool { storage.state.withLock { $0.ended } }
+    var fixes: [Fix] { events.compactMap { if case .fix(let fix) = $0 { fix } else { nil } } }
+    var states: [(SourceState, String)] {
+        events.compactMap { if case .state(let s, let detail) = $0 { (s, detail) } else { nil } }
+    }
+
+    /// Waits until `condition` holds (true) or `timeout` seconds pass (false).
+    /// Sleeps without holding a thread, so the collecting task can run.
+    func wait(timeout: Double = 10, until condition: (NMEAEventLog) -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition(self) { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return condition(self)
+    }
+
+    /// Number of state events equal to `state` whose detail contains `text`.
+    func count(_ state: SourceState, containing text: String = "") -> Int {
+        states.filter { $0.0 == state && (text.isEmpty || $0.1.contains(text)) }.count
+    }
+}
+
+/// A pseudo-terminal pair standing in for a receiver on a serial line.
+final class NMEAFakeReceiver {
+    let controller: Int32
+    private var terminal: Int32
+    /// The device path a source opens (/dev/pts/N).
+    let devicePath: String
+
+    init() throws {
+        var controller: Int32 = -1, terminal: Int32 = -1
+        var name = [CChar](repeating: 0, count: 128)
+        guard csupport_openpty(&controller, &terminal, &name, name.count) == 0 else {
+            throw NMEATestProcess.Failure(description: "openpty: \(String(cString: strerror(errno)))")
+        }
+        self.controller = controller
+        self.terminal = terminal
+        self.devicePath = String(decoding: name.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Lets go of the test's own handle on the device side (the source has its own).
+    func releaseTerminal() {
+        if terminal >= 0 { close(terminal) }
+        terminal = -1
+    }
+
+    /// Sends bytes as the receiver would.
+    func send(_ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { write(controller, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return }
+            offset += n
+        }
+    }
+
+    /// The receiver goes away (USB unplugged): the device side hangs up.
+    func unplug() {
+        releaseTerminal()
+        close(controller)
+    }
+
+    deinit { releaseTerminal() }
+}
+
+/// A scratch directory, removed at the end.
+final class NMEAScratch {
+    let path: String
+
+    init() throws {
+        var template = Array((FileManager.default.temporaryDirectory.path + "/locationd-nmea-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw NMEATestProcess.Failure(description: "mkdtemp: \(String(cString: strerror(errno)))")
+        }
+        path = String(cString: made)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// Points the symlink `name` at `target` (atomically, as udev does).
+    func link(_ name: String, to target: String) throws {
+        let temporary = path + "/." + name + ".new"
+        unlink(temporary)
+        guard symlink(target, temporary) == 0, rename(temporary, path + "/" + name) == 0 else {
+            throw NMEATestProcess.Failure(description: "symlink: \(String(cString: strerror(errno)))")
+        }
+    }
+}
+
+enum NMEASourceText {
+    /// One epoch (GGA, GSA, RMC) at 12:00:`second` on 2026-03-14; `fix: false`
+    /// repeats a stale position with the receiver saying "no fix".
+    static func epoch(_ second: Int, fix: Bool = true) -> String {
+        let time = "1200" + (second < 10 ? "0\(second)" : "\(second)") + ".00"
+        let lat = "4807.\(String(1000 + second).suffix(3))"
+        return sentence("GPGGA,\(time),\(lat),N,01131.324,E,\(fix ? 1 : 0),08,0.9,545.4,M,46.9,M,,")
+            + sentence("GPGSA,A,\(fix ? 3 : 1),05,07,12,30,,,,,,,,,1.5,0.9,1.2")
+            + sentence("GPRMC,\(time),\(fix ? "A" : "V"),\(lat),N,01131.324,E,0.5,54.7,140326,,,\(fix ? "A" : "N")")
+    }
+
+    static func sentence(_ body: String) -> String {
+        var sum: UInt8 = 0
+        for byte in body.utf8 { sum ^= byte }
+        let hex = Array("0123456789ABCDEF".utf8)
+        return "$" + body + "*" + String(decoding: [hex[Int(sum >> 4)], hex[Int(sum & 15)]], as: UTF8.self) + "\r\n"
+    }
+
+    /// Seconds of the minute of a fix's time.
+    static func second(_ fix: Fix) -> Int {
+        Int((fix.time ?? 0).truncatingRemainder(dividingBy: 60).rounded())
+    }
+}
