@@ -51,26 +51,13 @@ import Glibc
 
         var report = cgps_report()
         var kinds: [cgps_kind] = []
-        func next(where match: (cgps_report) -> Bool) -> Bool {
-            let deadline = Self.now() + 15
-            while Self.now() < deadline {
-                var sysErrno: Int32 = 0
-                let status = cgps_read(session, &report, &sysErrno)
-                if status > 0 {
-                    kinds.append(report.kind)
-                    if match(report) { return true }
-                    continue
-                }
-                if status < 0 { return false }
-                _ = cgps_wait(session, -1, 200)
-            }
-            return false
-        }
-
-        #expect(next { $0.kind == CGPS_REPORT_WATCH })
+        #expect(await Self.next(session, &report, &kinds) { $0.kind == CGPS_REPORT_WATCH })
         #expect(kinds.first == CGPS_REPORT_VERSION, "gpsd greets with VERSION")
         fake.release()
-        #expect(next { $0.kind == CGPS_REPORT_TPV && $0.fix.set & UInt32(CGPS_HAS_TIME) != 0 })
+        #expect(
+            await Self.next(session, &report, &kinds) {
+                $0.kind == CGPS_REPORT_TPV && $0.fix.set & UInt32(CGPS_HAS_TIME) != 0
+            })
         let fix = report.fix
         let set = fix.set
         #expect(fix.mode == 3)
@@ -96,15 +83,10 @@ import Glibc
         defer { cgps_close(session) }
 
         var report = cgps_report()
+        var kinds: [cgps_kind] = []
         var sysErrno: Int32 = 0
         // Drain the greeting, then nothing more comes: the log is held back.
-        let deadline = Self.now() + 10
-        var sawWatch = false
-        while !sawWatch && Self.now() < deadline {
-            let status = cgps_read(session, &report, &sysErrno)
-            if status > 0 { sawWatch = report.kind == CGPS_REPORT_WATCH } else { _ = cgps_wait(session, -1, 200) }
-        }
-        #expect(sawWatch)
+        #expect(await Self.next(session, &report, &kinds) { $0.kind == CGPS_REPORT_WATCH })
 
         var ends: [Int32] = [-1, -1]
         #expect(pipe(&ends) == 0)
@@ -118,10 +100,35 @@ import Glibc
         let end = Self.now() + 10
         repeat {
             status = cgps_read(session, &report, &sysErrno)
-            if status == 0 { _ = cgps_wait(session, -1, 200) }
+            if status == 0 && cgps_wait(session, -1, 0) == CGPS_WAIT_TIMEOUT {
+                try? await Task.sleep(for: .milliseconds(10))
+            }
         } while status >= 0 && Self.now() < end
         #expect(status == -1)
         #expect(sysErrno == 0 || sysErrno == ECONNRESET)
+    }
+
+    /// Reads reports until one matches (true), the session ends or 15 s pass
+    /// (false). Polls without blocking, so other tests keep their threads.
+    static func next(
+        _ session: OpaquePointer, _ report: inout cgps_report, _ kinds: inout [cgps_kind],
+        where match: (cgps_report) -> Bool
+    ) async -> Bool {
+        let deadline = now() + 15
+        while now() < deadline {
+            var sysErrno: Int32 = 0
+            let status = cgps_read(session, &report, &sysErrno)
+            if status > 0 {
+                kinds.append(report.kind)
+                if match(report) { return true }
+                continue
+            }
+            if status < 0 { return false }
+            if cgps_wait(session, -1, 0) == CGPS_WAIT_TIMEOUT {
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        return false
     }
 
     static func now() -> Double {

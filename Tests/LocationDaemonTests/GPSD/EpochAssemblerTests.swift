@@ -142,8 +142,8 @@ import Testing
         #expect(run.fixes.map(\.time) == [Self.time(5).value, Self.time(2).value])
     }
 
-    @Test func onceTwoEpochsAgreeOnTheirShapeTheNextIsDeliveredAsSoonAsComplete() {
-        var run = Run()
+    @Test func onceEpochsAreSteadyTheNextIsDeliveredAsSoonAsComplete() {
+        var run = Run(.init(steadyEpochs: 2))
         for second in Int64(0)..<2 {
             run.add(Self.ggaTPV(second), at: Double(second))
             run.add(Self.rmcTPV(second), at: Double(second) + 0.1)
@@ -160,7 +160,7 @@ import Testing
     }
 
     @Test func anIncompleteTPVIsNotDeliveredEarlyEvenAtTheLearntCount() {
-        var run = Run()
+        var run = Run(.init(steadyEpochs: 2))
         for second in Int64(0)..<3 {
             run.add(Self.ggaTPV(second), at: Double(second))
             run.add(Self.rmcTPV(second), at: Double(second) + 0.1)
@@ -173,25 +173,75 @@ import Testing
         #expect(run.fixes.count == before, "two TPVs but no course yet: the learnt shape has one")
     }
 
-    @Test func aLateTPVMakesTheAssemblerRelearnTheShape() {
-        var run = Run()
+    @Test func aLateTPVMakesTheAssemblerRelearnTheShapeMoreCarefully() {
+        var run = Run(.init(steadyEpochs: 2))
         for second in Int64(0)..<3 {
             run.add(Self.ggaTPV(second), at: Double(second))
             run.add(Self.rmcTPV(second), at: Double(second) + 0.1)
         }
         #expect(run.assembler.counters.early == 1)
-        // Epoch 3 gets a third TPV after it was delivered early.
+        // Epoch 3 is delivered early too, then gets a third TPV.
         run.add(Self.ggaTPV(3), at: 3.0)
         run.add(Self.rmcTPV(3), at: 3.1)
+        #expect(run.assembler.counters.early == 2)
         run.add(Self.rmcTPV(3), at: 3.2)
         #expect(run.assembler.counters.late == 1)
-        // Epoch 4 is then only delivered when epoch 5 starts.
-        run.add(Self.ggaTPV(4), at: 4.0)
-        run.add(Self.rmcTPV(4), at: 4.1)
-        #expect(run.fixes.last?.time == Self.time(3).value)
-        run.add(Self.ggaTPV(5), at: 5.0)
-        #expect(run.fixes.last?.time == Self.time(4).value)
+        // Now four steady epochs are needed, not two: epochs 4...7 wait for the next one.
+        for second in Int64(4)..<8 {
+            run.add(Self.ggaTPV(second), at: Double(second))
+            run.add(Self.rmcTPV(second), at: Double(second) + 0.1)
+        }
         #expect(run.assembler.counters.early == 2)
+        #expect(run.fixes.last?.time == Self.time(6).value)
+        run.add(Self.ggaTPV(8), at: 8.0)
+        run.add(Self.rmcTPV(8), at: 8.1)
+        #expect(run.assembler.counters.early == 3)
+        #expect(run.fixes.last?.time == Self.time(8).value)
+    }
+
+    @Test func epochsThatVaryInShapeAreNeverDeliveredEarly() {
+        // An RMC every fifth second, GGA alone in between: no shape is steady,
+        // so the RMC epochs are never cut short at their GGA.
+        var run = Run()
+        for second in Int64(0)..<30 {
+            run.add(Self.ggaTPV(second), at: Double(second))
+            if second % 5 == 0 { run.add(Self.rmcTPV(second), at: Double(second) + 0.1) }
+        }
+        run.flush()
+        #expect(run.assembler.counters.late == 0)
+        #expect(run.fixes.filter { $0.course != nil }.count == 6)
+    }
+
+    @Test func aLostFixBreaksTheSteadyShape() {
+        var run = Run(.init(steadyEpochs: 2))
+        for second in Int64(0)..<4 {
+            run.add(Self.ggaTPV(second), at: Double(second))
+            run.add(Self.rmcTPV(second), at: Double(second) + 0.1)
+        }
+        #expect(run.assembler.counters.early > 0)
+        run.add(GPSDFixReport(time: nil, mode: .noFix), at: 4)
+        // Back with a fix that now takes three TPVs: nothing is cut short.
+        for second in Int64(10)..<12 {
+            run.add(Self.ggaTPV(second), at: Double(second))
+            run.add(Self.rmcTPV(second), at: Double(second) + 0.1)
+            var third = Self.rmcTPV(second)
+            third.epv = 9
+            run.add(third, at: Double(second) + 0.2)
+        }
+        run.flush()
+        #expect(run.assembler.counters.late == 0)
+        #expect(run.fixes.suffix(2).allSatisfy { $0.verticalError == 9 })
+    }
+
+    @Test func byDefaultEightSteadyEpochsComeBeforeEarlyDelivery() {
+        var run = Run()
+        for second in Int64(0)..<10 {
+            run.add(Self.ggaTPV(second), at: Double(second))
+            run.add(Self.rmcTPV(second), at: Double(second) + 0.1)
+        }
+        // Epochs 0...7 are learnt from; 8 is the first steady one after them.
+        #expect(run.assembler.counters.early == 2)
+        #expect(run.fixes.last?.time == Self.time(9).value)
     }
 
     @Test func earlyDeliveryCanBeSwitchedOff() {
@@ -205,7 +255,7 @@ import Testing
     }
 
     @Test func aFlushDeliversThePendingEpochAndForgetsTheShape() {
-        var run = Run()
+        var run = Run(.init(steadyEpochs: 2))
         for second in Int64(0)..<3 {
             run.add(Self.ggaTPV(second), at: Double(second))
             run.add(Self.rmcTPV(second), at: Double(second) + 0.1)
@@ -252,7 +302,7 @@ import Testing
             geoidSeparation: 40, epx: 3, epy: 4)
         let fix = report.fix(satellitesUsed: nil)
         #expect(fix.altitude == 60)
-        #expect(fix.horizontalError == 5, "per-axis estimates combine when eph is missing")
+        #expect(fix.horizontalError == nil, "eph or nothing: epx/epy are another statistic")
     }
 
     @Test func unknownPositionBecomesNaN() {

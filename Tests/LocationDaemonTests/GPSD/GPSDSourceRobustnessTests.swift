@@ -26,7 +26,7 @@ import Testing
         let source = GPSDSource(host: "127.0.0.1", port: server.port, tuning: Self.fast())
         let recorder = SourceEventRecorder(source.start())
         defer { source.stop() }
-        let retried = await recorder.wait(timeout: 10) { _ in server.connections >= 3 }
+        let retried = await recorder.wait(timeout: 30) { _ in server.connections >= 3 }
         #expect(retried)
         #expect(recorder.states.allSatisfy { $0.0 == .connecting })
         #expect(recorder.states.last?.1.contains("did not answer like gpsd") == true, "\(recorder.states)")
@@ -45,7 +45,7 @@ import Testing
         let source = GPSDSource(host: "127.0.0.1", port: server.port, tuning: Self.fast())
         let recorder = SourceEventRecorder(source.start())
         defer { source.stop() }
-        let both = await recorder.wait(timeout: 10) { $0.fixes.count >= 2 }
+        let both = await recorder.wait(timeout: 30) { $0.fixes.count >= 2 }
         #expect(both, "\(recorder.snapshot)")
         let fixes = recorder.fixes
         #expect(fixes.first?.time == UTCTime.parse("2026-03-14T12:03:00.000Z"))
@@ -65,7 +65,7 @@ import Testing
         let source = GPSDSource(host: "127.0.0.1", port: server.port, tuning: Self.fast())
         let recorder = SourceEventRecorder(source.start())
         defer { source.stop() }
-        let again = await recorder.wait(timeout: 10) { _ in source.statistics.connections >= 2 }
+        let again = await recorder.wait(timeout: 30) { _ in source.statistics.connections >= 2 }
         #expect(again, "\(recorder.states)")
         #expect(recorder.fixes.count == 1, "the one good epoch, once")
         #expect(recorder.states.contains { $0.0 == .connecting && $0.1.contains("closed the connection") })
@@ -80,7 +80,7 @@ import Testing
         let source = GPSDSource(host: "127.0.0.1", port: server.port, tuning: Self.fast())
         let recorder = SourceEventRecorder(source.start())
         defer { source.stop() }
-        let again = await recorder.wait(timeout: 10) { _ in source.statistics.connections >= 2 }
+        let again = await recorder.wait(timeout: 30) { _ in source.statistics.connections >= 2 }
         #expect(again, "\(recorder.states)")
         #expect(recorder.states.contains { $0.0 == .connecting && $0.1.contains("stopped answering") })
         #expect(recorder.fixes.count == 1)
@@ -94,7 +94,7 @@ import Testing
         let source = GPSDSource(host: "127.0.0.1", port: server.port, tuning: Self.fast())
         let recorder = SourceEventRecorder(source.start())
         defer { source.stop() }
-        let connected = await recorder.wait(timeout: 10) { $0.states.contains(.connected) }
+        let connected = await recorder.wait(timeout: 30) { $0.states.contains(.connected) }
         #expect(connected)
         #expect(recorder.states.last?.1 == "connected to gpsd scripted at 127.0.0.1:\(server.port); gpsd has no receiver yet")
     }
@@ -107,7 +107,7 @@ import Testing
         let source = GPSDSource(host: "127.0.0.1", port: server.port, tuning: Self.fast())
         let recorder = SourceEventRecorder(source.start())
         defer { source.stop() }
-        let closed = await recorder.wait(timeout: 10) { events in
+        let closed = await recorder.wait(timeout: 30) { events in
             events.contains { if case .state(.connected, let detail) = $0 { detail.contains("closed receiver") } else { false } }
         }
         #expect(closed, "\(recorder.states)")
@@ -132,7 +132,7 @@ import Testing
         let source = GPSDSource(host: "127.0.0.1", port: port)
         let recorder = SourceEventRecorder(source.start())
         // Four attempts in, the reader sleeps a second or more before the next.
-        try #require(await recorder.wait(timeout: 10) { _ in source.statistics.connectionAttempts >= 4 })
+        try #require(await recorder.wait(timeout: 30) { _ in source.statistics.connectionAttempts >= 4 })
         let clock = ContinuousClock()
         let began = clock.now
         source.stop()

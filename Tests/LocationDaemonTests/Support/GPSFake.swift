@@ -84,6 +84,18 @@ final class GPSFake {
             }
             try? await Task.sleep(for: .milliseconds(50))
         }
+        // gpsd listens before gpsfake has handed it the receiver, and it
+        // flushes the receiver when it opens it: release before that, and the
+        // first sentences are gone. With -n gpsd opens a receiver as it adds
+        // it, so wait until gpsd lists one.
+        while !GPSFake.hasReceiver(port: fake.port) {
+            if fake.hasExited() || now() > deadline {
+                let output = fake.output
+                fake.stop()
+                throw GPSFakeError(description: "gpsd on port \(fake.port) never got gpsfake's receiver: \(output)")
+            }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
         return fake
     }
 
@@ -296,6 +308,39 @@ final class GPSFake {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
+    }
+
+    /// Whether gpsd on `port` lists a receiver (`?DEVICES;`).
+    static func hasReceiver(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 1, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = loopback(port: port)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+        let query = Array("?DEVICES;\n".utf8)
+        guard connected, send(fd, query, query.count, Int32(MSG_NOSIGNAL)) == query.count else { return false }
+        // gpsd answers VERSION on connect, then DEVICES.
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while received.count < 1 << 16 {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            received += buffer[..<n]
+            // Whole lines only; gpsd ends them with CR LF.
+            guard let lastNewline = received.lastIndex(of: 10) else { continue }
+            for line in received[...lastNewline].split(separator: 10) {
+                let text = String(decoding: line, as: UTF8.self)
+                if text.hasPrefix("{\"class\":\"DEVICES\"") { return text.contains("\"path\":\"") }
+            }
+        }
+        return false
     }
 
     private static func loopback(port: Int) -> sockaddr_in {

@@ -40,6 +40,11 @@ enum TestFixtures {
 
     /// The text of the file at `path`, or `nil` if it cannot be read.
     static func contents(of path: String) -> String? {
+        bytes(of: path).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The bytes of the file at `path`, or `nil` if it cannot be read.
+    static func bytes(of path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -52,6 +57,6 @@ enum TestFixtures {
             if n == 0 { break }
             bytes += buffer[..<n]
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 }

@@ -14,11 +14,13 @@ import LocationCore
 /// * The epoch is delivered when a TPV with a different time arrives, when
 ///   gpsd has been silent for `quietInterval` after the epoch's last TPV,
 ///   when the receiver reports no fix without a time, or when the link ends.
-/// * Once two consecutive epochs have had the same shape (TPV count, mode,
-///   and known values), an epoch is delivered as soon as it reaches that
-///   shape, instead of a whole cycle later. A TPV that still arrives for an
-///   epoch already delivered is dropped (counted as late) and the learnt
-///   shape is forgotten until two epochs agree again.
+/// * Once `steadyEpochs` consecutive epochs have had exactly the same shape
+///   (TPV count, mode, and known values), an epoch is delivered as soon as it
+///   reaches that shape, instead of a whole cycle later. A receiver whose
+///   epochs vary (an RMC every fifth second, a GST now and then) never gets
+///   there and keeps the rules above. A TPV that still arrives for an epoch
+///   already delivered is dropped (counted as late), the shape is forgotten,
+///   and twice as many steady epochs are needed before trusting it again.
 /// * A TPV without a time is never a fix.
 ///
 /// Satellites used come from gpsd's SKY reports, which arrive on their own
@@ -35,6 +37,8 @@ struct EpochAssembler: Sendable {
         var satelliteValidity: Double = 5
         /// Deliver an epoch as soon as it has the learnt complete shape.
         var earlyDelivery: Bool = true
+        /// Consecutive identical epochs needed before delivering early.
+        var steadyEpochs: Int = 8
     }
 
     /// What the assembler has seen.
@@ -70,13 +74,16 @@ struct EpochAssembler: Sendable {
     private(set) var counters = Counters()
     private var pending: Pending?
     private var lastDelivered: GPSDFixReport.Time?
-    private var previousShape: Shape?
+    private var lastShape: Shape?
+    private var steadyCount = 0
+    private var steadyNeeded: Int
     private var learntShape: Shape?
     private var satellites: (used: Int, anchor: GPSDFixReport.Time?)?
 
     /// An assembler with nothing pending.
     init(tuning: Tuning = Tuning()) {
         self.tuning = tuning
+        self.steadyNeeded = max(1, tuning.steadyEpochs)
     }
 
     /// Monotonic time at which the pending epoch is delivered if nothing else
@@ -90,9 +97,11 @@ struct EpochAssembler: Sendable {
         counters.reports += 1
         guard let time = report.time else {
             counters.timeless += 1
-            // The receiver has lost its fix; whatever epoch was in progress is over.
+            // The receiver has lost its fix; whatever epoch was in progress is
+            // over, and it counts as a break in the steady shape.
             if report.mode == .noFix || report.mode == .unknown {
-                deliverPending(learn: false, emit)
+                deliverPending(learn: true, emit)
+                forgetShape()
             }
             return
         }
@@ -103,9 +112,9 @@ struct EpochAssembler: Sendable {
             pending = current
         } else if time == lastDelivered {
             counters.late += 1
-            // Our idea of a complete epoch was wrong; learn it again.
-            learntShape = nil
-            previousShape = nil
+            // Our idea of a complete epoch was wrong: learn it again, more carefully.
+            if learntShape != nil { steadyNeeded = min(steadyNeeded * 2, 1024) }
+            forgetShape()
             return
         } else {
             deliverPending(learn: true, emit)
@@ -139,9 +148,15 @@ struct EpochAssembler: Sendable {
     /// time is kept, so an epoch resent after a reconnect is not delivered twice.
     mutating func flush(_ emit: (Fix) -> Void) {
         deliverPending(learn: false, emit)
-        learntShape = nil
-        previousShape = nil
+        forgetShape()
+        steadyNeeded = max(1, tuning.steadyEpochs)
         satellites = nil
+    }
+
+    private mutating func forgetShape() {
+        learntShape = nil
+        lastShape = nil
+        steadyCount = 0
     }
 
     private mutating func deliverPending(learn: Bool, _ emit: (Fix) -> Void) {
@@ -150,13 +165,9 @@ struct EpochAssembler: Sendable {
         lastDelivered = done.time
         if learn {
             let shape = Shape(count: done.count, fields: done.report.fields, mode: done.report.mode)
-            if let previous = previousShape, previous.count == shape.count, previous.mode == shape.mode {
-                learntShape = Shape(
-                    count: shape.count, fields: previous.fields.intersection(shape.fields), mode: shape.mode)
-            } else {
-                learntShape = nil
-            }
-            previousShape = shape
+            steadyCount = shape == lastShape ? steadyCount + 1 : 1
+            lastShape = shape
+            learntShape = steadyCount >= steadyNeeded ? shape : nil
         }
         counters.epochs += 1
         emit(done.report.fix(satellitesUsed: satellitesUsed(at: done.time)))

@@ -75,17 +75,14 @@ struct GPSDFixReport: Sendable, Hashable {
     }
 
     /// The `Fix` this report describes. Altitude is MSL, derived from the
-    /// ellipsoidal height and geoid separation when gpsd gave only those;
-    /// the horizontal error is gpsd's `eph`, or the combined per-axis
-    /// estimates when `eph` is missing.
+    /// ellipsoidal height and geoid separation when gpsd gave only those.
+    /// The horizontal error is gpsd's `eph` and nothing else: the per-axis
+    /// `epx`/`epy` are a different statistic, and the same log read by the
+    /// NMEA source must give the same estimate.
     func fix(satellitesUsed: Int?) -> Fix {
         var altitude = altitudeMSL
         if altitude == nil, let hae = altitudeHAE, let separation = geoidSeparation {
             altitude = hae - separation
-        }
-        var horizontal = eph
-        if horizontal == nil, let x = epx, let y = epy {
-            horizontal = (x * x + y * y).squareRoot()
         }
         return Fix(
             time: time?.value,
@@ -93,7 +90,7 @@ struct GPSDFixReport: Sendable, Hashable {
             latitude: latitude ?? .nan,
             longitude: longitude ?? .nan,
             altitude: altitude,
-            horizontalError: horizontal,
+            horizontalError: eph,
             verticalError: epv,
             speed: speed,
             course: track,
