@@ -1,1 +1,46 @@
-print("locationctl: not built yet")
+#if canImport(Glibc)
+import Glibc
+#endif
+import LocationCore
+import LocationDaemon
+
+// locationctl: parse (a pure function in LocationCore), then one command.
+
+// A parent that started us from a thread with signals blocked would make
+// Ctrl-C (and SIGTERM) do nothing to `watch` and `tail -f`.
+var interrupting = sigset_t()
+sigemptyset(&interrupting)
+for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&interrupting, signal) }
+sigprocmask(SIG_UNBLOCK, &interrupting, nil)
+
+var environment: [String: String] = [:]
+if let socket = getenv(ControlProtocol.socketEnvironmentVariable) {
+    environment[ControlProtocol.socketEnvironmentVariable] = String(cString: socket)
+}
+
+let status: ExitCode
+switch CtlArguments.parse(Array(CommandLine.arguments.dropFirst()), environment: environment) {
+case .failure(let usage):
+    Console.error(usage.description + "\n")
+    status = usage.exitCode
+case .success(let invocation):
+    switch invocation.action {
+    case .help(let command):
+        Console.out(CtlUsage.help(for: command))
+        status = .ok
+    case .version:
+        Console.out("locationctl \(LocationdVersion.string) (protocol \(ControlProtocol.version))\n")
+        status = .ok
+    case .request(.watch(let client)):
+        status = WatchCommand.run(client: client, socket: invocation.socketPath, json: invocation.json)
+    case .request(.command(.locate(let client, let timeout))):
+        status = LocateCommand.run(client: client, timeout: timeout, socket: invocation.socketPath, json: invocation.json)
+    case .request(let operation):
+        status = RequestCommand.run(operation, socket: invocation.socketPath, json: invocation.json)
+    case .tail(let tail):
+        status = TailCommand.run(tail, socket: invocation.socketPath, json: invocation.json)
+    case .export(let export):
+        status = ExportCommand.run(export)
+    }
+}
+exit(status.rawValue)

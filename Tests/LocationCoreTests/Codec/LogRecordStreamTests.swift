@@ -69,6 +69,12 @@ struct DocExampleTests {
                 #expect(throws: Never.self, "\(line)") { try ServerMessage.decode(line) }
             } else if line.hasPrefix(#"{"at""#) {
                 #expect(throws: Never.self, "\(line)") { try ReplayEvents.parse(line) }
+            } else if line.hasPrefix(#"{"time""#) && line.contains(#""before""#) {
+                // An audit record: JSON with who, what and before → after.
+                let record = try JSONValue.parse(line)
+                for key in ["time", "uid", "pid", "cmd", "before", "after"] {
+                    #expect(record[key] != nil, "audit example lacks \(key): \(line)")
+                }
             } else if line.contains(#""cmd""#) {
                 #expect((try? ControlRequest.decode(line).get()) != nil, "\(line)")
             } else if line.hasPrefix(#"{"time""#) {

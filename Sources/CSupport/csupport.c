@@ -1,2 +1,0 @@
-#include "csupport.h"
-int csupport_placeholder(void) { return 0; }

@@ -1,0 +1,5 @@
+// Umbrella header for CSupport: every helper header, so the module sees each one.
+// Add a line here when adding a header to include/.
+#include "csupport_signals.h"
+#include "csupport_socket.h"
+#include "csupport_tty.h"

@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LocationCore
+
+/// `locationctl export`: streams a coordinate log through `LogRecordStream`
+/// and an export encoder, a slice at a time, so a log of any size needs
+/// memory for one record (and, for KML, one segment's coordinates).
+public enum LogExport {
+    /// What an export did.
+    public struct Summary: Sendable, Hashable {
+        /// Records written.
+        public var records = 0
+        /// Lines skipped because they are not records.
+        public var badLines = 0
+    }
+
+    /// Reads the log from `input` (a descriptor, read to its end), writes the
+    /// document in `format` through `output` in slices, and calls `badLine`
+    /// for every line that is not a record (it is skipped).
+    public static func run(
+        input: Int32, inputName: String, format: ExportFormat, gap: Double,
+        output: ([UInt8]) throws(SystemError) -> Void,
+        badLine: (LogRecordStream.LineError) -> Void
+    ) throws(SystemError) -> Summary {
+        var summary = Summary()
+        var encoder = Exporter.encoder(for: format, gap: gap)
+        var stream = LogRecordStream()
+        var out: [UInt8] = []
+        out.reserveCapacity(1 << 17)
+        encoder.begin(into: &out)
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        func take(_ result: Result<LogRecord, LogRecordStream.LineError>) {
+            switch result {
+            case .success(let record):
+                encoder.add(record, into: &out)
+                summary.records += 1
+            case .failure(let error):
+                summary.badLines += 1
+                badLine(error)
+            }
+        }
+        while true {
+            let count = chunk.count
+            let n = try retryingEINTR("read \(inputName)") {
+                chunk.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, count) }
+            }
+            if n == 0 { break }
+            chunk.withUnsafeBytes { raw in
+                stream.feed(UnsafeRawBufferPointer(rebasing: raw[0..<n])) { take($0) }
+            }
+            if out.count >= 1 << 16 {
+                try output(out)
+                out.removeAll(keepingCapacity: true)
+            }
+        }
+        stream.finish { take($0) }
+        encoder.finish(into: &out)
+        try output(out)
+        return summary
+    }
+}

@@ -1,0 +1,57 @@
+extension ControlServer {
+    /// The server's bounds (docs/protocol.md, "Limits"). The defaults suit a
+    /// daemon on a small board; tests shrink them.
+    public struct Limits: Sendable, Hashable {
+        /// Connections served at once; one more is accepted, told `busy`, and closed.
+        public var maximumConnections: Int
+        /// Seconds a connection that is not watching may go without sending a
+        /// request or taking a reply before it is closed.
+        public var idleTimeout: Double
+        /// Bytes of event lines queued for one watcher before it is cut off (`too-slow`).
+        public var watcherBacklog: Int
+        /// While more than this many reply bytes wait for a peer to read them,
+        /// no further request of that peer is read.
+        public var replyBacklog: Int
+        /// Seconds a cut-off watcher (or a `busy` peer) gets to take its last line before the close.
+        public var closeGrace: Double
+
+        /// Limits from their parts; every default is the daemon's.
+        public init(
+            maximumConnections: Int = 128, idleTimeout: Double = 60, watcherBacklog: Int = 1 << 20,
+            replyBacklog: Int = 256 << 10, closeGrace: Double = 2
+        ) {
+            self.maximumConnections = maximumConnections
+            self.idleTimeout = idleTimeout
+            self.watcherBacklog = watcherBacklog
+            self.replyBacklog = replyBacklog
+            self.closeGrace = closeGrace
+        }
+    }
+
+    /// What the server has done since it started, for diagnostics and tests.
+    public struct Statistics: Sendable, Hashable {
+        /// Connections open now (watchers included).
+        public var connections = 0
+        /// Connections that are watching now.
+        public var watchers = 0
+        /// Bytes held for all connections now: unread request bytes and unwritten output.
+        public var bufferedBytes = 0
+        /// Connections accepted and served since the start.
+        public var accepted = 0
+        /// Connections refused with `busy`.
+        public var refusedBusy = 0
+        /// Request lines answered (including those refused).
+        public var requests = 0
+        /// Request lines refused as malformed or too long.
+        public var malformed = 0
+        /// Change requests refused with `not-authorized`.
+        public var notAuthorized = 0
+        /// Watchers cut off for falling behind.
+        public var cutOff = 0
+        /// Connections closed for being idle.
+        public var idleClosed = 0
+
+        /// All zero.
+        public init() {}
+    }
+}

@@ -1,0 +1,468 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSupport
+import LocationCore
+import Synchronization
+
+/// What handler tasks tell the loop, and the stop request.
+final class ServerInbox: Sendable {
+    /// A handler task finished with a connection's request.
+    enum Completion: Sendable {
+        /// The reply is queued.
+        case replied
+        /// `watch` was answered: the watcher, or `nil` if it was refused.
+        case watch(WatcherID?)
+    }
+
+    private struct State {
+        var completions: [(UInt64, Completion)] = []
+        var stop = false
+    }
+
+    private let state = Mutex(State())
+
+    func complete(_ connection: UInt64, _ completion: Completion) {
+        state.withLock { $0.completions.append((connection, completion)) }
+    }
+
+    func requestStop() {
+        state.withLock { $0.stop = true }
+    }
+
+    /// The completions since the last call, and whether to stop.
+    func take() -> (completions: [(UInt64, Completion)], stop: Bool) {
+        state.withLock { state in
+            defer { state.completions.removeAll() }
+            return (state.completions, state.stop)
+        }
+    }
+}
+
+/// The control server's event loop: one thread multiplexing the listening
+/// socket, every connection and a wake-up eventfd with `poll(2)`. Handler
+/// calls run in tasks; their replies come back through each connection's
+/// `ConnectionOutput` and the inbox.
+///
+/// `@unchecked Sendable`: after `run()` starts, the mutable state below is
+/// touched only by the loop thread; other threads use only `inbox`, `waker`
+/// and `published`, which are `Sendable` themselves.
+final class ServerLoop: @unchecked Sendable {
+    let inbox = ServerInbox()
+    let waker: LoopWaker
+    let published = Mutex(ControlServer.Statistics())
+
+    private let listenFD: Int32
+    private let handler: any ControlHandler
+    private let group: SocketGroup?
+    private let limits: ControlServer.Limits
+    private let path: String
+    private let adjustPeer: (@Sendable (PeerCredentials) -> PeerCredentials)?
+
+    private var connections: [UInt64: ServerConnection] = [:]
+    private var nextID: UInt64 = 1
+    private var statistics = ControlServer.Statistics()
+    private var acceptPausedUntil = 0.0
+    private var acceptFailing = false
+    private var scratch = [UInt8](repeating: 0, count: 16_384)
+
+    init(
+        listenFD: Int32, path: String, handler: any ControlHandler, group: SocketGroup?, limits: ControlServer.Limits,
+        adjustPeer: (@Sendable (PeerCredentials) -> PeerCredentials)?
+    ) throws(SystemError) {
+        self.listenFD = listenFD
+        self.adjustPeer = adjustPeer
+        self.path = path
+        self.handler = handler
+        self.group = group
+        self.limits = limits
+        self.waker = try LoopWaker()
+    }
+
+    /// Monotonic seconds.
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    // MARK: - The loop
+
+    /// Serves until `inbox.requestStop()`; then closes every connection.
+    func run() {
+        var pollFDs: [pollfd] = []
+        var polled: [ServerConnection] = []
+        while true {
+            let now = Self.now()
+            pollFDs.removeAll(keepingCapacity: true)
+            polled.removeAll(keepingCapacity: true)
+            pollFDs.append(pollfd(fd: waker.fd, events: Int16(POLLIN), revents: 0))
+            let accepting = now >= acceptPausedUntil
+            if accepting { pollFDs.append(pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)) }
+            let base = pollFDs.count
+            for connection in connections.values where !connection.peerGone {
+                pollFDs.append(pollfd(fd: connection.fd, events: events(for: connection), revents: 0))
+                polled.append(connection)
+            }
+            let timeout = pollTimeout(now: now, accepting: accepting)
+            let ready = pollFDs.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), timeout) }
+            if ready < 0 && errno != EINTR {
+                Diagnostics.error("control socket \(path): poll failed: \(String(cString: strerror(errno))); retrying")
+                usleep(100_000)
+                continue
+            }
+            if pollFDs[0].revents != 0 { waker.reset() }
+            let (completions, stop) = inbox.take()
+            if stop { break }
+            let after = Self.now()
+            for (id, completion) in completions { complete(id, completion, now: after) }
+            if accepting && pollFDs[1].revents != 0 { acceptConnections(now: after) }
+            if ready > 0 {
+                for (index, connection) in polled.enumerated() {
+                    let revents = Int32(pollFDs[base + index].revents)
+                    if revents != 0 { handle(connection, revents: revents, now: after) }
+                }
+            }
+            for connection in Array(connections.values) { service(connection, now: after) }
+            publish()
+        }
+        shutDown()
+    }
+
+    private func events(for connection: ServerConnection) -> Int16 {
+        var events: Int32 = 0
+        switch connection.mode {
+        case .requests:
+            if !connection.inFlight && !connection.backlogged && !connection.eof
+                && connection.output.pendingBytes <= limits.replyBacklog
+            {
+                events |= Int32(POLLIN)
+            }
+        case .watching:
+            // Read (and ignore) what a watcher sends, to notice when it goes.
+            if !connection.eof { events |= Int32(POLLIN) }
+        case .closing:
+            break
+        }
+        if !connection.writable { events |= Int32(POLLOUT) }
+        return Int16(truncatingIfNeeded: events)
+    }
+
+    private func pollTimeout(now: Double, accepting: Bool) -> Int32 {
+        var deadline = Double.infinity
+        if !accepting { deadline = acceptPausedUntil }
+        for connection in connections.values {
+            if connection.backlogged { return 0 }
+            switch connection.mode {
+            case .requests where !connection.inFlight:
+                deadline = min(deadline, connection.lastActivity + limits.idleTimeout)
+            case .closing(let end):
+                deadline = min(deadline, end)
+            default:
+                break
+            }
+        }
+        guard deadline.isFinite else { return -1 }
+        let milliseconds = ((deadline - now) * 1000).rounded(.up)
+        return Int32(max(0, min(milliseconds, 3_600_000)))
+    }
+
+    // MARK: - Accepting
+
+    private func acceptConnections(now: Double) {
+        // A bounded batch per round, so a connection storm cannot starve the others.
+        for _ in 0..<64 {
+            let fd = csupport_accept_nonblocking(listenFD)
+            if fd < 0 {
+                let code = errno
+                switch code {
+                case EINTR, ECONNABORTED, EPROTO:
+                    continue
+                case EAGAIN, EWOULDBLOCK:
+                    if acceptFailing {
+                        acceptFailing = false
+                        Diagnostics.notice("control socket \(path): accepting connections again")
+                    }
+                    return
+                default:
+                    // Out of descriptors or memory: pause accepting rather than spin on a readable listener.
+                    if !acceptFailing {
+                        acceptFailing = true
+                        Diagnostics.warning(
+                            "control socket \(path): cannot accept a connection (\(String(cString: strerror(code)))); "
+                                + "pausing new connections briefly; this is reported once until it recovers")
+                    }
+                    acceptPausedUntil = now + 0.1
+                    return
+                }
+            }
+            if connections.count >= limits.maximumConnections {
+                refuseBusy(fd)
+                continue
+            }
+            var peer: PeerCredentials
+            switch PeerCredentials.of(socket: fd, group: group) {
+            case .success(let credentials): peer = credentials
+            case .failure(let error):
+                // Unknown peer: let it read, never change.
+                Diagnostics.warning("control socket \(path): \(error); treating the peer as unprivileged")
+                peer = PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max, mayChange: false)
+            }
+            if let adjustPeer { peer = adjustPeer(peer) }
+            let id = nextID
+            nextID += 1
+            let output = ConnectionOutput(watcherBacklog: limits.watcherBacklog, waker: waker)
+            connections[id] = ServerConnection(id: id, fd: fd, peer: peer, output: output, now: now)
+            statistics.accepted += 1
+        }
+    }
+
+    private func refuseBusy(_ fd: Int32) {
+        statistics.refusedBusy += 1
+        let error = ProtocolError(
+            .busy,
+            "locationd already serves \(limits.maximumConnections) control connections, as many as it accepts; try again later")
+        let line = Array(error.reply.line().utf8)
+        // A new socket's buffer is empty: the line fits, and the peer can read it after the close.
+        _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+        Glibc.close(fd)
+    }
+
+    // MARK: - Reading and writing
+
+    private func handle(_ connection: ServerConnection, revents: Int32, now: Double) {
+        if revents & Int32(POLLOUT) != 0 { connection.writable = true }
+        if revents & Int32(POLLIN) != 0 {
+            read(connection, now: now)
+            return
+        }
+        if revents & Int32(POLLHUP | POLLERR | POLLNVAL) != 0 { peerWent(connection) }
+    }
+
+    /// One read; requests are kept, a watcher's bytes are ignored.
+    private func read(_ connection: ServerConnection, now: Double) {
+        let count = scratch.count
+        let n = scratch.withUnsafeMutableBytes { Glibc.read(connection.fd, $0.baseAddress, count) }
+        if n > 0 {
+            connection.lastActivity = now
+            if case .requests = connection.mode {
+                scratch.withUnsafeBytes { connection.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            }
+            return
+        }
+        if n == 0 {
+            connection.eof = true
+            return
+        }
+        let code = errno
+        if code == EAGAIN || code == EWOULDBLOCK || code == EINTR { return }
+        connection.eof = true
+        peerWent(connection)
+    }
+
+    /// The peer hung up or the socket failed: a watcher is closed; for
+    /// requests, what it sent before is still carried out (replies dropped).
+    private func peerWent(_ connection: ServerConnection) {
+        connection.peerGone = true
+        connection.output.close()
+        switch connection.mode {
+        case .requests: break
+        case .watching, .closing: close(connection)
+        }
+    }
+
+    private func flush(_ connection: ServerConnection, now: Double) {
+        guard connection.writable, !connection.peerGone, connection.output.pendingBytes > 0 else { return }
+        let (written, result) = connection.output.flush(to: connection.fd)
+        if written > 0 { connection.lastActivity = now }
+        switch result {
+        case .done: break
+        case .wouldBlock: connection.writable = false
+        case .failed: peerWent(connection)
+        }
+    }
+
+    // MARK: - Requests
+
+    private func service(_ connection: ServerConnection, now: Double) {
+        guard connections[connection.id] != nil else { return }
+        flush(connection, now: now)
+        guard connections[connection.id] != nil else { return }
+        if case .requests = connection.mode {
+            processLines(connection, now: now)
+            flush(connection, now: now)
+            guard connections[connection.id] != nil else { return }
+        }
+        switch connection.mode {
+        case .requests:
+            if connection.inFlight { return }
+            if connection.eof && connection.bufferedInput == 0
+                && (connection.peerGone || connection.output.pendingBytes == 0)
+            {
+                close(connection)
+            } else if now - connection.lastActivity >= limits.idleTimeout {
+                statistics.idleClosed += 1
+                close(connection)
+            }
+        case .watching(let watcher):
+            if connection.output.isCutOff {
+                statistics.cutOff += 1
+                connection.mode = .closing(deadline: now + limits.closeGrace)
+                unwatch(watcher)
+                flush(connection, now: now)
+                closeIfDone(connection, now: now)
+            }
+        case .closing:
+            closeIfDone(connection, now: now)
+        }
+    }
+
+    private func closeIfDone(_ connection: ServerConnection, now: Double) {
+        guard connections[connection.id] != nil, case .closing(let deadline) = connection.mode else { return }
+        if connection.peerGone || connection.output.pendingBytes == 0 || now >= deadline { close(connection) }
+    }
+
+    /// Lines one connection may have answered in one round, so a peer that
+    /// pipelines thousands of bad lines does not make the others wait.
+    static let linesPerRound = 256
+
+    /// Takes request lines one at a time while nothing is in flight and the
+    /// peer is taking its replies, at most `linesPerRound` of them.
+    private func processLines(_ connection: ServerConnection, now: Double) {
+        var budget = Self.linesPerRound
+        connection.backlogged = false
+        while case .requests = connection.mode, !connection.inFlight,
+            connection.output.pendingBytes <= limits.replyBacklog
+        {
+            if budget == 0 {
+                // Come back next round (poll does not wait), without reading more meanwhile.
+                connection.backlogged = true
+                return
+            }
+            if let line = connection.nextLine(maximumLength: ControlProtocol.maximumLineLength) {
+                budget -= 1
+                dispatch(line, on: connection, now: now)
+                continue
+            }
+            // A peer that hung up is not polled: read what it left in the socket directly.
+            if connection.peerGone && !connection.eof {
+                let count = scratch.count
+                let n = scratch.withUnsafeMutableBytes { Glibc.read(connection.fd, $0.baseAddress, count) }
+                if n > 0 {
+                    scratch.withUnsafeBytes { connection.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+                } else if !(n < 0 && errno == EINTR) {
+                    connection.eof = true
+                }
+                continue
+            }
+            return
+        }
+    }
+
+    private func dispatch(_ line: ServerConnection.Line, on connection: ServerConnection, now: Double) {
+        statistics.requests += 1
+        connection.lastActivity = now
+        let bytes: [UInt8]
+        switch line {
+        case .tooLong:
+            statistics.malformed += 1
+            connection.output.enqueue(Array(ProtocolError.tooLong().reply.line().utf8))
+            return
+        case .request(let request):
+            bytes = request
+        }
+        let request: ControlRequest
+        switch ControlRequest.decode(bytes) {
+        case .failure(let error):
+            statistics.malformed += 1
+            connection.output.enqueue(Array(error.reply.line().utf8))
+            return
+        case .success(let decoded):
+            request = decoded
+        }
+        let peer = connection.peer
+        if request.access == .change && !peer.mayChange {
+            statistics.notAuthorized += 1
+            let error = ProtocolError.notAuthorized(command: request.operation.name, id: request.id)
+            connection.output.enqueue(Array(error.reply.line().utf8))
+            return
+        }
+        connection.inFlight = true
+        let handler = self.handler
+        let output = connection.output
+        let inbox = self.inbox
+        let waker = self.waker
+        let id = connection.id
+        if case .watch(let client) = request.operation {
+            Task {
+                let watcher = await handler.watch(request, client: client, from: peer, sink: output)
+                inbox.complete(id, .watch(watcher))
+                waker.wake()
+            }
+        } else {
+            Task {
+                let reply = await handler.handle(request, from: peer)
+                output.enqueue(Array(reply.line().utf8))
+                inbox.complete(id, .replied)
+                waker.wake()
+            }
+        }
+    }
+
+    private func complete(_ id: UInt64, _ completion: ServerInbox.Completion, now: Double) {
+        guard let connection = connections[id] else {
+            // The connection closed while the handler worked: a watcher it registered must go.
+            if case .watch(let watcher?) = completion { unwatch(watcher) }
+            return
+        }
+        connection.inFlight = false
+        connection.lastActivity = now
+        if case .watch(let watcher?) = completion {
+            connection.mode = .watching(watcher)
+            // The stream has begun: whatever else the peer sent is ignored.
+            connection.dropInput()
+            if connection.peerGone { close(connection) }
+        }
+    }
+
+    private func unwatch(_ watcher: WatcherID) {
+        let handler = self.handler
+        Task { await handler.unwatch(watcher) }
+    }
+
+    private func close(_ connection: ServerConnection) {
+        guard connections.removeValue(forKey: connection.id) != nil else { return }
+        connection.output.close()
+        Glibc.close(connection.fd)
+        if case .watching(let watcher) = connection.mode { unwatch(watcher) }
+    }
+
+    private func publish() {
+        var snapshot = statistics
+        snapshot.connections = connections.count
+        var watchers = 0
+        var buffered = 0
+        for connection in connections.values {
+            if connection.isWatching { watchers += 1 }
+            buffered += connection.bufferedInput + connection.output.pendingBytes
+        }
+        snapshot.watchers = watchers
+        snapshot.bufferedBytes = buffered
+        published.withLock { $0 = snapshot }
+    }
+
+    /// Watchers get a last line saying the daemon is stopping; every connection is closed.
+    private func shutDown() {
+        let stopping = ControlReply.error(
+            id: nil, code: ControlServer.shuttingDownCode, message: "locationd is stopping; the event stream ends here")
+        let line = Array(stopping.line().utf8)
+        for connection in Array(connections.values) {
+            if connection.isWatching && !connection.peerGone {
+                connection.output.replaceUnsent(with: line)
+                _ = connection.output.flush(to: connection.fd)
+            }
+            close(connection)
+        }
+        publish()
+    }
+}

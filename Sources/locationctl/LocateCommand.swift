@@ -1,0 +1,98 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LocationCore
+import LocationDaemon
+
+/// `locate CLIENT [--timeout S]`: watch the client, ask for one location on a
+/// second connection, and print the location (or the `location-unknown`
+/// error) that the watch then carries.
+enum LocateCommand {
+    /// Seconds beyond the locate's own timeout to wait for its outcome.
+    static let margin: Double = 5
+    /// How often to ask the daemon whether the locate is still pending.
+    static let checkInterval: Double = 2
+
+    static func run(client name: String, timeout: Double?, socket: String, json: Bool) -> ExitCode {
+        let operation = ControlRequest.Operation.command(.locate(client: name, timeout: timeout))
+        do throws(ControlClientError) {
+            // Watch first, so the outcome cannot slip past before the watch starts.
+            let watcher = try ControlClient(path: socket, timeout: RequestCommand.replyTimeout)
+            let (watchLine, watchReply) = try watcher.request(.watch(client: name), id: 1, timeout: RequestCommand.replyTimeout)
+            guard watchReply.isOK else {
+                return RequestCommand.show(watchReply, line: watchLine, for: .watch(client: name), json: json)
+            }
+            let commander = try ControlClient(path: socket, timeout: RequestCommand.replyTimeout)
+            let (line, reply) = try commander.request(operation, id: 2, timeout: RequestCommand.replyTimeout)
+            guard reply.isOK else { return RequestCommand.show(reply, line: line, for: operation, json: json) }
+
+            let start = ControlClient.now()
+            let deadline = timeout.map { start + $0 + margin }
+            var nextCheck = start + checkInterval
+            var endedAt: Double?
+            while true {
+                let now = ControlClient.now()
+                if let deadline, now >= deadline {
+                    Console.error("locationctl: no location for \(name) within \(format(timeout ?? 0)) s (+\(format(margin)) s), and no word from locationd\n")
+                    return .refused
+                }
+                if let endedAt, now >= endedAt + 1 {
+                    Console.error("locationctl: the locate of \(name) ended without a location reaching locationctl; see: locationctl status \(name)\n")
+                    return .refused
+                }
+                if now >= nextCheck && endedAt == nil {
+                    // Without a timeout of our own, the daemon's state bounds the wait.
+                    nextCheck = now + checkInterval
+                    let (_, status) = try commander.request(.status(client: name), id: 3, timeout: RequestCommand.replyTimeout)
+                    if let report = try? status.statusReport(), let client = report.status.clients.first(where: { $0.authorization.client == name }),
+                        !client.locatePending
+                    {
+                        endedAt = now
+                    }
+                }
+                let wait = max(0.05, min(nextCheck, deadline ?? .infinity, (endedAt ?? .infinity) + 1) - now)
+                let line: [UInt8]?
+                do throws(ControlClientError) {
+                    line = try watcher.readLine(timeout: wait)
+                } catch .timedOut {
+                    continue
+                }
+                guard let line else {
+                    Console.error("locationctl: locationd at \(socket) closed the connection (is it stopping?)\n")
+                    return .unreachable
+                }
+                if let result = outcome(of: line, client: name, json: json) { return result }
+            }
+        } catch {
+            Console.error("locationctl: \(error)\n")
+            return error.exitCode
+        }
+    }
+
+    /// The exit status if `line` is the locate's outcome for `client`: a
+    /// location (printed), or an error event (explained).
+    static func outcome(of line: [UInt8], client: String, json: Bool) -> ExitCode? {
+        guard case .event(let event)? = try? ServerMessage.decode(line) else {
+            // The stream's last word (too slow, stopping) ends the wait too.
+            return WatchCommand.show(line, json: json)
+        }
+        switch event.kind {
+        case .location(let record) where record.client == client:
+            if json { Console.out(bytes: line + [0x0A]) } else { Console.out(EventRenderer.render(event) + "\n") }
+            return .ok
+        case .engine(.error(let who, let code, let message)) where who == client:
+            if json { Console.out(bytes: line + [0x0A]) }
+            Console.error(
+                ReplyRenderer.renderError(
+                    code: code.rawValue, message: "\(client): \(code.rawValue): \(message)",
+                    for: .command(.locate(client: client, timeout: nil))))
+            return .refused
+        default:
+            return nil
+        }
+    }
+
+    private static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+}

@@ -1,0 +1,188 @@
+import LocationCore
+import LocationDaemon
+import Synchronization
+
+/// A small stand-in for the daemon core behind the control server: clients
+/// with a stored authorization that `authorize` changes, replies of the real
+/// shapes, watchers that get the reply, a snapshot and then every event, and
+/// a record of every request it was handed (so a test can tell that the
+/// server refused something without asking it).
+final class FakeControlHandler: ControlHandler {
+    struct Watcher {
+        var client: String?
+        var sink: any WatchSink
+    }
+
+    struct State {
+        var requests: [(ControlRequest, PeerCredentials)] = []
+        var stored: [String: AuthorizationStatus] = [:]
+        var services = true
+        var watchers: [UInt64: Watcher] = [:]
+        var nextWatcher: UInt64 = 1
+        var refusedByWatchers = 0
+        var unwatched: [UInt64] = []
+    }
+
+    /// The configured clients, in order.
+    let clients: [String]
+    /// Where `hello` says each client's log is.
+    let logDirectory: String
+    /// Each request waits a random time up to this many seconds (0: none), to shuffle task timing.
+    let jitter: Double
+    /// What a `locate` of a client delivers after its reply: a location, or `nil` for `location-unknown`.
+    let locateResult: @Sendable (String) -> LogRecord?
+
+    let state = Mutex(State())
+
+    init(
+        clients: [String] = ["logger", "survey"], logDirectory: String = "/var/log/locationd", jitter: Double = 0,
+        locateResult: @escaping @Sendable (String) -> LogRecord? = { _ in nil }
+    ) {
+        self.clients = clients
+        self.logDirectory = logDirectory
+        self.jitter = jitter
+        self.locateResult = locateResult
+        state.withLock { state in
+            for client in clients { state.stored[client] = .ask }
+        }
+    }
+
+    /// The requests handed over so far.
+    var requests: [ControlRequest] { state.withLock { $0.requests.map(\.0) } }
+    /// The peers of the requests handed over so far.
+    var peers: [PeerCredentials] { state.withLock { $0.requests.map(\.1) } }
+    /// Registered watchers now.
+    var watcherCount: Int { state.withLock { $0.watchers.count } }
+    /// Watchers that refused a line (fell behind) and were dropped.
+    var refusedByWatchers: Int { state.withLock { $0.refusedByWatchers } }
+    /// Watchers the server unregistered.
+    var unwatched: [UInt64] { state.withLock { $0.unwatched } }
+
+    func authorization(_ client: String) -> ClientAuthorization {
+        state.withLock { state in
+            let stored = state.stored[client] ?? .ask
+            return ClientAuthorization(
+                client: client, status: state.services ? stored : .never, stored: stored,
+                reason: state.services ? nil : .servicesOff)
+        }
+    }
+
+    func handle(_ request: ControlRequest, from peer: PeerCredentials) async -> ControlReply {
+        state.withLock { $0.requests.append((request, peer)) }
+        if jitter > 0 { try? await Task.sleep(for: .seconds(Double.random(in: 0...jitter))) }
+        if let client = request.operation.client, !clients.contains(client) {
+            return .unknownClient(id: request.id, client: client, known: clients)
+        }
+        switch request.operation {
+        case .hello:
+            return .hello(
+                id: request.id,
+                HelloReply(clients: clients.map { HelloReply.Client(name: $0, log: "\(logDirectory)/\($0).jsonl") }))
+        case .status(let client):
+            let report = StatusReport(status: status(), time: 1_773_489_603, sourceName: "fake source")
+            if let client, let only = report.only(client: client) { return .status(id: request.id, only) }
+            return .status(id: request.id, report)
+        case .prompts:
+            return .prompts(id: request.id, [])
+        case .watch:
+            return .error(id: request.id, code: "bad-request", message: "watch goes through watch()")
+        case .command(let command):
+            return ControlReply(id: request.id, result: .success(apply(command)))
+        }
+    }
+
+    func watch(
+        _ request: ControlRequest, client: String?, from peer: PeerCredentials, sink: any WatchSink
+    ) async -> WatcherID? {
+        state.withLock { $0.requests.append((request, peer)) }
+        if let client, !clients.contains(client) {
+            _ = sink.send(Array(ControlReply.unknownClient(id: request.id, client: client, known: clients).line().utf8))
+            return nil
+        }
+        let snapshot = ControlEvent.snapshot(
+            source: .fix, authorizations: clients.map(authorization), prompts: [], time: 1_773_489_603, client: client)
+        // Registered under the lock with its first lines, so no event can come between them.
+        return state.withLock { state -> WatcherID? in
+            guard sink.send(Array(ControlReply.watching(id: request.id, client: client).line().utf8)) else { return nil }
+            for event in snapshot where !sink.send(event.line()) { return nil }
+            let id = state.nextWatcher
+            state.nextWatcher += 1
+            state.watchers[id] = Watcher(client: client, sink: sink)
+            return WatcherID(rawValue: id)
+        }
+    }
+
+    func unwatch(_ watcher: WatcherID) async {
+        state.withLock { state in
+            state.watchers.removeValue(forKey: watcher.rawValue)
+            state.unwatched.append(watcher.rawValue)
+        }
+    }
+
+    /// Sends `event` to every matching watcher; drops those that refuse it.
+    /// Returns how many took it.
+    @discardableResult
+    func broadcast(_ event: ControlEvent) -> Int {
+        let line = event.line()
+        return state.withLock { state in
+            var delivered = 0
+            for (id, watcher) in state.watchers where event.matches(client: watcher.client) {
+                if watcher.sink.send(line) {
+                    delivered += 1
+                } else {
+                    state.watchers.removeValue(forKey: id)
+                    state.refusedByWatchers += 1
+                }
+            }
+            return delivered
+        }
+    }
+
+    private func status() -> EngineStatus {
+        let clientStatuses = clients.map { client -> ClientStatus in
+            let authorization = authorization(client)
+            let delivering = authorization.status == .always || authorization.status == .whileUsing
+            return ClientStatus(
+                authorization: authorization, inUse: true, updating: true, locatePending: false, prompt: nil,
+                delivering: delivering, reason: delivering ? "\(client) is authorized." : "\(client) is set to \(authorization.status.rawValue).",
+                suggestion: delivering ? nil : "authorize \(client) while-using", lastDelivered: nil, deliveredCount: 0)
+        }
+        let services = state.withLock { $0.services }
+        return EngineStatus(services: services, source: .fix, lastFix: nil, lastFixAge: nil, clients: clientStatuses)
+    }
+
+    private func apply(_ command: Command) -> CommandOutcome {
+        switch command {
+        case .authorize(let client, let status):
+            let before = authorization(client)
+            let changed = state.withLock { state -> Bool in
+                defer { state.stored[client] = status }
+                return state.stored[client] != status
+            }
+            if changed {
+                broadcast(ControlEvent(.authorization(authorization(client)), time: 1_773_489_604))
+            }
+            return CommandOutcome(
+                changed: changed, message: changed ? "\(client) is now \(status.rawValue)" : "\(client) is already \(before.stored.rawValue)")
+        case .services(let on):
+            let changed = state.withLock { state -> Bool in
+                defer { state.services = on }
+                return state.services != on
+            }
+            return CommandOutcome(changed: changed, message: "Location Services are \(on ? "on" : "off")")
+        case .locate(let client, _):
+            let result = locateResult(client)
+            Task {
+                try? await Task.sleep(for: .milliseconds(100))
+                if let result {
+                    broadcast(ControlEvent(location: result))
+                } else {
+                    broadcast(ControlEvent(.error(client: client, code: .locationUnknown, message: "no fix within the timeout"), time: 1_773_489_610))
+                }
+            }
+            return CommandOutcome(changed: true, message: "locating \(client)")
+        default:
+            return CommandOutcome(changed: true, message: "\(command.name) done")
+        }
+    }
+}

@@ -1,0 +1,151 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LocationCore
+@testable import LocationDaemon
+import Testing
+
+/// A control server on a socket in a scratch directory, with a fake handler.
+final class ServerFixture {
+    let directory: ScratchDirectory
+    let handler: FakeControlHandler
+    let server: ControlServer
+    var path: String { server.path }
+
+    /// A server whose handler `makeHandler` builds, given the scratch
+    /// directory (the fake's clients keep their logs there).
+    init(
+        _ label: String = "control", limits: ControlServer.Limits = ControlServer.Limits(), socketGroup: String? = nil,
+        adjustPeer: (@Sendable (PeerCredentials) -> PeerCredentials)? = nil,
+        handler makeHandler: (String) -> FakeControlHandler = { FakeControlHandler(logDirectory: $0) }
+    ) throws {
+        directory = try ScratchDirectory(label)
+        handler = makeHandler(directory.path)
+        server = try ControlServer(
+            path: directory.file("control.sock"), socketGroup: socketGroup, handler: handler, limits: limits,
+            adjustPeer: adjustPeer)
+        try server.start()
+    }
+
+    deinit {
+        server.stop()
+    }
+
+    /// A new connection.
+    func client() throws -> TestClient {
+        try TestClient(path: path)
+    }
+
+    /// Waits (at most `seconds`) until `condition` holds; returns whether it did.
+    func eventually(within seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+        await ServerFixture.eventually(within: seconds, condition)
+    }
+
+    static func eventually(within seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+        let deadline = ControlClient.now() + seconds
+        while ControlClient.now() < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return condition()
+    }
+}
+
+/// A control connection for tests. Every wait sleeps in small steps rather
+/// than blocking a thread: the server's handler calls run as tasks on the
+/// same small cooperative pool the tests run on, and a test blocked in
+/// `poll(2)` would keep them from running.
+final class TestClient {
+    struct Timeout: Error, CustomStringConvertible {
+        var what: String
+        var description: String { "nothing from the server within the deadline (\(what))" }
+    }
+
+    let connection: ControlClient
+
+    init(path: String) throws {
+        connection = try ControlClient(path: path, timeout: 5)
+    }
+
+    /// Sends bytes as they are.
+    func send(raw bytes: [UInt8], timeout: Double = 10) async throws {
+        let deadline = ControlClient.now() + timeout
+        var offset = 0
+        while offset < bytes.count {
+            let n = try connection.sendSome(bytes[offset...])
+            offset += n
+            if n == 0 {
+                guard ControlClient.now() < deadline else { throw Timeout(what: "sending") }
+                try await Task.sleep(for: .milliseconds(1))
+            }
+        }
+    }
+
+    /// Sends a request line.
+    func send(_ request: ControlRequest) async throws {
+        try await send(raw: Array(request.line().utf8))
+    }
+
+    /// Sends a text line (a `\n` is added).
+    func send(line: String) async throws {
+        try await send(raw: Array((line + "\n").utf8))
+    }
+
+    /// The next line; `nil` when the server closed the connection.
+    func line(timeout: Double = 10) async throws -> [UInt8]? {
+        let deadline = ControlClient.now() + timeout
+        while true {
+            switch try connection.pollLine() {
+            case .line(let line): return line
+            case .end: return nil
+            case .nothing:
+                guard ControlClient.now() < deadline else { throw Timeout(what: "reading a line") }
+                try await Task.sleep(for: .milliseconds(1))
+            }
+        }
+    }
+
+    /// The next line as JSON.
+    func json(timeout: Double = 10) async throws -> JSONValue? {
+        guard let line = try await line(timeout: timeout) else { return nil }
+        return try JSONValue.parse(line)
+    }
+
+    /// The next line decoded.
+    func message() async throws -> ServerMessage? {
+        guard let line = try await line() else { return nil }
+        return try ServerMessage.decode(line)
+    }
+
+    /// Sends a request and reads its reply.
+    func request(_ operation: ControlRequest.Operation, id: JSONValue? = nil) async throws -> ControlReply {
+        try await send(ControlRequest(id: id, operation))
+        guard case .reply(let reply)? = try await message() else { throw Timeout(what: "a reply") }
+        return reply
+    }
+
+    /// Skips `count` lines.
+    func skip(_ count: Int) async throws {
+        for _ in 0..<count { _ = try await line() }
+    }
+
+    /// The lines that have arrived, without waiting.
+    func available() throws -> [[UInt8]] {
+        try connection.availableLines()
+    }
+
+    /// Shuts down the sending side.
+    func finishSending() {
+        connection.finishSending()
+    }
+}
+
+/// The resident set size of this process, in bytes, from /proc/self/status.
+func residentBytes(of pid: String = "self") -> Int? {
+    guard let text = try? String(decoding: fileBytes("/proc/\(pid)/status"), as: UTF8.self) else { return nil }
+    for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        let digits = line.dropFirst(6).filter(\.isNumber)
+        return Int(digits).map { $0 * 1024 }
+    }
+    return nil
+}

@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import LocationCore
+@testable import LocationDaemon
+import Testing
+
+/// A real unprivileged `locationctl` (uid/gid 65534, no supplementary
+/// groups, via setpriv) against a real server: what the socket's mode,
+/// group and `SO_PEERCRED` let it do.
+@Suite(
+    .enabled(if: getuid() == 0, "needs root to run locationctl as another user"),
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "needs setpriv (util-linux)"),
+    .enabled(if: Locationctl.isBuilt, "build locationctl first: swift build --build-tests"))
+struct UnprivilegedPeerTests {
+    static let setpriv = ["--reuid=65534", "--regid=65534", "--clear-groups", Locationctl.path]
+
+    static func runAsNobody(_ arguments: [String], in directory: ScratchDirectory) async throws
+        -> (status: Int32, output: String, errors: String)
+    {
+        let child = try Child("/usr/bin/setpriv", setpriv + arguments, in: directory)
+        let status = try await child.wait()
+        return (status, child.output, child.errors)
+    }
+
+    static func openDirectory(_ fixture: ServerFixture) {
+        // mkdtemp made it 0700; the socket's own mode is what is under test.
+        chmod(fixture.directory.path, 0o755)
+    }
+
+    @Test func theSocketsModeKeepsOthersOut() async throws {
+        let fixture = try ServerFixture("nobody-out")
+        Self.openDirectory(fixture)
+        let (status, _, errors) = try await Self.runAsNobody(["--socket", fixture.path, "status"], in: fixture.directory)
+        #expect(status == 3)
+        #expect(errors.contains("permission denied"))
+        #expect(errors.contains("socket group"))
+        #expect(fixture.handler.requests.isEmpty)
+    }
+
+    @Test func aPeerOutsideTheSocketGroupMayReadButNotChange() async throws {
+        let fixture = try ServerFixture("nobody-read")
+        Self.openDirectory(fixture)
+        // An administrator opened the socket to everyone for reading.
+        chmod(fixture.path, 0o666)
+        let (readStatus, output, _) = try await Self.runAsNobody(["--socket", fixture.path, "status"], in: fixture.directory)
+        #expect(readStatus == 0)
+        #expect(output.contains("logger: ask"))
+
+        let (status, _, errors) = try await Self.runAsNobody(
+            ["--socket", fixture.path, "authorize", "logger", "always"], in: fixture.directory)
+        #expect(status == 1)
+        #expect(errors.contains("authorize changes state, which needs root or membership of the daemon's socket group"))
+        #expect(fixture.handler.authorization("logger").stored == .ask)
+        #expect(!fixture.handler.requests.contains { $0.access == .change })
+        let peer = try #require(fixture.handler.peers.first)
+        #expect(peer.uid == 65534 && peer.gid == 65534 && !peer.mayChange)
+    }
+
+    @Test func aMemberOfTheSocketGroupMayChange() async throws {
+        // nogroup (65534) is nobody's group here: setpriv's --regid makes the peer a member.
+        let group = try #require(try? SocketGroup.lookup("nogroup").get(), "Debian has a nogroup group")
+        #expect(group.gid == 65534)
+        let fixture = try ServerFixture("nobody-member", socketGroup: "nogroup")
+        Self.openDirectory(fixture)
+        let (status, output, errors) = try await Self.runAsNobody(
+            ["--socket", fixture.path, "authorize", "logger", "always"], in: fixture.directory)
+        #expect(status == 0, "\(errors)")
+        #expect(output == "logger is now always\n")
+        #expect(fixture.handler.authorization("logger").stored == .always)
+        #expect(fixture.handler.peers.first?.mayChange == true)
+    }
+}
