@@ -50,8 +50,8 @@ public enum Daemon {
         do {
             core = try DaemonCore(config: config, seed: DaemonCore.randomSeed())
         } catch {
-            for problem in error.errors { Diagnostics.error(problem.description) }
-            Diagnostics.error("not started: the coordinate logs cannot be opened")
+            for line in error.description.split(separator: "\n") { Diagnostics.error(String(line)) }
+            Diagnostics.error("not started: the logs cannot be opened")
             return .refused
         }
 

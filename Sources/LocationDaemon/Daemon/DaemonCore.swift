@@ -5,11 +5,28 @@ import LocationCore
 /// tick, control requests and watchers (from the control server), reloads
 /// and shutdown. Effects go through the `EffectCarrier` that replay uses too;
 /// `state.json` is saved through a `StateKeeper` (debounced, always at
-/// shutdown).
+/// shutdown); every accepted change through the socket is appended to
+/// `audit.jsonl` with the state it changed, before and after.
 ///
 /// Time: the engine's `now` is the monotonic clock; events and status
 /// replies are stamped with the wall clock.
 public actor DaemonCore: ControlHandler {
+    /// Why the core could not start.
+    public enum StartError: Error, Sendable, CustomStringConvertible {
+        /// Client logs could not be opened.
+        case logs(ClientLogs.OpenErrors)
+        /// The audit log could not be opened.
+        case audit(SystemError)
+
+        /// What is wrong, one problem per line.
+        public var description: String {
+            switch self {
+            case .logs(let errors): errors.description
+            case .audit(let error): "cannot open the audit log: \(error); make log_dir writable by the user locationd runs as"
+            }
+        }
+    }
+
     /// The source as people name it: `gpsd 127.0.0.1:2947`, `nmea /dev/ttyACM0`.
     public nonisolated let sourceName: String
     /// The configuration in force (a reload replaces it, less the keys that need a restart).
@@ -18,6 +35,7 @@ public actor DaemonCore: ControlHandler {
     private var engine: Engine
     private let carrier: EffectCarrier
     private let state: StateKeeper
+    private let audit: AuditLog
     private let clock: DaemonClock
     private var effects: [Effect] = []
     private var watchers: [WatcherID: Watcher] = [:]
@@ -36,17 +54,30 @@ public actor DaemonCore: ControlHandler {
     }
 
     /// Loads the state (setting a corrupt file aside), makes the engine and
-    /// opens every client's log. `seed` seeds the reduced-accuracy secrets of
-    /// clients without saved state (pass `randomSeed()`). Throws when a log
-    /// cannot be opened: the daemon cannot do its job then.
-    public init(config: DaemonConfig, seed: UInt64, clock: DaemonClock = .system) throws(ClientLogs.OpenErrors) {
+    /// opens every client's log and the audit log. `seed` seeds the
+    /// reduced-accuracy secrets of clients without saved state (pass
+    /// `randomSeed()`). Throws when a log cannot be opened: the daemon cannot
+    /// do its job then.
+    public init(config: DaemonConfig, seed: UInt64, clock: DaemonClock = .system) throws(StartError) {
         self.config = config
         self.clock = clock
         sourceName = Self.name(of: config.source)
         state = StateKeeper(store: StateStore(path: config.statePath))
         let saved = state.load()
         engine = Engine(settings: config.engineSettings, saved: saved, seed: seed)
-        carrier = EffectCarrier(logs: try ClientLogs(config: config))
+        let logs: ClientLogs
+        do {
+            logs = try ClientLogs(config: config)
+        } catch {
+            throw .logs(error)
+        }
+        do {
+            audit = try AuditLog(path: config.auditLogPath)
+        } catch {
+            logs.closeAll()
+            throw .audit(error)
+        }
+        carrier = EffectCarrier(logs: logs)
         effects.reserveCapacity(16)
         if saved == nil {
             // Write the state at once, so the reduced-accuracy secrets just drawn survive a crash.
@@ -99,6 +130,7 @@ public actor DaemonCore: ControlHandler {
         engine.handle(.tick, now: now, into: &effects)
         carry(now: now)
         carrier.logs.flushIfDue(now: now)
+        audit.flushIfDue(now: now)
         state.saveIfDue(now: now) { engine.savedState }
     }
 
@@ -106,7 +138,12 @@ public actor DaemonCore: ControlHandler {
     public func reopenLogs() {
         guard !stopped else { return }
         let open = carrier.logs.reopenAll()
-        Diagnostics.notice("reopened \(open) log\(open == 1 ? "" : "s")")
+        do {
+            try audit.reopen()
+        } catch {
+            Diagnostics.error("cannot reopen the audit log \(audit.path) (\(error)); still writing the file open before")
+        }
+        Diagnostics.notice("reopened \(open) log\(open == 1 ? "" : "s") and the audit log")
     }
 
     /// SIGHUP, second half: takes a reloaded configuration. The engine keeps
@@ -149,6 +186,7 @@ public actor DaemonCore: ControlHandler {
         guard !stopped else { return }
         stopped = true
         carrier.logs.closeAll()
+        audit.close()
         state.saveNow(engine.savedState, now: clock.monotonic())
         watchers.removeAll()
         watcherOrder.removeAll()
@@ -232,14 +270,33 @@ public actor DaemonCore: ControlHandler {
                     id: request.id, code: "shutting-down", message: "locationd is stopping; try again when it has restarted")
             }
             let now = clock.monotonic()
+            let before = auditedState(of: command, now: now)
             let result = engine.apply(command, now: now)
             effects = result.effects
             carry(now: now)
             if case .success(let outcome) = result.outcome, outcome.changed {
                 Diagnostics.notice("\(peer): \(ControlRequest(.command(command)).json.serialized): \(outcome.message)")
+                audit.record(
+                    AuditRecord(
+                        time: clock.wall(), peer: peer, request: request, before: before,
+                        after: auditedState(of: command, now: now)))
             }
             return ControlReply(id: request.id, result: result.outcome)
         }
+    }
+
+    /// What a command can change, for the audit log: the Location Services
+    /// switch, or the client's authorization with its app state and prompt.
+    private func auditedState(of command: Command, now: Double) -> JSONValue {
+        let status = engine.status(now: now)
+        guard let name = command.client else { return .object([("services", .bool(status.services))]) }
+        guard let client = status.clients.first(where: { $0.authorization.client == name }) else { return .null }
+        var members = client.authorization.json.objectValue ?? []
+        members.append(("inUse", .bool(client.inUse)))
+        members.append(("updating", .bool(client.updating)))
+        members.append(("locatePending", .bool(client.locatePending)))
+        if let prompt = client.prompt { members.append(("prompt", .string(prompt.kind.rawValue))) }
+        return .object(members)
     }
 
     /// Registers a watcher: the reply, the initial state, then every matching event.
