@@ -21,14 +21,18 @@ struct DaemonRunTests {
     }
 
     /// The 5 m chain of the walk from the first fix gpsd reported to the daemon.
-    /// gpsd 3.22 may leave out the first cycle it reads (it is still learning
-    /// which sentence ends a cycle, and the date comes only with RMC; gpsdecode
-    /// skips it too, docs/sources.md), so the chain starts where the log does —
-    /// at the walk's first or second epoch, nothing later.
+    /// gpsd 3.22 does not report the first cycles it reads while it learns which
+    /// sentence ends a cycle (and the date comes only with RMC; gpsdecode skips
+    /// the first cycle too, docs/sources.md) — on a loaded machine, where it gets
+    /// several sentences at once, the first two or three. So the chain starts
+    /// where the log does, within the walk's first five epochs; from there on
+    /// the log must be exactly the chain.
     static func expectedChain(loggedFrom records: [LogRecord], sourceLocation: SourceLocation = #_sourceLocation) throws -> [Fix] {
         let fixes = try nmeaFixes(walk)
         guard let first = records.first?.time, let start = fixes.first?.time else { return try expectedChain() }
-        #expect(first <= start + 1.0005, "the log starts at the walk's first or second epoch", sourceLocation: sourceLocation)
+        #expect(
+            first <= start + 4.0005, "the log starts within the walk's first five epochs, not at \(UTCTime.format(first))",
+            sourceLocation: sourceLocation)
         return distanceFilterChain(fixes.filter { ($0.time ?? 0) >= first - 0.0005 }, filter: 5)
     }
 
