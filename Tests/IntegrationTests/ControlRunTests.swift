@@ -67,4 +67,27 @@ struct ControlRunTests {
         let commands = audit.split(separator: "\n").compactMap { try? JSONValue.parse(String($0))["cmd"]?.stringValue }
         #expect(commands == ["request", "answer", "authorize", "authorize"])
     }
+
+    @Test func aSecondDaemonOnTheSameSocketRefusesToStartAndLeavesTheStateAlone() async throws {
+        let sandbox = try DaemonSandbox("control-second")
+        try sandbox.writeConfig(port: try GPSFake.freePort(), clients: DaemonSandbox.logger(authorization: "ask"))
+        let first = try sandbox.startDaemon()
+        try #require(await waitUntil(timeout: 20) { first.stderr.contains("ready:") }, "\(first.stderr)")
+        #expect(try await locationctl(sandbox, ["authorize", "logger", "never"]).status == 0)
+        try #require(await waitUntil(timeout: 5) {
+            (try? StateCodec.decode(try readFile(sandbox.statePath)).client("logger")?.status) == .never
+        })
+        let state = try readFile(sandbox.statePath)
+        let second = try sandbox.startDaemon()
+        #expect(await second.waitForExit(timeout: 10))
+        #expect(second.exitStatus == 1)
+        #expect(second.stderr.contains("another locationd is running on \(sandbox.socketPath)"))
+        #expect(try readFile(sandbox.statePath) == state)
+        #expect(try ScratchListing.names(sandbox.stateDirectory) == ["state.json"])
+        // The first one is unharmed.
+        #expect(try await locationctl(sandbox, ["status", "logger"]).stdout.contains("never"))
+        first.signal(SIGTERM)
+        #expect(await first.waitForExit(timeout: 5))
+        #expect(first.exitStatus == 0)
+    }
 }

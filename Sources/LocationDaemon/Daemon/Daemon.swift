@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import LocationCore
 
 /// `locationd run`: start-up, the service group, SIGHUP and shutdown.
@@ -46,6 +49,15 @@ public enum Daemon {
             "locationd \(LocationdVersion.string) starting: configuration \(configPath), source \(DaemonCore.name(of: config.source)), "
                 + (config.clients.isEmpty ? "no clients" : "clients \(clientNames)"))
 
+        // Before the state is read: a second daemon must not set aside, rewrite or
+        // race the state file (or append to the logs) of the one already running.
+        if control != nil, isServed(config.socket) {
+            Diagnostics.error(
+                "not started: another locationd is running on \(config.socket); stop it first (systemctl stop locationd), "
+                    + "or give this one another socket, state_dir and log_dir")
+            return .refused
+        }
+
         let core: DaemonCore
         do {
             core = try DaemonCore(config: config, seed: DaemonCore.randomSeed())
@@ -61,7 +73,7 @@ public enum Daemon {
                 services.append(try control(config, core))
             } catch {
                 Diagnostics.error("not started: \(error)")
-                await core.shutdown()
+                await core.abandon()
                 return .refused
             }
         }
@@ -86,6 +98,18 @@ public enum Daemon {
         }
         Diagnostics.notice("stopped cleanly")
         return .ok
+    }
+
+    /// Whether a server answers on the Unix socket at `path` (a daemon runs there).
+    static func isServed(_ path: String) -> Bool {
+        guard let address = UnixSocketAddress(path: path),
+            let fd = try? UnixSocketAddress.makeSocket(nonBlocking: true)
+        else { return false }
+        defer { close(fd) }
+        switch address.connect(fd) {
+        case 0, EAGAIN, EINPROGRESS: return true
+        default: return false
+        }
     }
 
     /// SIGHUP: reopens the logs, then reads the configuration again and hands

@@ -192,6 +192,15 @@ public actor DaemonCore: ControlHandler {
         watcherOrder.removeAll()
     }
 
+    /// Start-up failed after the core was made: closes the logs without saving
+    /// the state (nothing changed it yet, and another daemon may own the file).
+    public func abandon() {
+        guard !stopped else { return }
+        stopped = true
+        carrier.logs.closeAll()
+        audit.close()
+    }
+
     // MARK: - Queries
 
     /// One line for systemd's `STATUS=`: what is being logged and how the source is.
