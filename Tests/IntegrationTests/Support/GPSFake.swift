@@ -5,11 +5,57 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 
 /// Why gpsfake could not be run.
 struct GPSFakeError: Error, CustomStringConvertible {
     /// What failed, with gpsfake's own output when there was some.
     var description: String
+}
+
+/// At most `limit` gpsfake runs at once in this test process. Swift Testing
+/// runs suites in parallel; a dozen gpsfake + gpsd pairs starting together on
+/// a two-core machine miss their start deadlines. A run holds its slot from
+/// `start` until `stop`.
+final class GPSFakeSlots: Sendable {
+    /// The process-wide slots.
+    static let shared = GPSFakeSlots(limit: 3)
+
+    private struct State {
+        var free: Int
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state: Mutex<State>
+
+    private init(limit: Int) { state = Mutex(State(free: limit)) }
+
+    /// Waits for a free slot.
+    func acquire() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let granted = state.withLock { state -> Bool in
+                if state.free > 0 {
+                    state.free -= 1
+                    return true
+                }
+                state.waiters.append(continuation)
+                return false
+            }
+            if granted { continuation.resume() }
+        }
+    }
+
+    /// Hands the slot to the next waiter, or frees it.
+    func release() {
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if state.waiters.isEmpty {
+                state.free += 1
+                return nil
+            }
+            return state.waiters.removeFirst()
+        }
+        next?.resume()
+    }
 }
 
 /// One `/usr/bin/gpsfake` process, and the private gpsd it spawns, replaying
@@ -68,13 +114,21 @@ final class GPSFake {
     private var gate: Int32
     private let prompts: Int
     private var reaped = false
+    private var holdsSlot = true
 
     /// Starts gpsfake on `log` and waits (up to `startTimeout` seconds, without
     /// blocking a thread) until gpsd accepts connections.
     static func start(log: String, options: Options = Options(), startTimeout: Double = 15) async throws(GPSFakeError)
         -> GPSFake
     {
-        let fake = try GPSFake(log: log, options: options)
+        await GPSFakeSlots.shared.acquire()
+        let fake: GPSFake
+        do {
+            fake = try GPSFake(log: log, options: options)
+        } catch {
+            GPSFakeSlots.shared.release()
+            throw error
+        }
         let deadline = now() + startTimeout
         while !accepts(port: fake.port) {
             if fake.hasExited() || now() > deadline {
@@ -261,6 +315,10 @@ final class GPSFake {
         kill(-pid, SIGKILL)
         unlink("/tmp/gpsfake-\(pid).sock")
         unlink(outputPath)
+        if holdsSlot {
+            holdsSlot = false
+            GPSFakeSlots.shared.release()
+        }
     }
 
     /// True once gpsfake has exited (and is reaped).
