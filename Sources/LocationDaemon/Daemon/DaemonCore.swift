@@ -41,7 +41,6 @@ public actor DaemonCore: ControlHandler {
     private var watchers: [WatcherID: Watcher] = [:]
     private var watcherOrder: [WatcherID] = []
     private var nextWatcher: UInt64 = 1
-    private var sourceDetail = "not started"
     private var reportedSource: SourceState?
     private var stopped = false
     /// Fixes the source has reported (any mode).
@@ -111,7 +110,6 @@ public actor DaemonCore: ControlHandler {
             fixesSeen += 1
             engine.handle(.fix(fix), now: now, into: &effects)
         case .state(let sourceState, let detail):
-            sourceDetail = detail
             if sourceState != reportedSource {
                 // The sources log their own connects and losses; this is the engine's view.
                 Diagnostics.debug("\(sourceName): \(sourceState.rawValue): \(detail)")
@@ -276,7 +274,8 @@ public actor DaemonCore: ControlHandler {
         case .command(let command):
             guard !stopped else {
                 return .error(
-                    id: request.id, code: "shutting-down", message: "locationd is stopping; try again when it has restarted")
+                    id: request.id, code: ControlServer.shuttingDownCode,
+                    message: "locationd is stopping; try again when it has restarted")
             }
             let now = clock.monotonic()
             let before = auditedState(of: command, now: now)
