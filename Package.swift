@@ -73,6 +73,12 @@ let package = Package(
             path: "Benchmarks/ParserBenchmark",
             swiftSettings: strict
         ),
+        // locationd run vs gpxlogger on one gpsd stream; locationd replay vs gpsdecode.
+        .executableTarget(
+            name: "DaemonBenchmark",
+            path: "Benchmarks/DaemonBenchmark",
+            swiftSettings: strict
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,302 @@
+/*
+ * CGPS — the shim over libgps. See include/cgps.h for the contract, the
+ * gps_read/gps_waiting semantics it relies on, and what changes between
+ * libgps API versions.
+ */
+#define _GNU_SOURCE
 #include "cgps.h"
+
 #include <gps.h>
+
+#include <errno.h>
+#include <math.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#if !defined(GPSD_API_MAJOR_VERSION)
+#error "<gps.h> defines no GPSD_API_MAJOR_VERSION: this is not gpsd's libgps header. Install libgps-dev."
+#elif GPSD_API_MAJOR_VERSION < 11
+#error "libgps API older than 11 (gpsd 3.22): the fix structure differs (time types, altitude fields). Build against gpsd >= 3.22's libgps-dev."
+#elif GPSD_API_MAJOR_VERSION > 16
+#error "libgps API newer than 16 (gpsd 3.27) is unknown to this shim. Read the change list above GPSD_API_MAJOR_VERSION in <gps.h>, check every field cgps.c copies, then widen this range and extend the notes in cgps.h."
+#endif
+
+#if defined(USE_QT)
+#error "libgps built for Qt keeps a QTcpSocket in gps_fd; CGPS needs the plain-socket build that Debian ships."
+#endif
+
+struct cgps_session {
+    struct gps_data_t gps;
+    /* The last gps_read found only part of a line. libgps's gps_waiting
+     * would now say "data waiting" until the rest arrives, so wait on the
+     * socket instead. */
+    bool partial;
+};
+
 int cgps_api_major(void) { return GPSD_API_MAJOR_VERSION; }
+
+int cgps_api_minor(void) { return GPSD_API_MINOR_VERSION; }
+
+/* A dead remote gpsd (host gone, cable pulled) sends nothing, and neither
+ * does a healthy gpsd whose receiver is quiet; keepalive tells them apart
+ * in about 25 s. Best effort: a failure here only loses that early warning. */
+static void enable_keepalive(int fd)
+{
+    int on = 1, idle = 10, interval = 5, count = 3;
+    (void)setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof on);
+    (void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);
+    (void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &interval, sizeof interval);
+    (void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &count, sizeof count);
+}
+
+/* gps_stream writes with write(2); if gpsd has already dropped us that
+ * raises SIGPIPE, which would kill a process that has not ignored it. Block
+ * it on this thread for the call and swallow the one the write generated,
+ * so the shim is safe in any host process without touching global state. */
+static int start_watch(cgps_session *session)
+{
+    sigset_t pipe_only, previous, pending;
+    sigemptyset(&pipe_only);
+    sigaddset(&pipe_only, SIGPIPE);
+    sigemptyset(&pending);
+    (void)pthread_sigmask(SIG_BLOCK, &pipe_only, &previous);
+    (void)sigpending(&pending);
+    bool already_pending = sigismember(&pending, SIGPIPE) == 1;
+
+    errno = 0;
+    int status = gps_stream(&session->gps, WATCH_ENABLE | WATCH_JSON, NULL);
+    int error = errno;
+
+    if (status != 0 && error == EPIPE && !already_pending) {
+        struct timespec zero = {0, 0};
+        (void)sigtimedwait(&pipe_only, NULL, &zero);
+    }
+    (void)pthread_sigmask(SIG_SETMASK, &previous, NULL);
+    if (status == 0)
+        return 0;
+    return error != 0 ? error : EIO;
+}
+
+int cgps_open(const char *host, const char *port, cgps_session **session)
+{
+    *session = NULL;
+    if (host == NULL || port == NULL)
+        return EINVAL;
+    /* gps_open treats these two names as non-socket exports, which have no
+     * descriptor to poll; locationd only speaks to gpsd over TCP. */
+    if (strcmp(host, GPSD_SHARED_MEMORY) == 0 || strcmp(host, GPSD_DBUS_EXPORT) == 0)
+        return EINVAL;
+
+    cgps_session *opened = calloc(1, sizeof *opened);
+    if (opened == NULL)
+        return ENOMEM;
+    opened->gps.gps_fd = -1;
+
+    errno = 0;
+    if (gps_open(host, port, &opened->gps) != 0) {
+        int code = errno != 0 ? errno : NL_NOCONNECT;
+        /* libgps connects before it allocates its buffer; if that
+         * allocation failed the socket is still open and ours to close. */
+        if (opened->gps.gps_fd >= 0 && opened->gps.privdata == NULL)
+            (void)close(opened->gps.gps_fd);
+        else if (opened->gps.gps_fd >= 0)
+            (void)gps_close(&opened->gps);
+        free(opened);
+        return code;
+    }
+
+    enable_keepalive(opened->gps.gps_fd);
+
+    int status = start_watch(opened);
+    if (status != 0) {
+        (void)gps_close(&opened->gps);
+        free(opened);
+        return status;
+    }
+    *session = opened;
+    return 0;
+}
+
+int cgps_watch(cgps_session *session)
+{
+    return start_watch(session);
+}
+
+static double known(double value, uint32_t bit, uint32_t *set)
+{
+    if (isfinite(value)) {
+        *set |= bit;
+        return value;
+    }
+    return NAN;
+}
+
+static void copy_fix(const struct gps_data_t *gps, cgps_fix *fix)
+{
+    const struct gps_fix_t *from = &gps->fix;
+    uint32_t set = 0;
+
+    fix->time_sec = 0;
+    fix->time_nsec = 0;
+    if ((gps->set & TIME_SET) != 0 && (from->time.tv_sec != 0 || from->time.tv_nsec != 0) &&
+        from->time.tv_nsec >= 0 && from->time.tv_nsec < 1000000000L) {
+        fix->time_sec = (int64_t)from->time.tv_sec;
+        fix->time_nsec = (int32_t)from->time.tv_nsec;
+        set |= CGPS_HAS_TIME;
+    }
+
+    fix->mode = 0;
+    if ((gps->set & MODE_SET) != 0 && from->mode >= MODE_NO_FIX && from->mode <= MODE_3D) {
+        fix->mode = from->mode;
+        set |= CGPS_HAS_MODE;
+    }
+
+    if (isfinite(from->latitude) && isfinite(from->longitude)) {
+        fix->latitude = from->latitude;
+        fix->longitude = from->longitude;
+        set |= CGPS_HAS_LATLON;
+    } else {
+        fix->latitude = NAN;
+        fix->longitude = NAN;
+    }
+
+    fix->alt_msl = known(from->altMSL, CGPS_HAS_ALT_MSL, &set);
+    fix->alt_hae = known(from->altHAE, CGPS_HAS_ALT_HAE, &set);
+    fix->geoid_sep = known(from->geoid_sep, CGPS_HAS_GEOID_SEP, &set);
+    fix->eph = known(from->eph, CGPS_HAS_EPH, &set);
+    fix->epv = known(from->epv, CGPS_HAS_EPV, &set);
+    fix->epx = known(from->epx, CGPS_HAS_EPX, &set);
+    fix->epy = known(from->epy, CGPS_HAS_EPY, &set);
+    fix->speed = known(from->speed, CGPS_HAS_SPEED, &set);
+    fix->track = known(from->track, CGPS_HAS_TRACK, &set);
+    fix->set = set;
+}
+
+static void copy_text(char *to, size_t size, const char *from, size_t from_size)
+{
+    size_t n = strnlen(from, from_size);
+    if (n >= size)
+        n = size - 1;
+    memcpy(to, from, n);
+    to[n] = '\0';
+}
+
+int cgps_read(cgps_session *session, cgps_report *report, int *sys_errno)
+{
+    struct gps_data_t *gps = &session->gps;
+    *sys_errno = 0;
+
+    /* libgps recomputes `set` for a TPV but only ORs bits in for the other
+     * classes; clearing it first makes the bits name this one line. */
+    gps->set = 0;
+    /* gpsd announces a closed receiver as "activated":0, which libgps 3.22
+     * stores but then rejects as a bad attribute, so DEVICE_SET stays clear.
+     * A sentinel in `activated` shows whether such a line was parsed. */
+    timespec_t activated = gps->dev.activated;
+    gps->dev.activated.tv_sec = -1;
+    gps->dev.activated.tv_nsec = 0;
+    errno = 0;
+    int status = gps_read(gps, NULL, 0);
+    bool device_closed = gps->dev.activated.tv_sec == 0 && gps->dev.activated.tv_nsec == 0;
+    if (gps->dev.activated.tv_sec == -1)
+        gps->dev.activated = activated;
+    if (status < 0) {
+        *sys_errno = errno;
+        session->partial = false;
+        return -1;
+    }
+    if (status == 0 || (gps->set & PACKET_SET) == 0) {
+        session->partial = true;
+        return 0;
+    }
+    session->partial = false;
+
+    memset(report, 0, sizeof *report);
+    report->satellites_used = -1;
+    report->satellites_visible = -1;
+    report->fix.latitude = NAN;
+    report->fix.longitude = NAN;
+
+    gps_mask_t set = gps->set;
+    if ((set & STATUS_SET) != 0) {
+        /* Of all report classes only TPV sets STATUS_SET (APIs 11–16). */
+        report->kind = CGPS_REPORT_TPV;
+        copy_fix(gps, &report->fix);
+    } else if ((set & SATELLITE_SET) != 0) {
+        report->kind = CGPS_REPORT_SKY;
+        /* libgps counts both from the satellite list; a SKY with only DOPs
+         * leaves them 0, which means "not reported", not "none". */
+        if (gps->satellites_visible > 0) {
+            report->satellites_used = gps->satellites_used;
+            report->satellites_visible = gps->satellites_visible;
+        }
+    } else if ((set & POLICY_SET) != 0) {
+        report->kind = CGPS_REPORT_WATCH;
+    } else if ((set & DEVICELIST_SET) != 0) {
+        report->kind = CGPS_REPORT_DEVICES;
+        report->devices = gps->devices.ndevices;
+    } else if ((set & DEVICE_SET) != 0 || device_closed) {
+        report->kind = CGPS_REPORT_DEVICE;
+        report->activated = gps->dev.activated.tv_sec != 0 || gps->dev.activated.tv_nsec != 0;
+        copy_text(report->text, sizeof report->text, gps->dev.path, sizeof gps->dev.path);
+    } else if ((set & VERSION_SET) != 0) {
+        report->kind = CGPS_REPORT_VERSION;
+        copy_text(report->text, sizeof report->text, gps->version.release, sizeof gps->version.release);
+    } else if ((set & ERROR_SET) != 0) {
+        report->kind = CGPS_REPORT_ERROR;
+        copy_text(report->text, sizeof report->text, gps->error, sizeof gps->error);
+    } else {
+        report->kind = CGPS_REPORT_OTHER;
+    }
+    return status;
+}
+
+int cgps_wait(cgps_session *session, int wake_fd, int timeout_ms)
+{
+    /* gps_waiting knows about lines libgps has already buffered, which
+     * poll(2) on the socket cannot see. */
+    if (!session->partial && gps_waiting(&session->gps, 0))
+        return CGPS_WAIT_READY;
+
+    struct pollfd fds[2] = {
+        {.fd = session->gps.gps_fd, .events = POLLIN, .revents = 0},
+        {.fd = wake_fd, .events = POLLIN, .revents = 0},
+    };
+    nfds_t count = wake_fd >= 0 ? 2 : 1;
+    int ready = poll(fds, count, timeout_ms);
+    if (ready < 0)
+        return errno == EINTR ? CGPS_WAIT_TIMEOUT : -errno;
+    if (ready == 0)
+        return CGPS_WAIT_TIMEOUT;
+    if (count == 2 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) != 0)
+        return CGPS_WAIT_WOKEN;
+    /* New bytes (or a hangup) arrived: the next read may complete the line
+     * or report the end of the session. */
+    session->partial = false;
+    return CGPS_WAIT_READY;
+}
+
+void cgps_close(cgps_session *session)
+{
+    if (session == NULL)
+        return;
+    (void)gps_close(&session->gps);
+    free(session);
+}
+
+const char *cgps_strerror(int code)
+{
+    if (code < 0)
+        return gps_errstr(code);
+    if (code == 0)
+        return "no error";
+    return strerror(code);
+}

@@ -1,5 +1,201 @@
-// CGPS: the shim over libgps. (Filled in by the fix-sources work.)
+/*
+ * CGPS — locationd's shim over libgps (gpsd's client library).
+ *
+ * This is the only code in locationd that sees libgps's `struct gps_data_t`.
+ * A session is opaque to Swift; every report gpsd sends is copied into the
+ * small flat `cgps_report` below, with unknown values marked twice: the
+ * double is NaN and its `CGPS_HAS_*` bit is clear. Whether there is a fix is
+ * said by `mode` (gpsd's TPV "mode": 0 not seen, 1 no fix, 2 2D, 3 3D), never
+ * by gpsd's `status`, whose names and meaning moved between releases.
+ *
+ * Reading
+ * -------
+ * `cgps_open` connects and starts a JSON watch. The reader then alternates
+ * `cgps_read` (one gpsd report per call) and `cgps_wait` (block until there
+ * is input, a wakeup, or a timeout). libgps's own semantics, which the shim
+ * turns into this contract:
+ *
+ *   gps_read   > 0  one complete JSON line was consumed and unpacked;
+ *              = 0  nothing complete yet (the socket is non-blocking; a
+ *                   partial line stays in libgps's buffer);
+ *              < 0  a socket error (errno set), or gpsd closed the
+ *                   connection, or sent a line longer than libgps's buffer
+ *                   (errno 0). Later libgps versions also return -2 for end
+ *                   of file when reading a local file. All of them mean:
+ *                   this session is over.
+ *   gps_waiting     timeout in MICROseconds; true when libgps already holds
+ *                   buffered bytes (even an incomplete line — so a loop of
+ *                   gps_waiting + gps_read spins until the rest of the line
+ *                   arrives) or the socket becomes readable; false on timeout
+ *                   and on every error. `cgps_wait` uses it only to learn
+ *                   about buffered complete lines, and otherwise polls the
+ *                   socket together with the caller's wakeup descriptor, so
+ *                   an idle reader sleeps in poll(2) with no periodic wakeups
+ *                   and can be stopped at once.
+ *   gps_open        returns -1 and leaves a negative NL_* code in errno
+ *                   (NL_NOHOST, NL_NOCONNECT, ...), which gps_errstr turns
+ *                   into text. The connect(2) errno itself is lost inside
+ *                   libgps. connect(2) and getaddrinfo(3) block: an
+ *                   unreachable remote host can hold `cgps_open` for the
+ *                   kernel's SYN timeout; a local gpsd refuses at once.
+ *   DEVICE          gpsd reports a closed receiver as "activated":0; libgps
+ *                   3.22 parses that but flags it as an error and leaves
+ *                   DEVICE_SET clear. The shim notices the zeroed field
+ *                   and reports the DEVICE anyway.
+ *   set             libgps recomputes the `set` mask for a TPV but only ORs
+ *                   bits in for other classes; the shim clears it before
+ *                   each read so the bits name the one line just read.
+ *
+ * API versions (GPSD_API_MAJOR_VERSION in <gps.h>)
+ * ------------------------------------------------
+ * 11  gpsd 3.22 (Debian 12). What this shim is written and tested against.
+ * 12  gpsd 3.23 / 3.23.1. Subframe, attitude and IMU data were reshaped and
+ *     attitude left the report union. 3.23.1 renamed the fix-status values
+ *     (STATUS_NO_FIX became STATUS_UNK, STATUS_FIX became STATUS_GPS, ...).
+ *     The shim never reads `status`, so neither change touches it.
+ * 13  internal to the 3.24 development cycle (RTCM3 MSM additions); no
+ *     release shipped it.
+ * 14  gpsd 3.24–3.26. GST left the union; a `watch_t` type appeared, and
+ *     from 3.25 gps_stream() takes (struct gps_data_t *, watch_t,
+ *     const char *) instead of (…, unsigned int, void *). Our call passes
+ *     WATCH_* flags and NULL, which fits both prototypes. From 3.26
+ *     `gps_fd` has the type gps_fd_t, still an int socket on non-Qt
+ *     builds, and MAXCHANNELS grew from 140 to 184 (the skyview array
+ *     behind `satellites_used` grew; we only read the counts).
+ * 15  development between 3.26 and 3.27, never released: more signal ids,
+ *     error-ellipse and antenna fields in the fix; additive for us.
+ * 16  gpsd 3.27.x. SPARTN support, settable MAXUSERDEVS, gnssid_t. Work
+ *     after 3.27.5 grows MAXCHANNELS again (230). Still additive for the
+ *     fields we copy.
+ * Anything else stops the build with #error in cgps.c: a new major version
+ * means gpsd changed something incompatibly, and someone has to read the
+ * change list in <gps.h> before this shim may trust the struct again. The
+ * struct layout itself always comes from the header we compile against,
+ * and Debian renames libgps's soname with each ABI break, so a header and
+ * library from different releases cannot be mixed silently.
+ */
 #ifndef CGPS_H
 #define CGPS_H
-int cgps_api_major(void);
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
 #endif
+
+/** An open connection to gpsd. Opaque; owned by whoever called cgps_open. */
+typedef struct cgps_session cgps_session;
+
+/** Bits of cgps_fix.set: which values are known. */
+enum {
+    CGPS_HAS_TIME = 1u << 0,
+    CGPS_HAS_MODE = 1u << 1,
+    CGPS_HAS_LATLON = 1u << 2,
+    CGPS_HAS_ALT_MSL = 1u << 3,
+    CGPS_HAS_ALT_HAE = 1u << 4,
+    CGPS_HAS_GEOID_SEP = 1u << 5,
+    CGPS_HAS_EPH = 1u << 6,
+    CGPS_HAS_EPV = 1u << 7,
+    CGPS_HAS_EPX = 1u << 8,
+    CGPS_HAS_EPY = 1u << 9,
+    CGPS_HAS_SPEED = 1u << 10,
+    CGPS_HAS_TRACK = 1u << 11,
+};
+
+/** One TPV report. Unknown doubles are NaN and their bit in `set` is clear. */
+typedef struct cgps_fix {
+    uint32_t set;        /* CGPS_HAS_* */
+    int64_t time_sec;    /* UTC, seconds since 1970 (0 when unknown) */
+    int32_t time_nsec;   /* nanoseconds, 0...999999999 */
+    int32_t mode;        /* 0 not seen, 1 no fix, 2 2D, 3 3D */
+    double latitude;     /* degrees north */
+    double longitude;    /* degrees east */
+    double alt_msl;      /* metres above mean sea level */
+    double alt_hae;      /* metres above the WGS-84 ellipsoid */
+    double geoid_sep;    /* metres, geoid above ellipsoid (MSL = HAE - sep) */
+    double eph;          /* horizontal error estimate, metres */
+    double epv;          /* vertical error estimate, metres */
+    double epx;          /* longitude error estimate, metres */
+    double epy;          /* latitude error estimate, metres */
+    double speed;        /* over ground, m/s */
+    double track;        /* course over ground, degrees true */
+} cgps_fix;
+
+/** What one JSON line from gpsd was. */
+typedef enum cgps_kind {
+    CGPS_REPORT_OTHER = 0,  /* a class we do not use (AIS, GST, PPS, ...) */
+    CGPS_REPORT_TPV = 1,    /* time-position-velocity: `fix` */
+    CGPS_REPORT_SKY = 2,    /* satellites: `satellites_used`, `satellites_visible` */
+    CGPS_REPORT_VERSION = 3,/* gpsd's greeting: `text` is its release */
+    CGPS_REPORT_DEVICES = 4,/* the receivers gpsd knows: `devices` */
+    CGPS_REPORT_DEVICE = 5, /* one receiver opened or closed: `text` path, `activated` */
+    CGPS_REPORT_WATCH = 6,  /* gpsd confirmed our watch */
+    CGPS_REPORT_ERROR = 7,  /* gpsd complained: `text` */
+} cgps_kind;
+
+/** One report, flattened. Only the fields named for its kind are meaningful. */
+typedef struct cgps_report {
+    cgps_kind kind;
+    cgps_fix fix;
+    int32_t satellites_used;    /* SKY; -1 when that SKY listed no satellites */
+    int32_t satellites_visible; /* SKY; -1 likewise */
+    int32_t devices;            /* DEVICES */
+    bool activated;             /* DEVICE */
+    char text[128];             /* VERSION, DEVICE, ERROR; NUL-terminated */
+} cgps_report;
+
+/** cgps_wait results. */
+enum {
+    CGPS_WAIT_TIMEOUT = 0,
+    CGPS_WAIT_READY = 1,  /* call cgps_read */
+    CGPS_WAIT_WOKEN = 2,  /* the wakeup descriptor became readable */
+};
+
+/** GPSD_API_MAJOR_VERSION of the <gps.h> this shim was compiled against. */
+int cgps_api_major(void);
+/** GPSD_API_MINOR_VERSION likewise. */
+int cgps_api_minor(void);
+
+/**
+ * Connects to gpsd at host:port and asks it to stream JSON reports.
+ * Returns 0 and sets *session, or an error code for cgps_strerror:
+ * negative = libgps's NL_* code, positive = errno (for example ENOMEM, or
+ * EPIPE when gpsd dropped the connection before the watch was sent).
+ * Sets TCP keepalive on the socket so a vanished remote gpsd is noticed.
+ */
+int cgps_open(const char *host, const char *port, cgps_session **session);
+
+/**
+ * Sends the JSON watch request again. gpsd answers with DEVICES and WATCH,
+ * so this doubles as a liveness probe; and after gpsd restarts itself on
+ * SIGHUP, the existing connection gets nothing until it sends a command, so
+ * it also revives the stream. Returns 0 or errno (SIGPIPE is never raised).
+ */
+int cgps_watch(cgps_session *session);
+
+/**
+ * Reads one report. Returns > 0 when *report was filled, 0 when no complete
+ * report is buffered yet (wait, then read again), and -1 when the session is
+ * over; then *sys_errno holds errno, 0 meaning gpsd closed the connection.
+ */
+int cgps_read(cgps_session *session, cgps_report *report, int *sys_errno);
+
+/**
+ * Waits up to timeout_ms (-1 forever) until cgps_read has something to do,
+ * or wake_fd (-1 for none) is readable. Returns a CGPS_WAIT_* value, or
+ * -errno when poll(2) fails. EINTR counts as a timeout.
+ */
+int cgps_wait(cgps_session *session, int wake_fd, int timeout_ms);
+
+/** Ends the session (no WATCH disable is sent: closing is enough) and frees it. */
+void cgps_close(cgps_session *session);
+
+/** Text for a cgps_open error code: gps_errstr for negative, strerror for positive. */
+const char *cgps_strerror(int code);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CGPS_H */

@@ -1,0 +1,30 @@
+import LocationCore
+
+/// `locationd check-config`: reads the configuration, prints the effective
+/// configuration (every key, defaults included) on stdout, or every problem
+/// on stderr with file, line, key and the accepted values.
+public enum CheckConfig {
+    /// Checks the file at `path`; `.ok` when it is valid, `.refused` when not.
+    public static func run(
+        path: String, environment: [String: String] = ConfigLoader.processEnvironment(),
+        output: (String) -> Void = { StandardStreams.write($0, to: 1) },
+        errors: (String) -> Void = { StandardStreams.write($0, to: 2) }
+    ) -> ExitCode {
+        do {
+            let config = try ConfigLoader.load(path: path, environment: environment)
+            output(config.rendered)
+            let logged = config.clients.filter { $0.log != nil }.count
+            errors(
+                "locationd: \(path) is valid: \(config.clients.count) client\(config.clients.count == 1 ? "" : "s")"
+                    + " (\(logged) with a log), source \(DaemonCore.name(of: config.source))\n")
+            return .ok
+        } catch {
+            var text = ""
+            for problem in error.errors { text += problem.description + "\n" }
+            let count = error.errors.count
+            text += "locationd: \(path) has \(count) problem\(count == 1 ? "" : "s"); the daemon would not start with it\n"
+            errors(text)
+            return .refused
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import LocationCore
+
+/// Serves the control socket (SPEC §5.4): the `ControlServer` runs on a
+/// thread of its own and hands every request to the daemon core (its
+/// `ControlHandler`). The socket is bound when the service is made, so a
+/// socket that cannot be set up (another daemon running, a bad path) stops
+/// start-up before READY=1; shutdown tells watchers, closes every
+/// connection and removes the socket file.
+public final class ControlService: Service {
+    /// `control`.
+    public let name = "control"
+    /// The server.
+    public let server: ControlServer
+    private let stopped: AsyncStream<Void>
+    private let stop: AsyncStream<Void>.Continuation
+
+    /// Binds `config.socket` (group `config.socketGroup`) for `core`.
+    public init(config: DaemonConfig, core: DaemonCore) throws(ControlServerError) {
+        server = try ControlServer(path: config.socket, socketGroup: config.socketGroup, handler: core)
+        (stopped, stop) = AsyncStream.makeStream(of: Void.self)
+    }
+
+    /// Serves until shutdown.
+    public func run() async throws {
+        try server.start()
+        for await _ in stopped {}
+    }
+
+    /// Closes the socket and every connection.
+    public func shutdown() async {
+        server.stop()
+        stop.finish()
+    }
+}

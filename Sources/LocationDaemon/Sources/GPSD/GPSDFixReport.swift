@@ -1,0 +1,131 @@
+import LocationCore
+
+/// One TPV report. Unknown values are `nil`.
+struct GPSDFixReport: Sendable, Hashable {
+    var time: Time?
+    var mode: FixMode
+    var latitude: Double?
+    var longitude: Double?
+    var altitudeMSL: Double?
+    var altitudeHAE: Double?
+    var geoidSeparation: Double?
+    var eph: Double?
+    var epv: Double?
+    var epx: Double?
+    var epy: Double?
+    var speed: Double?
+    var track: Double?
+
+    init(
+        time: Time?, mode: FixMode, latitude: Double? = nil, longitude: Double? = nil,
+        altitudeMSL: Double? = nil, altitudeHAE: Double? = nil, geoidSeparation: Double? = nil,
+        eph: Double? = nil, epv: Double? = nil, epx: Double? = nil, epy: Double? = nil,
+        speed: Double? = nil, track: Double? = nil
+    ) {
+        self.time = time
+        self.mode = mode
+        self.latitude = latitude
+        self.longitude = longitude
+        self.altitudeMSL = altitudeMSL
+        self.altitudeHAE = altitudeHAE
+        self.geoidSeparation = geoidSeparation
+        self.eph = eph
+        self.epv = epv
+        self.epx = epx
+        self.epy = epy
+        self.speed = speed
+        self.track = track
+    }
+
+    /// Which values are known, for comparing how complete two reports are.
+    var fields: Fields {
+        var set: Fields = []
+        if time != nil { set.insert(.time) }
+        if latitude != nil && longitude != nil { set.insert(.position) }
+        if altitudeMSL != nil { set.insert(.altitudeMSL) }
+        if altitudeHAE != nil { set.insert(.altitudeHAE) }
+        if geoidSeparation != nil { set.insert(.geoidSeparation) }
+        if eph != nil { set.insert(.eph) }
+        if epv != nil { set.insert(.epv) }
+        if epx != nil && epy != nil { set.insert(.epxy) }
+        if speed != nil { set.insert(.speed) }
+        if track != nil { set.insert(.track) }
+        return set
+    }
+
+    /// `newer` laid over `self`: every value `newer` knows wins; values only
+    /// `self` knows are kept. gpsd sends an epoch as several TPVs, each
+    /// adding what the latest sentence told it.
+    func merged(with newer: GPSDFixReport) -> GPSDFixReport {
+        GPSDFixReport(
+            time: newer.time ?? time,
+            mode: newer.mode,
+            latitude: newer.latitude != nil && newer.longitude != nil ? newer.latitude : latitude,
+            longitude: newer.latitude != nil && newer.longitude != nil ? newer.longitude : longitude,
+            altitudeMSL: newer.altitudeMSL ?? altitudeMSL,
+            altitudeHAE: newer.altitudeHAE ?? altitudeHAE,
+            geoidSeparation: newer.geoidSeparation ?? geoidSeparation,
+            eph: newer.eph ?? eph,
+            epv: newer.epv ?? epv,
+            epx: newer.epx != nil && newer.epy != nil ? newer.epx : epx,
+            epy: newer.epx != nil && newer.epy != nil ? newer.epy : epy,
+            speed: newer.speed ?? speed,
+            track: newer.track ?? track
+        )
+    }
+
+    /// The `Fix` this report describes. Altitude is MSL, derived from the
+    /// ellipsoidal height and geoid separation when gpsd gave only those.
+    /// The horizontal error is gpsd's `eph` and nothing else: the per-axis
+    /// `epx`/`epy` are a different statistic, and the same log read by the
+    /// NMEA source must give the same estimate.
+    func fix(satellitesUsed: Int?) -> Fix {
+        var altitude = altitudeMSL
+        if altitude == nil, let hae = altitudeHAE, let separation = geoidSeparation {
+            altitude = hae - separation
+        }
+        return Fix(
+            time: time?.value,
+            mode: mode,
+            latitude: latitude ?? .nan,
+            longitude: longitude ?? .nan,
+            altitude: altitude,
+            horizontalError: eph,
+            verticalError: epv,
+            speed: speed,
+            course: track,
+            satellitesUsed: satellitesUsed
+        )
+    }
+
+    /// A receiver time exactly as gpsd sent it; two TPVs belong to one epoch
+    /// when these are equal.
+    struct Time: Sendable, Hashable, Comparable {
+        /// UTC seconds since 1970.
+        var seconds: Int64
+        /// Nanoseconds, 0..<1_000_000_000.
+        var nanoseconds: Int32
+
+        /// Seconds since 1970 as a `Double` (what `Fix.time` holds).
+        var value: Double { Double(seconds) + Double(nanoseconds) / 1e9 }
+
+        static func < (lhs: Time, rhs: Time) -> Bool {
+            (lhs.seconds, lhs.nanoseconds) < (rhs.seconds, rhs.nanoseconds)
+        }
+    }
+
+    /// The set of values a TPV (or a merged epoch) knows.
+    struct Fields: OptionSet, Sendable, Hashable {
+        let rawValue: UInt16
+        static let time = Fields(rawValue: 1 << 0)
+        static let position = Fields(rawValue: 1 << 1)
+        static let altitudeMSL = Fields(rawValue: 1 << 2)
+        static let altitudeHAE = Fields(rawValue: 1 << 3)
+        static let geoidSeparation = Fields(rawValue: 1 << 4)
+        static let eph = Fields(rawValue: 1 << 5)
+        static let epv = Fields(rawValue: 1 << 6)
+        static let epxy = Fields(rawValue: 1 << 7)
+        static let speed = Fields(rawValue: 1 << 8)
+        static let track = Fields(rawValue: 1 << 9)
+    }
+}

@@ -1,0 +1,270 @@
+import LocationCore
+
+/// The body of a `GPSDSource`'s reader thread: connect, watch, read, turn
+/// TPVs into epochs, and on any failure report it and reconnect with backoff.
+/// Everything here runs on that one thread; only `control` is shared.
+struct GPSDReader {
+    private enum SessionEnd {
+        /// A stop was requested.
+        case stopped
+        /// The session ended; `watching` says whether gpsd had confirmed our
+        /// watch, `duration` how long the connection lasted.
+        case ended(GPSDError, watching: Bool, duration: Double)
+    }
+
+    /// A stretch of time without a confirmed watch.
+    private struct Outage {
+        var since: Double
+        var attempts = 0
+        var reason: String?
+    }
+
+    private let control: GPSDReaderControl
+    private let host: String
+    private let port: Int
+    private let endpoint: String
+    private let tuning: GPSDTuning
+    private var backoff: ReconnectBackoff
+    private var assembler: EpochAssembler
+    private var reporter = SourceStateReporter()
+    private var statistics = GPSDSourceStatistics()
+    private var outage: Outage?
+    private var everConnected = false
+
+    /// A reader for gpsd at `host:port`, reporting through `control`.
+    init(control: GPSDReaderControl, host: String, port: Int, tuning: GPSDTuning) {
+        self.control = control
+        self.host = host
+        self.port = port
+        self.endpoint = GPSDSession.endpoint(host: host, port: port)
+        self.tuning = tuning
+        self.backoff = ReconnectBackoff(policy: tuning.backoff)
+        self.assembler = EpochAssembler(tuning: tuning.epochs)
+    }
+
+    /// Runs until a stop is requested, then finishes the stream.
+    mutating func run() {
+        outage = Outage(since: MonotonicClock.now())
+        Diagnostics.notice("gpsd: connecting to \(endpoint)")
+        report(.connecting, "connecting to gpsd at \(endpoint)")
+        while !control.isStopping {
+            statistics.connectionAttempts += 1
+            outage?.attempts += 1
+            publish()
+            let end: SessionEnd
+            do {
+                var session = try GPSDSession(host: host, port: port)
+                // connect(2) may have blocked past a stop (an unreachable host).
+                end = control.isStopping ? .stopped : serve(&session)
+            } catch {
+                end = .ended(error, watching: false, duration: 0)
+            }
+            guard case .ended(let error, let watching, let duration) = end else { break }
+            if watching {
+                lost(error, after: duration)
+            } else {
+                failed(error)
+            }
+            if control.isStopping { break }
+            if control.wakeup.wait(seconds: backoff.nextDelay()) { break }
+        }
+        publish()
+        control.readerFinished()
+    }
+
+    /// Reads one session until it ends or a stop is requested.
+    private mutating func serve(_ session: inout GPSDSession) -> SessionEnd {
+        let openedAt = MonotonicClock.now()
+        let handshakeDeadline = openedAt + tuning.handshakeTimeout
+        var watching = false
+        var release: String?
+        var deviceCount: Int?
+        var lastInput = openedAt
+        var probeSentAt: Double?
+        func ended(_ error: GPSDError) -> SessionEnd {
+            .ended(error, watching: watching, duration: MonotonicClock.now() - openedAt)
+        }
+
+        while true {
+            var heard = false
+            do {
+                while let incoming = try session.read() {
+                    heard = true
+                    statistics.reports += 1
+                    switch incoming {
+                    case .tpv(let tpv):
+                        take(tpv, watching: watching)
+                    case .sky(let used, _):
+                        assembler.sky(satellitesUsed: used)
+                    case .version(let text):
+                        release = text
+                    case .devices(let count):
+                        deviceCount = count
+                        if watching && count == 0 {
+                            report(.connected, "connected to gpsd at \(endpoint); gpsd has no receiver")
+                        }
+                    case .watch:
+                        if !watching {
+                            watching = true
+                            connected(release: release, deviceCount: deviceCount)
+                        }
+                    case .device(let path, let activated):
+                        if !activated && watching { receiverClosed(path) }
+                    case .error(let message):
+                        Diagnostics.warning("gpsd: gpsd at \(endpoint) reported an error: \(message)")
+                    case .other:
+                        break
+                    }
+                    if control.isStopping { return .stopped }
+                }
+            } catch {
+                return ended(error)
+            }
+            if control.isStopping { return .stopped }
+
+            let now = MonotonicClock.now()
+            if heard {
+                lastInput = now
+                probeSentAt = nil
+            }
+            deliver { assembler, emit in assembler.expire(at: now, emit) }
+            publish()
+
+            var deadline = assembler.deadline
+            if !watching {
+                if now >= handshakeDeadline {
+                    return ended(GPSDError(code: .noAnswer(seconds: tuning.handshakeTimeout), endpoint: endpoint))
+                }
+                deadline = min(deadline ?? handshakeDeadline, handshakeDeadline)
+            } else if let sent = probeSentAt {
+                // Silence, and not even an answer to the probe: this gpsd is gone.
+                if now - sent >= tuning.probeTimeout {
+                    let silent = now - lastInput
+                    return ended(GPSDError(code: .unresponsive(seconds: silent), endpoint: endpoint))
+                }
+                deadline = min(deadline ?? sent + tuning.probeTimeout, sent + tuning.probeTimeout)
+            } else if now - lastInput >= tuning.probeAfter {
+                // gpsd has said nothing for a while. Renewing the watch asks it to
+                // answer, and revives a connection gpsd stopped serving when it
+                // restarted itself on SIGHUP.
+                do {
+                    try session.watch()
+                } catch {
+                    return ended(error)
+                }
+                probeSentAt = now
+                if reporter.state == .fix || reporter.state == .noFix {
+                    report(
+                        .connected,
+                        "connected to gpsd at \(endpoint); no report from the receiver for \(seconds(tuning.probeAfter)) s")
+                }
+                deadline = min(deadline ?? now + tuning.probeTimeout, now + tuning.probeTimeout)
+            } else {
+                let probe = lastInput + tuning.probeAfter
+                deadline = min(deadline ?? probe, probe)
+            }
+            do {
+                let woken = try session.wait(wakeFD: control.wakeup.descriptor, timeout: deadline.map { $0 - now })
+                if woken == .woken { return .stopped }
+            } catch {
+                return ended(error)
+            }
+        }
+    }
+
+    private mutating func take(_ tpv: GPSDFixReport, watching: Bool) {
+        let now = MonotonicClock.now()
+        deliver { assembler, emit in assembler.add(tpv, at: now, emit) }
+        // Mode 0 only means gpsd has heard nothing yet; mode 1 is the receiver saying "no fix".
+        if tpv.time == nil && tpv.mode == .noFix && watching {
+            report(.noFix, "receiver reports no fix")
+        }
+    }
+
+    /// Runs an assembler step and delivers the epochs it completes. (The
+    /// epochs are collected first: delivering touches `self`, which the
+    /// assembler step is still mutating.)
+    private mutating func deliver(_ step: (inout EpochAssembler, (Fix) -> Void) -> Void) {
+        var completed: [Fix] = []
+        step(&assembler) { completed.append($0) }
+        for fix in completed {
+            if fix.mode == .twoD || fix.mode == .threeD {
+                report(.fix, "receiver reports a fix")
+            } else {
+                report(.noFix, "receiver reports no fix")
+            }
+            control.yield(.fix(fix))
+        }
+    }
+
+    private mutating func connected(release: String?, deviceCount: Int?) {
+        statistics.connections += 1
+        let gpsd = release.map { "gpsd \($0)" } ?? "gpsd"
+        let now = MonotonicClock.now()
+        if everConnected, let outage {
+            let seconds = ((now - outage.since) * 10).rounded() / 10
+            Diagnostics.notice(
+                "gpsd: reconnected to \(gpsd) at \(endpoint) after \(outage.attempts) attempt(s) in \(seconds) s")
+        } else if let outage, outage.attempts > 1 {
+            Diagnostics.notice("gpsd: connected to \(gpsd) at \(endpoint) after \(outage.attempts) attempts")
+        } else {
+            Diagnostics.notice("gpsd: connected to \(gpsd) at \(endpoint)")
+        }
+        everConnected = true
+        outage = nil
+        var detail = "connected to \(gpsd) at \(endpoint)"
+        if deviceCount == 0 { detail += "; gpsd has no receiver yet" }
+        report(.connected, detail)
+    }
+
+    private mutating func receiverClosed(_ path: String) {
+        deliver { assembler, emit in assembler.flush(emit) }
+        Diagnostics.notice("gpsd: gpsd at \(endpoint) closed receiver \(path)")
+        report(.connected, "connected to gpsd at \(endpoint); gpsd closed receiver \(path)")
+    }
+
+    /// A session that had a confirmed watch ended.
+    private mutating func lost(_ error: GPSDError, after duration: Double) {
+        deliver { assembler, emit in assembler.flush(emit) }
+        backoff.sessionEnded(after: duration)
+        outage = Outage(since: MonotonicClock.now(), attempts: 0, reason: error.reason)
+        Diagnostics.warning("gpsd: lost the connection: \(error); reconnecting")
+        report(.connecting, "\(error); reconnecting")
+    }
+
+    /// An attempt failed before gpsd confirmed the watch.
+    private mutating func failed(_ error: GPSDError) {
+        var current = outage ?? Outage(since: MonotonicClock.now())
+        if current.reason == nil {
+            Diagnostics.warning(
+                "gpsd: \(error); retrying, with backoff up to \(seconds(tuning.backoff.cap)) s between attempts")
+        } else if current.reason != error.reason {
+            Diagnostics.info("gpsd: \(error); still retrying")
+        } else {
+            Diagnostics.debug("gpsd: attempt \(current.attempts) failed: \(error)")
+        }
+        current.reason = error.reason
+        outage = current
+        report(.connecting, "\(error); retrying")
+    }
+
+    private mutating func report(_ state: SourceState, _ detail: String) {
+        if let event = reporter.report(state, detail) {
+            control.yield(event)
+        }
+    }
+
+    private mutating func publish() {
+        let counters = assembler.counters
+        statistics.tpvReports = counters.reports
+        statistics.timelessReports = counters.timeless
+        statistics.lateReports = counters.late
+        statistics.epochs = counters.epochs
+        statistics.earlyEpochs = counters.early
+        control.publish(statistics)
+    }
+
+    private func seconds(_ value: Double) -> String {
+        value.rounded() == value ? "\(Int(value))" : "\(value)"
+    }
+}

@@ -1,0 +1,64 @@
+import Dispatch
+import LocationCore
+import Synchronization
+
+/// What a `GPSDSource` and its reader thread share: the stop request and its
+/// wakeup, the event stream, and the published statistics.
+final class GPSDReaderControl: Sendable {
+    /// Wakes the reader out of poll(2) when a stop is requested.
+    let wakeup: Wakeup
+    private let continuation: AsyncStream<SourceEvent>.Continuation
+    private let stopping = Atomic<Bool>(false)
+    private let readerDone = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+    private let published = Mutex(GPSDSourceStatistics())
+
+    /// Control over `continuation`, with `wakeup` for the reader's waits.
+    init(wakeup: Wakeup, continuation: AsyncStream<SourceEvent>.Continuation) {
+        self.wakeup = wakeup
+        self.continuation = continuation
+    }
+
+    /// True once a stop has been requested.
+    var isStopping: Bool { stopping.load(ordering: .acquiring) }
+
+    /// True once the reader thread has finished.
+    var hasReaderFinished: Bool { readerDone.load(ordering: .acquiring) }
+
+    /// The statistics the reader last published.
+    var statistics: GPSDSourceStatistics { published.withLock { $0 } }
+
+    /// Asks the reader to stop, without waiting.
+    func requestStop() {
+        stopping.store(true, ordering: .releasing)
+        wakeup.signal()
+    }
+
+    /// Asks the reader to stop and waits up to `grace` seconds for it; then
+    /// finishes the stream whether or not the reader got there (it may be
+    /// stuck in connect(2) to an unreachable host and will end on its own).
+    func stop(grace: Double) {
+        requestStop()
+        if !readerDone.load(ordering: .acquiring) {
+            _ = finished.wait(timeout: .now() + .nanoseconds(Int(grace * 1e9)))
+        }
+        continuation.finish()
+    }
+
+    /// Sends one event to the consumer.
+    func yield(_ event: SourceEvent) {
+        continuation.yield(event)
+    }
+
+    /// Replaces the published statistics.
+    func publish(_ statistics: GPSDSourceStatistics) {
+        published.withLock { $0 = statistics }
+    }
+
+    /// Called by the reader as its last act.
+    func readerFinished() {
+        continuation.finish()
+        readerDone.store(true, ordering: .releasing)
+        finished.signal()
+    }
+}

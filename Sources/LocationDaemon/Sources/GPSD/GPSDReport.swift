@@ -1,0 +1,19 @@
+/// One line gpsd sent, as the CGPS shim flattened it.
+enum GPSDReport: Sendable, Hashable {
+    /// Time-position-velocity.
+    case tpv(GPSDFixReport)
+    /// Satellite view; counts are `nil` when that SKY listed no satellites.
+    case sky(satellitesUsed: Int?, satellitesVisible: Int?)
+    /// gpsd's greeting, with its release (e.g. `3.22`).
+    case version(release: String)
+    /// How many receivers gpsd has.
+    case devices(count: Int)
+    /// A receiver was opened (`activated`) or closed.
+    case device(path: String, activated: Bool)
+    /// gpsd confirmed our watch: the link is streaming.
+    case watch
+    /// gpsd complained about something we sent.
+    case error(message: String)
+    /// A report class we do not use.
+    case other
+}

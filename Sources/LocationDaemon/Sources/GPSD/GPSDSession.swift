@@ -1,0 +1,149 @@
+import CGPS
+import LocationCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One connection to gpsd through the CGPS shim: open, read reports, wait,
+/// close on deinit. Used by a single thread.
+struct GPSDSession: ~Copyable {
+    /// What `wait` saw.
+    enum WaitResult: Sendable, Hashable {
+        /// Input is there: read.
+        case ready
+        /// The timeout passed.
+        case timeout
+        /// The wakeup descriptor fired.
+        case woken
+    }
+
+    private let handle: OpaquePointer
+    private let endpoint: String
+    private var report = cgps_report()
+
+    /// Connects to gpsd at `host:port` and starts a JSON watch.
+    init(host: String, port: Int) throws(GPSDError) {
+        let endpoint = GPSDSession.endpoint(host: host, port: port)
+        // libgps reads these two names as its shared-memory and D-Bus exports.
+        let exports: Set<String> = ["shared memory", "DBUS export"]
+        guard (1...65535).contains(port), !host.isEmpty, !host.utf8.contains(0), !exports.contains(host) else {
+            throw GPSDError(code: .invalidEndpoint, endpoint: endpoint)
+        }
+        var opened: OpaquePointer?
+        let status = cgps_open(host, String(port), &opened)
+        guard status == 0, let opened else {
+            throw GPSDError(code: .connect(status: status), endpoint: endpoint)
+        }
+        self.handle = opened
+        self.endpoint = endpoint
+    }
+
+    deinit {
+        cgps_close(handle)
+    }
+
+    /// `host:port`, with brackets around an IPv6 address.
+    static func endpoint(host: String, port: Int) -> String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+
+    /// The shim's text for a `cgps_open` status.
+    static func describe(status: Int32) -> String {
+        guard let text = cgps_strerror(status) else { return "error \(status)" }
+        return String(cString: text)
+    }
+
+    /// The next complete report, or `nil` when none is buffered yet.
+    mutating func read() throws(GPSDError) -> GPSDReport? {
+        var sysErrno: Int32 = 0
+        let status = cgps_read(handle, &report, &sysErrno)
+        if status < 0 {
+            throw GPSDError(code: sysErrno == 0 ? .closed : .io(errno: sysErrno), endpoint: endpoint)
+        }
+        if status == 0 { return nil }
+        return GPSDSession.convert(&report)
+    }
+
+    /// Renews the watch (a liveness probe gpsd answers with DEVICES and WATCH).
+    func watch() throws(GPSDError) {
+        let status = cgps_watch(handle)
+        if status != 0 { throw GPSDError(code: .io(errno: status), endpoint: endpoint) }
+    }
+
+    /// Blocks until there is input, `wakeFD` is readable, or `timeout`
+    /// seconds pass (`nil`: no timeout).
+    func wait(wakeFD: Int32, timeout: Double?) throws(GPSDError) -> WaitResult {
+        let milliseconds: Int32
+        if let timeout {
+            // Round up: waking a millisecond early would spin once more for nothing.
+            milliseconds = Int32(min(max(0, (timeout * 1000).rounded(.up)), Double(Int32.max)))
+        } else {
+            milliseconds = -1
+        }
+        let result = cgps_wait(handle, wakeFD, milliseconds)
+        switch result {
+        case Int32(CGPS_WAIT_READY): return .ready
+        case Int32(CGPS_WAIT_WOKEN): return .woken
+        case Int32(CGPS_WAIT_TIMEOUT): return .timeout
+        default: throw GPSDError(code: .io(errno: -result), endpoint: endpoint)
+        }
+    }
+
+    private static func convert(_ report: inout cgps_report) -> GPSDReport {
+        switch report.kind {
+        case CGPS_REPORT_TPV:
+            return .tpv(convert(report.fix))
+        case CGPS_REPORT_SKY:
+            return .sky(
+                satellitesUsed: report.satellites_used >= 0 ? Int(report.satellites_used) : nil,
+                satellitesVisible: report.satellites_visible >= 0 ? Int(report.satellites_visible) : nil)
+        case CGPS_REPORT_VERSION:
+            return .version(release: text(&report))
+        case CGPS_REPORT_DEVICES:
+            return .devices(count: Int(report.devices))
+        case CGPS_REPORT_DEVICE:
+            return .device(path: text(&report), activated: report.activated)
+        case CGPS_REPORT_WATCH:
+            return .watch
+        case CGPS_REPORT_ERROR:
+            return .error(message: text(&report))
+        default:
+            return .other
+        }
+    }
+
+    private static func text(_ report: inout cgps_report) -> String {
+        withUnsafeBytes(of: &report.text) { raw in
+            let bytes = raw.prefix { $0 != 0 }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    private static func convert(_ fix: cgps_fix) -> GPSDFixReport {
+        let set = fix.set
+        func value(_ x: Double, _ bit: Int) -> Double? {
+            set & UInt32(bit) != 0 ? x : nil
+        }
+        let time =
+            set & UInt32(CGPS_HAS_TIME) != 0
+            ? GPSDFixReport.Time(seconds: fix.time_sec, nanoseconds: fix.time_nsec) : nil
+        let mode = set & UInt32(CGPS_HAS_MODE) != 0 ? FixMode(rawValue: Int(fix.mode)) ?? .unknown : .unknown
+        let hasPosition = set & UInt32(CGPS_HAS_LATLON) != 0
+        return GPSDFixReport(
+            time: time,
+            mode: mode,
+            latitude: hasPosition ? fix.latitude : nil,
+            longitude: hasPosition ? fix.longitude : nil,
+            altitudeMSL: value(fix.alt_msl, CGPS_HAS_ALT_MSL),
+            altitudeHAE: value(fix.alt_hae, CGPS_HAS_ALT_HAE),
+            geoidSeparation: value(fix.geoid_sep, CGPS_HAS_GEOID_SEP),
+            eph: value(fix.eph, CGPS_HAS_EPH),
+            epv: value(fix.epv, CGPS_HAS_EPV),
+            epx: value(fix.epx, CGPS_HAS_EPX),
+            epy: value(fix.epy, CGPS_HAS_EPY),
+            speed: value(fix.speed, CGPS_HAS_SPEED),
+            track: value(fix.track, CGPS_HAS_TRACK)
+        )
+    }
+}

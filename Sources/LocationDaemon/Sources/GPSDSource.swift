@@ -1,0 +1,129 @@
+import LocationCore
+import Synchronization
+
+/// Fixes from gpsd, read through libgps (the CGPS shim) on a thread of its own.
+///
+/// The stream carries `.state` on every change of link or receiver state
+/// (connecting, connected, no fix, fix) and `.fix` once per receiver epoch,
+/// whatever its mode, always with a time. When gpsd is down, restarts, or
+/// drops its clients, the source says so and reconnects with capped
+/// exponential backoff (first retry after 125 ms, then at most every 5 s);
+/// it never ends on its own. See docs/sources.md.
+public final class GPSDSource: FixSource {
+    /// gpsd's host name or address.
+    public let host: String
+    /// gpsd's TCP port.
+    public let port: Int
+    private let tuning: GPSDTuning
+    private let phase = Mutex<Phase>(.idle)
+
+    private enum Phase {
+        case idle
+        case running(GPSDReaderControl)
+        case stopped(GPSDReaderControl?)
+    }
+
+    /// A source for gpsd at `host:port` (gpsd's default is 127.0.0.1:2947).
+    /// Nothing happens until `start()`.
+    public convenience init(host: String, port: Int) {
+        self.init(host: host, port: port, tuning: GPSDTuning())
+    }
+
+    /// A source with non-default timing (tests).
+    init(host: String, port: Int, tuning: GPSDTuning) {
+        self.host = host
+        self.port = port
+        self.tuning = tuning
+    }
+
+    deinit {
+        if case .running(let control) = phase.withLock({ $0 }) {
+            control.requestStop()
+        }
+    }
+
+    /// Starts the reader thread and returns its events. A second call, or a
+    /// call after `stop()`, returns a stream that is already finished.
+    public func start() -> AsyncStream<SourceEvent> {
+        // The newest events win if a consumer stalls: a stale position is
+        // worth less than a current one, and memory stays bounded.
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: SourceEvent.self, bufferingPolicy: .bufferingNewest(4096))
+        let wakeup: Wakeup
+        do {
+            wakeup = try Wakeup()
+        } catch {
+            let message = "cannot start the gpsd reader: \(error)"
+            Diagnostics.error("gpsd: \(message)")
+            continuation.yield(.state(.connecting, detail: message))
+            continuation.finish()
+            return stream
+        }
+        let control = GPSDReaderControl(wakeup: wakeup, continuation: continuation)
+        let accepted = phase.withLock { phase -> Bool in
+            guard case .idle = phase else { return false }
+            phase = .running(control)
+            return true
+        }
+        guard accepted else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak control] _ in
+            // The consumer went away (or stop() finished the stream): nobody
+            // is listening, so the reader has nothing left to do.
+            control?.requestStop()
+        }
+        let host = host, port = port, tuning = tuning
+        do {
+            try ReaderThread.start(name: "gpsd-reader") {
+                var reader = GPSDReader(control: control, host: host, port: port, tuning: tuning)
+                reader.run()
+            }
+        } catch {
+            let message = "cannot start the gpsd reader: \(error)"
+            Diagnostics.error("gpsd: \(message)")
+            control.yield(.state(.connecting, detail: message))
+            control.readerFinished()
+        }
+        return stream
+    }
+
+    /// Stops reading. Returns within about 250 ms, after which the stream
+    /// has finished.
+    public func stop() {
+        let control = phase.withLock { phase -> GPSDReaderControl? in
+            switch phase {
+            case .idle:
+                phase = .stopped(nil)
+                return nil
+            case .running(let control):
+                phase = .stopped(control)
+                return control
+            case .stopped:
+                return nil
+            }
+        }
+        control?.stop(grace: tuning.stopGrace)
+    }
+
+    /// Counters of what the source has done, as of the reader's last pass.
+    public var statistics: GPSDSourceStatistics {
+        control?.statistics ?? GPSDSourceStatistics()
+    }
+
+    /// True once the reader thread has ended (false before `start()`).
+    var hasReaderFinished: Bool {
+        control?.hasReaderFinished ?? false
+    }
+
+    private var control: GPSDReaderControl? {
+        phase.withLock { phase in
+            switch phase {
+            case .idle: nil
+            case .running(let control): control
+            case .stopped(let control): control
+            }
+        }
+    }
+}

@@ -1,0 +1,23 @@
+/// What a `GPSDSource` has done so far, for `status` and benchmarks.
+public struct GPSDSourceStatistics: Sendable, Hashable {
+    /// Connection attempts, successful or not.
+    public var connectionAttempts = 0
+    /// Sessions in which gpsd confirmed the watch.
+    public var connections = 0
+    /// JSON reports read from gpsd (every class).
+    public var reports = 0
+    /// TPV reports among them.
+    public var tpvReports = 0
+    /// TPVs without a time: never delivered as fixes.
+    public var timelessReports = 0
+    /// TPVs for an epoch already delivered: dropped.
+    public var lateReports = 0
+    /// Epochs delivered as fixes.
+    public var epochs = 0
+    /// Epochs delivered as soon as they were complete, rather than when the
+    /// next epoch began or gpsd fell quiet.
+    public var earlyEpochs = 0
+
+    /// All zero.
+    public init() {}
+}

@@ -1,0 +1,28 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Whole writes to stdout and stderr for the command-line tools (no stdio
+/// buffering to flush before exiting).
+public enum StandardStreams {
+    /// Writes all of `text` to file descriptor `fd` (1 or 2), retrying short
+    /// writes; gives up quietly when the reader has gone (EPIPE).
+    public static func write(_ text: String, to fd: Int32) {
+        var bytes = Array(text.utf8)
+        bytes.withUnsafeMutableBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count {
+                let n = Glibc.write(fd, base + offset, buffer.count - offset)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return }
+                offset += n
+            }
+        }
+    }
+
+    /// Whether `fd` is a terminal.
+    public static func isTerminal(_ fd: Int32) -> Bool {
+        isatty(fd) == 1
+    }
+}

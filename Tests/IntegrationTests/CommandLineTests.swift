@@ -1,0 +1,87 @@
+import LocationCore
+import Testing
+
+/// `locationd`'s commands, help and exit codes (SPEC §5.1), as a process.
+@Suite(.enabled(if: Package.locationdMissing == nil, "locationd is not built"))
+struct CommandLineTests {
+    @Test func checkConfigPrintsAnEffectiveConfigurationThatReadsBackTheSame() async throws {
+        let sandbox = try DaemonSandbox("check")
+        let shipped = Package.root + "/config/locationd.conf"
+        let result = try await sandbox.runLocationd(["check-config", "--config", shipped])
+        #expect(result.status == 0, "\(result.stderr)")
+        let loaded = try DaemonConfig.parse(String(decoding: try readFile(shipped), as: UTF8.self), file: shipped)
+        #expect(try DaemonConfig.parse(result.stdout, file: shipped) == loaded)
+        #expect(result.stdout.contains("distance_filter = 5"))
+        #expect(result.stdout.contains("desired_accuracy = kilometer"))
+        #expect(result.stderr.contains("is valid: 1 client"))
+    }
+
+    @Test func checkConfigListsEveryProblemWithFileAndLineAndExitsOne() async throws {
+        let sandbox = try DaemonSandbox("check-bad")
+        let text = """
+            [daemon]
+            fsync = sometimes
+            [client.logger]
+            distance_filter = far
+            colour = blue
+            """
+        try writeFile(sandbox.configPath, Array(text.utf8))
+        let result = try await sandbox.runLocationd(["check-config", "--config", sandbox.configPath])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        for line in [2, 4, 5] {
+            #expect(result.stderr.contains("\(sandbox.configPath):\(line)"), "line \(line): \(result.stderr)")
+        }
+        #expect(result.stderr.contains("always"), "the accepted values of fsync are named")
+        #expect(result.stderr.contains("has 3 problems"))
+    }
+
+    @Test func runWithABadConfigurationRefusesToStartAndSaysWhy() async throws {
+        let sandbox = try DaemonSandbox("run-bad")
+        try writeFile(sandbox.configPath, Array("[daemon]\nfsync = sometimes\n".utf8))
+        let result = try await sandbox.runLocationd(["run", "--config", sandbox.configPath])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("<3>\(sandbox.configPath):2"))
+        #expect(result.stderr.contains("not started"))
+    }
+
+    @Test func runWithAMissingConfigurationSaysHowToFixIt() async throws {
+        let sandbox = try DaemonSandbox("run-missing")
+        let result = try await sandbox.runLocationd(["run", "--config", sandbox.file("nope.conf")])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("No such file or directory"))
+        #expect(result.stderr.contains("--config PATH"))
+    }
+
+    @Test(arguments: [
+        (["frobnicate"], "unknown command \"frobnicate\""),
+        (["run", "--bogus"], "unknown option --bogus for run"),
+        (["replay"], "missing FILE"),
+        (["check-config", "extra"], "unexpected argument \"extra\""),
+        ([], "missing command"),
+    ])
+    func usageErrorsExitTwoWithTheSynopsis(arguments: [String], message: String) async throws {
+        let sandbox = try DaemonSandbox("usage")
+        let result = try await sandbox.runLocationd(arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(message))
+        #expect(result.stderr.contains("usage: locationd"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test(arguments: [["--help"], ["run", "--help"], ["replay", "--help"], ["check-config", "-h"], ["help", "replay"]])
+    func helpGoesToStdoutAndExitsZero(arguments: [String]) async throws {
+        let sandbox = try DaemonSandbox("help")
+        let result = try await sandbox.runLocationd(arguments)
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("usage: locationd"))
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func versionPrintsTheVersion() async throws {
+        let sandbox = try DaemonSandbox("version")
+        let result = try await sandbox.runLocationd(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "locationd \(LocationdVersion.string)\n")
+    }
+}

@@ -1,0 +1,39 @@
+import LocationCore
+import LocationDaemon
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `locationd run` with `[source] type = nmea`: no gpsd at all.
+@Suite(.enabled(if: Package.locationdMissing == nil, "locationd is not built"))
+struct NMEASourceRunTests {
+    @Test func aRecordedFileAsTheDeviceIsLoggedAsItsFiveMetreChain() async throws {
+        let sandbox = try DaemonSandbox("nmea")
+        let walk = Package.fixture("walk.nmea")
+        let text = """
+            [daemon]
+            socket = \(sandbox.socketPath)
+            socket_group =
+            state_dir = \(sandbox.stateDirectory)
+            log_dir = \(sandbox.logDirectory)
+
+            [source]
+            type = nmea
+            device = \(walk)
+
+            \(DaemonSandbox.logger())
+            """
+        try writeFile(sandbox.configPath, Array(text.utf8))
+        let daemon = try sandbox.startDaemon()
+        let expected = distanceFilterChain(try nmeaFixes(walk), filter: 5)
+        #expect(await waitUntil(timeout: 20) { sandbox.records().count >= expected.count }, "\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(await daemon.waitForExit(timeout: 5))
+        #expect(daemon.exitStatus == 0, "\(daemon.stderr)")
+        let records = sandbox.records()
+        #expect(records.map(\.time) == expected.map { $0.time ?? 0 })
+        #expect(records.map(\.longitude) == expected.map { ($0.longitude * 1e7).rounded() / 1e7 })
+    }
+}

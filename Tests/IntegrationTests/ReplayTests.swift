@@ -1,0 +1,148 @@
+import LocationCore
+import LocationDaemon
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `locationd replay` as a process: the walk through the same engine and
+/// log writer as the daemon, deterministic, with events.
+@Suite(.enabled(if: Package.locationdMissing == nil, "locationd is not built"))
+struct ReplayTests {
+    static let walk = Package.fixture("walk.nmea")
+
+    /// A sandbox whose config has the logger (always, 5 m, kilometer) and a reduced client.
+    static func sandbox(_ label: String) throws -> DaemonSandbox {
+        let sandbox = try DaemonSandbox(label)
+        let rough = """
+            [client.rough]
+            log = rough.jsonl
+            precise = off
+            reduced_interval = 60
+            authorization = always
+            updating = on
+            """
+        try sandbox.writeConfig(port: 2947, clients: DaemonSandbox.logger() + "\n\n" + rough)
+        return sandbox
+    }
+
+    func replay(_ sandbox: DaemonSandbox, _ extra: [String]) async throws -> (status: Int32?, stdout: String, stderr: String) {
+        try await sandbox.runLocationd(["replay", Self.walk, "--config", sandbox.configPath] + extra)
+    }
+
+    @Test func theWalkIsLoggedAsItsFiveMetreChain() async throws {
+        let sandbox = try Self.sandbox("replay-chain")
+        let result = try await replay(sandbox, ["--log-dir", sandbox.file("out")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let expected = distanceFilterChain(try nmeaFixes(Self.walk), filter: 5)
+        let records = sandbox.records(file: sandbox.file("out/logger.jsonl"))
+        #expect(records.map(\.time) == expected.map { $0.time ?? 0 })
+        #expect(records.map(\.latitude) == expected.map { ($0.latitude * 1e7).rounded() / 1e7 })
+        // The reduced client: at most one obfuscated fix a minute, snapped to its grid.
+        let rough = sandbox.records(file: sandbox.file("out/rough.jsonl"))
+        #expect(rough.count == 6)
+        #expect(rough.allSatisfy { $0.accuracy == .reduced && $0.altitude == nil && ($0.horizontalError ?? 0) >= 2000 })
+        #expect(result.stdout.contains("logger: \(expected.count) fixes delivered -> \(sandbox.file("out/logger.jsonl"))"))
+        #expect(result.stdout.contains("epochs: 360, usable fixes 360"))
+        #expect(result.stdout.contains("bad checksums 0"))
+    }
+
+    @Test func theSameFileConfigAndEventsGiveByteIdenticalLogs() async throws {
+        let sandbox = try Self.sandbox("replay-same")
+        let events = """
+            {"at":"2026-03-14T09:31:00Z","cmd":"accuracy","client":"logger","accuracy":"reduced"}
+            {"at":"2026-03-14T09:32:30Z","cmd":"accuracy","client":"logger","accuracy":"full"}
+            {"at":"2026-03-14T09:33:00Z","cmd":"services","state":"off"}
+            {"at":"2026-03-14T09:33:20Z","cmd":"services","state":"on"}
+            """
+        try writeFile(sandbox.file("events.jsonl"), Array(events.utf8))
+        var logs: [[[UInt8]]] = []
+        for run in 0..<3 {
+            let out = sandbox.file("out\(run)")
+            let result = try await replay(sandbox, ["--events", sandbox.file("events.jsonl"), "--log-dir", out])
+            #expect(result.status == 0, "\(result.stderr)")
+            logs.append([try readFile(out + "/logger.jsonl"), try readFile(out + "/rough.jsonl")])
+        }
+        #expect(!logs[0][0].isEmpty && !logs[0][1].isEmpty)
+        #expect(logs[1] == logs[0])
+        #expect(logs[2] == logs[0])
+    }
+
+    @Test func anAuthorizeNeverInTheMiddleStopsLoggingUntilAlways() async throws {
+        let sandbox = try Self.sandbox("replay-events")
+        let events = """
+            # take the permission away for a minute and a half
+            {"at":"2026-03-14T09:32:00Z","cmd":"authorize","client":"logger","status":"never"}
+            {"at":"2026-03-14T09:33:30Z","cmd":"authorize","client":"logger","status":"always"}
+            """
+        try writeFile(sandbox.file("events.jsonl"), Array(events.utf8))
+        let result = try await replay(sandbox, ["--events", sandbox.file("events.jsonl"), "--log-dir", sandbox.file("out")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("events: 2 applied, 0 refused"))
+        let never = try #require(UTCTime.parse("2026-03-14T09:32:00Z"))
+        let always = try #require(UTCTime.parse("2026-03-14T09:33:30Z"))
+        let times = sandbox.records(file: sandbox.file("out/logger.jsonl")).map(\.time)
+        #expect(times.contains { $0 < never })
+        #expect(!times.contains { $0 >= never && $0 < always })
+        // The first fix after the grant starts a new run: delivered whatever its distance.
+        #expect(times.first { $0 >= always } == always)
+        // Without the events the gap is not there.
+        let plain = try await replay(sandbox, ["--log-dir", sandbox.file("plain")])
+        #expect(plain.status == 0)
+        #expect(sandbox.records(file: sandbox.file("plain/logger.jsonl")).contains { $0.time >= never && $0.time < always })
+    }
+
+    @Test func theStateFileItStartsFromIsOnlyRead() async throws {
+        let sandbox = try Self.sandbox("replay-state")
+        let config = try DaemonConfig.parse(String(decoding: try readFile(sandbox.configPath), as: UTF8.self), file: "x")
+        var engine = Engine(settings: config.engineSettings, saved: nil, seed: 7)
+        _ = engine.apply(.authorize(client: "logger", status: .never), now: 0)
+        let state = try StateCodec.encode(engine.savedState)
+        try writeFile(sandbox.file("state.json"), state)
+        let result = try await replay(sandbox, ["--state", sandbox.file("state.json"), "--log-dir", sandbox.file("out")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(sandbox.records(file: sandbox.file("out/logger.jsonl")).isEmpty, "the saved never holds")
+        #expect(try readFile(sandbox.file("state.json")) == state)
+        // A corrupt one is refused, and left exactly where and as it was.
+        let garbage = Array("{\"version\":1,".utf8)
+        try writeFile(sandbox.file("state.json"), garbage)
+        let refused = try await replay(sandbox, ["--state", sandbox.file("state.json"), "--log-dir", sandbox.file("out2")])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("cannot start from the state file \(sandbox.file("state.json")): not JSON"))
+        #expect(try readFile(sandbox.file("state.json")) == garbage)
+        #expect(try ScratchListing.names(sandbox.path).filter { $0.hasPrefix("state.json") } == ["state.json"])
+    }
+
+    @Test func badEventsAreRefusedWithTheirLineNumbers() async throws {
+        let sandbox = try Self.sandbox("replay-bad")
+        let events = """
+            {"at":"2026-03-14T09:32:00Z","cmd":"authorize","client":"logger","status":"never"}
+            {"at":"yesterday","cmd":"authorize","client":"logger","status":"never"}
+            {"at":"2026-03-14T09:32:00Z","cmd":"status"}
+            """
+        try writeFile(sandbox.file("events.jsonl"), Array(events.utf8))
+        let result = try await replay(sandbox, ["--events", sandbox.file("events.jsonl")])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("events.jsonl: line 2: \"at\" must be ISO 8601"))
+        #expect(result.stderr.contains("events.jsonl: line 3: \"status\" only reads state"))
+        #expect(!fileExists(sandbox.logPath()), "nothing was replayed")
+    }
+
+    @Test func anEventTheEngineRefusesIsReportedAndTheReplayGoesOn() async throws {
+        let sandbox = try Self.sandbox("replay-refused")
+        let events = #"{"at":"2026-03-14T09:31:00Z","cmd":"answer","client":"logger","answer":"deny"}"#
+        try writeFile(sandbox.file("events.jsonl"), Array(events.utf8))
+        let result = try await replay(sandbox, ["--events", sandbox.file("events.jsonl"), "--log-dir", sandbox.file("out")])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("events: 0 applied, 1 refused"))
+        #expect(result.stderr.contains("events line 1 (answer at 2026-03-14T09:31:00.000Z) refused: no-prompt"))
+    }
+
+    @Test func anUnreadableInputIsRefused() async throws {
+        let sandbox = try Self.sandbox("replay-missing")
+        let result = try await sandbox.runLocationd(["replay", sandbox.file("nope.nmea"), "--config", sandbox.configPath])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("cannot read the NMEA input: open \(sandbox.file("nope.nmea")): No such file"))
+    }
+}

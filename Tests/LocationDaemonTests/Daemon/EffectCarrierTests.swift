@@ -1,0 +1,74 @@
+import LocationCore
+import LocationDaemon
+import Testing
+
+/// The one code path that carries out effects for `run` and `replay`.
+@Suite struct EffectCarrierTests {
+    func carrier(_ dir: ScratchDirectory, clients: String = DaemonFixtures.logger) throws -> EffectCarrier {
+        EffectCarrier(logs: try ClientLogs(config: try daemonConfig(in: dir, clients: clients)))
+    }
+
+    @Test func deliveriesBecomeLogLinesAndEventsAreKeptOnlyWhenAsked() throws {
+        let dir = try ScratchDirectory("carrier")
+        let carrier = try carrier(dir)
+        let fix = walkFix(3)
+        let authorization = ClientAuthorization(client: "logger", status: .never, stored: .never)
+        carrier.carry([.event(.authorization(authorization)), .deliver(Delivery(client: "logger", fix: fix, accuracy: .full))], eventTime: 5)
+        #expect(carrier.takeEvents().isEmpty)
+        carrier.collectsEvents = true
+        carrier.collectsLocations = true
+        carrier.carry([.event(.source(.fix)), .deliver(Delivery(client: "logger", fix: walkFix(4), accuracy: .full))], eventTime: 6)
+        let events = carrier.takeEvents()
+        #expect(events.map(\.name) == ["source", "location"])
+        #expect(events.first?.time == 6)
+        #expect(events.last?.time == walkFix(4).time)
+        #expect(carrier.takeEvents().isEmpty)
+        carrier.logs.closeAll()
+        let records = try logRecords(dir.file("log/logger.jsonl"))
+        #expect(records.map(\.time) == [walkFix(3).time, walkFix(4).time])
+        #expect(records.first.map { LogRecord(delivery: Delivery(client: "logger", fix: fix, accuracy: .full)) == $0 } == true)
+        #expect(carrier.tally.delivered["logger"] == 2)
+        #expect(carrier.tally.authorizationChanges == 1)
+    }
+
+    @Test func persistIsAFlagThatIsTakenOnce() throws {
+        let dir = try ScratchDirectory("carrier")
+        let carrier = try carrier(dir)
+        #expect(!carrier.takePersistRequest())
+        carrier.carry([.persist], eventTime: nil)
+        #expect(carrier.takePersistRequest())
+        #expect(!carrier.takePersistRequest())
+    }
+
+    @Test func clientErrorsAreCountedAndAClientWithoutALogIsFine() throws {
+        let dir = try ScratchDirectory("carrier")
+        let carrier = try carrier(dir, clients: "[client.quiet]\nauthorization = always\n")
+        carrier.carry(
+            [
+                .event(.error(client: "quiet", code: .locationUnknown, message: "no fix")),
+                .event(.error(client: "quiet", code: .locationUnknown, message: "no fix")),
+                .deliver(Delivery(client: "quiet", fix: walkFix(0), accuracy: .full)),
+            ], eventTime: 1)
+        #expect(carrier.tally.errors[.locationUnknown] == 2)
+        #expect(carrier.tally.delivered["quiet"] == 1)
+        #expect(carrier.logs.path(of: "quiet") == nil)
+    }
+
+    @Test func reconfiguredLogsFollowNewPathsAndCloseRemovedOnes() throws {
+        let dir = try ScratchDirectory("carrier")
+        let logs = try ClientLogs(config: try daemonConfig(in: dir))
+        logs.append(Array("{\"a\":1}\n".utf8), client: "logger")
+        let moved = try daemonConfig(
+            in: dir, clients: "[client.other]\nlog = sub/other.jsonl\n", fsync: "interval")
+        logs.reconfigure(moved)
+        #expect(logs.clients == ["other"])
+        #expect(logs.path(of: "logger") == nil)
+        #expect(logs.path(of: "other") == dir.file("log/sub/other.jsonl"))
+        #expect(logs.fsyncPolicy == .interval)
+        #expect(!logs.append(Array("{\"a\":2}\n".utf8), client: "logger"))
+        #expect(logs.append(Array("{\"a\":3}\n".utf8), client: "other"))
+        logs.closeAll()
+        #expect(try dir.text("log/logger.jsonl") == "{\"a\":1}\n")
+        #expect(try dir.text("log/sub/other.jsonl") == "{\"a\":3}\n")
+    }
+}

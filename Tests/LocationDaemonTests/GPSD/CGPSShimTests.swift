@@ -1,0 +1,139 @@
+import CGPS
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The C shim on its own: error codes, and a real TPV from a real gpsd.
+@Suite struct CGPSShimTests {
+    @Test func compiledAgainstAKnownLibgpsAPI() {
+        #expect((11...16).contains(cgps_api_major()))
+    }
+
+    @Test func openingAClosedPortGivesLibgpsConnectErrorAndItsText() throws {
+        let port = try GPSFake.freePort()
+        var session: OpaquePointer?
+        let status = cgps_open("127.0.0.1", String(port), &session)
+        #expect(status == -6, "libgps's NL_NOCONNECT")
+        #expect(session == nil)
+        #expect(String(cString: cgps_strerror(status)) == "can't connect to host/port pair")
+    }
+
+    @Test func anUnknownServiceNameGivesLibgpsServiceError() {
+        var session: OpaquePointer?
+        let status = cgps_open("127.0.0.1", "no-such-service-name", &session)
+        #expect(status == -1, "libgps's NL_NOSERVICE")
+        #expect(session == nil)
+        #expect(String(cString: cgps_strerror(status)) == "can't get service entry")
+    }
+
+    @Test func nonSocketExportsAreRefused() {
+        var session: OpaquePointer?
+        #expect(cgps_open("shared memory", "2947", &session) == EINVAL)
+        #expect(cgps_open("DBUS export", "2947", &session) == EINVAL)
+        #expect(session == nil)
+        #expect(String(cString: cgps_strerror(EINVAL)) == String(cString: strerror(EINVAL)))
+    }
+
+    @Test(.enabled(if: GPSFake.isAvailable, "needs gpsfake, gpsd and python3-gps"))
+    func readsATPVFromARealGPSDWithUnknownValuesMarked() async throws {
+        let epochs = NMEALogWriter.walk(count: 5)
+        let log = NMEALogWriter.write(epochs, name: "shim")
+        defer { unlink(log) }
+        let fake = try await GPSFake.start(log: log)
+        defer { fake.stop() }
+
+        var opened: OpaquePointer?
+        #expect(cgps_open("127.0.0.1", String(fake.port), &opened) == 0)
+        let session = try #require(opened)
+        defer { cgps_close(session) }
+
+        var report = cgps_report()
+        var kinds: [cgps_kind] = []
+        #expect(await Self.next(session, &report, &kinds) { $0.kind == CGPS_REPORT_WATCH })
+        #expect(kinds.first == CGPS_REPORT_VERSION, "gpsd greets with VERSION")
+        fake.release()
+        #expect(
+            await Self.next(session, &report, &kinds) {
+                $0.kind == CGPS_REPORT_TPV && $0.fix.set & UInt32(CGPS_HAS_TIME) != 0
+            })
+        let fix = report.fix
+        let set = fix.set
+        #expect(fix.mode == 3)
+        #expect(set & UInt32(CGPS_HAS_MODE | CGPS_HAS_LATLON | CGPS_HAS_ALT_MSL | CGPS_HAS_EPH) != 0)
+        #expect(Double(fix.time_sec) + Double(fix.time_nsec) / 1e9 == epochs[0].time)
+        #expect(abs(fix.latitude - epochs[0].latitude) < 1e-7)
+        #expect(abs(fix.longitude - epochs[0].longitude) < 1e-7)
+        #expect(abs(fix.alt_msl - epochs[0].altitude) < 1e-6)
+        // No GSV in the log, so gpsd has no per-axis error: unknown, twice over.
+        #expect(set & UInt32(CGPS_HAS_EPX) == 0)
+        #expect(fix.epx.isNaN)
+    }
+
+    @Test(.enabled(if: GPSFake.isAvailable, "needs gpsfake, gpsd and python3-gps"))
+    func aWakeupInterruptsTheWaitAndAVanishedGPSDEndsTheSession() async throws {
+        let log = NMEALogWriter.write(NMEALogWriter.walk(count: 3), name: "shim-wake")
+        defer { unlink(log) }
+        let fake = try await GPSFake.start(log: log)
+        defer { fake.stop() }
+        var opened: OpaquePointer?
+        #expect(cgps_open("127.0.0.1", String(fake.port), &opened) == 0)
+        let session = try #require(opened)
+        defer { cgps_close(session) }
+
+        var report = cgps_report()
+        var kinds: [cgps_kind] = []
+        var sysErrno: Int32 = 0
+        // Drain the greeting, then nothing more comes: the log is held back.
+        #expect(await Self.next(session, &report, &kinds) { $0.kind == CGPS_REPORT_WATCH })
+
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        defer { ends.forEach { close($0) } }
+        var byte: UInt8 = 1
+        #expect(write(ends[1], &byte, 1) == 1)
+        #expect(cgps_wait(session, ends[0], 5000) == CGPS_WAIT_WOKEN)
+
+        #expect(fake.killGPSD())
+        var status: Int32 = 0
+        let end = Self.now() + 10
+        repeat {
+            status = cgps_read(session, &report, &sysErrno)
+            if status == 0 && cgps_wait(session, -1, 0) == CGPS_WAIT_TIMEOUT {
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        } while status >= 0 && Self.now() < end
+        #expect(status == -1)
+        #expect(sysErrno == 0 || sysErrno == ECONNRESET)
+    }
+
+    /// Reads reports until one matches (true), the session ends or 15 s pass
+    /// (false). Polls without blocking, so other tests keep their threads.
+    static func next(
+        _ session: OpaquePointer, _ report: inout cgps_report, _ kinds: inout [cgps_kind],
+        where match: (cgps_report) -> Bool
+    ) async -> Bool {
+        let deadline = now() + 15
+        while now() < deadline {
+            var sysErrno: Int32 = 0
+            let status = cgps_read(session, &report, &sysErrno)
+            if status > 0 {
+                kinds.append(report.kind)
+                if match(report) { return true }
+                continue
+            }
+            if status < 0 { return false }
+            if cgps_wait(session, -1, 0) == CGPS_WAIT_TIMEOUT {
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        return false
+    }
+
+    static func now() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+}

@@ -1,0 +1,162 @@
+import LocationCore
+import Testing
+
+@testable import LocationDaemon
+
+/// `GPSDSource` against a scripted server on a real socket: the misbehaviour
+/// a real gpsd rarely shows on demand.
+@Suite(.serialized) struct GPSDSourceRobustnessTests {
+    static let tpv0 =
+        #"{"class":"TPV","device":"/dev/scripted","mode":3,"time":"2026-03-14T12:03:00.000Z","lat":48.1173,"lon":11.5166667,"altMSL":545.4,"eph":17.1,"speed":0.257,"track":54.7}"#
+    static let tpv1 =
+        #"{"class":"TPV","device":"/dev/scripted","mode":3,"time":"2026-03-14T12:03:01.000Z","lat":48.11731,"lon":11.51668,"altMSL":545.5,"eph":17.1}"#
+
+    static func fast() -> GPSDTuning {
+        var tuning = GPSDTuning()
+        tuning.backoff = .init(initial: 0.05, multiplier: 2, cap: 0.2, stableAfter: 60)
+        tuning.probeAfter = 0.5
+        tuning.probeTimeout = 0.5
+        return tuning
+    }
+
+    @Test func somethingThatDoesNotAnswerLikeGPSDIsReportedAndRetried() async throws {
+        let server = try ScriptedGPSDServer(script: .init(greeting: [], watchReply: []))
+        defer { server.shutDown() }
+        var tuning = Self.fast()
+        tuning.handshakeTimeout = 0.5
+        let source = GPSDSource(host: "127.0.0.1", port: server.port, tuning: tuning)
+        let recorder = SourceEventRecorder(source.start())
+        defer { source.stop() }
+        let retried = await recorder.wait(timeout: 30) { _ in server.connections >= 3 }
+        #expect(retried)
+        #expect(recorder.states.allSatisfy { $0.0 == .connecting })
+        #expect(recorder.states.last?.1.contains("did not answer like gpsd") == true, "\(recorder.states)")
+        #expect(source.statistics.connections == 0)
+    }
+
+    @Test func garbageAndUnknownReportsAreSkippedAndTheFixesStillArrive() async throws {
+        var script = ScriptedGPSDServer.Script()
+        script.reports = [
+            "this is not JSON", #"{"class":"FOO","x":1}"#, #"{"class":"TPV","mode":"three"}"#, Self.tpv0,
+            #"{"class":"ERROR","message":"Unrecognized request"}"#, "{", Self.tpv1,
+        ]
+        script.closeAfterReports = true
+        let server = try ScriptedGPSDServer(script: script)
+        defer { server.shutDown() }
+        let source = GPSDSource(host: "127.0.0.1", port: server.port, tuning: Self.fast())
+        let recorder = SourceEventRecorder(source.start())
+        defer { source.stop() }
+        let both = await recorder.wait(timeout: 30) { $0.fixes.count >= 2 }
+        #expect(both, "\(recorder.snapshot)")
+        let fixes = recorder.fixes
+        #expect(fixes.first?.time == UTCTime.parse("2026-03-14T12:03:00.000Z"))
+        #expect(fixes.first?.latitude == 48.1173)
+        #expect(fixes.first?.course == 54.7)
+        #expect(fixes.dropFirst().first?.time == UTCTime.parse("2026-03-14T12:03:01.000Z"))
+        #expect(Set(fixes.compactMap(\.time)).count == fixes.count, "reconnects never repeat an epoch")
+    }
+
+    @Test func anOverlongLineEndsTheSessionAndTheSourceReconnects() async throws {
+        var script = ScriptedGPSDServer.Script()
+        script.reports = [Self.tpv0]
+        // Longer than libgps's line buffer, and no newline in sight.
+        script.raw = Array(#"{"class":"TPV","junk":""#.utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: 40_000)
+        let server = try ScriptedGPSDServer(script: script)
+        defer { server.shutDown() }
+        let source = GPSDSource(host: "127.0.0.1", port: server.port, tuning: Self.fast())
+        let recorder = SourceEventRecorder(source.start())
+        defer { source.stop() }
+        let again = await recorder.wait(timeout: 30) { events in
+            source.statistics.connections >= 2 && !events.fixes.isEmpty
+                && events.contains {
+                    if case .state(.connecting, let detail) = $0 { detail.contains("closed the connection") } else { false }
+                }
+        }
+        #expect(again, "\(recorder.states)")
+        #expect(recorder.fixes.count == 1, "the one good epoch, once")
+    }
+
+    @Test func aGPSDThatStopsAnsweringIsDroppedAndReconnected() async throws {
+        var script = ScriptedGPSDServer.Script()
+        script.reports = [Self.tpv0]
+        script.answersProbes = false
+        let server = try ScriptedGPSDServer(script: script)
+        defer { server.shutDown() }
+        let source = GPSDSource(host: "127.0.0.1", port: server.port, tuning: Self.fast())
+        let recorder = SourceEventRecorder(source.start())
+        defer { source.stop() }
+        let again = await recorder.wait(timeout: 30) { events in
+            source.statistics.connections >= 2
+                && events.contains {
+                    if case .state(.connecting, let detail) = $0 { detail.contains("stopped answering") } else { false }
+                }
+        }
+        #expect(again, "\(recorder.states)")
+        #expect(recorder.fixes.count == 1, "the one epoch, once, however often the source reconnects")
+    }
+
+    @Test func aGPSDWithoutReceiversSaysSo() async throws {
+        var script = ScriptedGPSDServer.Script()
+        script.watchReply = [#"{"class":"DEVICES","devices":[]}"#, #"{"class":"WATCH","enable":true,"json":true}"#]
+        let server = try ScriptedGPSDServer(script: script)
+        defer { server.shutDown() }
+        let source = GPSDSource(host: "127.0.0.1", port: server.port, tuning: Self.fast())
+        let recorder = SourceEventRecorder(source.start())
+        defer { source.stop() }
+        let connected = await recorder.wait(timeout: 30) { $0.states.contains(.connected) }
+        #expect(connected)
+        #expect(recorder.states.last?.1 == "connected to gpsd scripted at 127.0.0.1:\(server.port); gpsd has no receiver yet")
+    }
+
+    @Test func aReceiverClosedByGPSDEndsTheFixState() async throws {
+        var script = ScriptedGPSDServer.Script()
+        script.reports = [Self.tpv0, Self.tpv1, #"{"class":"DEVICE","path":"/dev/scripted","activated":0}"#]
+        let server = try ScriptedGPSDServer(script: script)
+        defer { server.shutDown() }
+        let source = GPSDSource(host: "127.0.0.1", port: server.port, tuning: Self.fast())
+        let recorder = SourceEventRecorder(source.start())
+        defer { source.stop() }
+        let closed = await recorder.wait(timeout: 30) { events in
+            events.contains { if case .state(.connected, let detail) = $0 { detail.contains("closed receiver") } else { false } }
+        }
+        #expect(closed, "\(recorder.states)")
+        #expect(recorder.fixes.count == 2, "the epoch in progress is delivered when the receiver goes")
+        #expect(recorder.snapshot.states == [.connecting, .connected, .fix, .connected])
+    }
+
+    @Test(arguments: [("127.0.0.1", 70000), ("127.0.0.1", 0), ("shared memory", 2947), ("", 2947)])
+    func anUnusableEndpointIsReportedNotThrown(host: String, port: Int) async throws {
+        let source = GPSDSource(host: host, port: port, tuning: Self.fast())
+        let recorder = SourceEventRecorder(source.start())
+        defer { source.stop() }
+        let reported = await recorder.wait(timeout: 5) { $0.states.count >= 2 }
+        #expect(reported)
+        #expect(recorder.states.allSatisfy { $0.0 == .connecting })
+        #expect(recorder.states.last?.1.contains("is not usable") == true, "\(recorder.states)")
+        #expect(!source.hasReaderFinished, "the source keeps trying; it never ends on its own")
+    }
+
+    @Test func stopEndsTheReaderPromptlyWhileItWaitsToRetry() async throws {
+        let port = try GPSFake.freePort()
+        let source = GPSDSource(host: "127.0.0.1", port: port)
+        let recorder = SourceEventRecorder(source.start())
+        // Four attempts in, the reader sleeps a second or more before the next.
+        try #require(await recorder.wait(timeout: 30) { _ in source.statistics.connectionAttempts >= 4 })
+        let clock = ContinuousClock()
+        let began = clock.now
+        source.stop()
+        #expect(clock.now - began < .seconds(1), "stop() should not wait out the backoff")
+        #expect(source.hasReaderFinished, "the reader thread itself should be gone, not just the stream")
+        #expect(await recorder.waitForFinish(timeout: 2))
+    }
+
+    @Test func aSecondStartGivesAFinishedStream() async throws {
+        let source = GPSDSource(host: "127.0.0.1", port: try GPSFake.freePort())
+        let first = SourceEventRecorder(source.start())
+        let second = SourceEventRecorder(source.start())
+        #expect(await second.waitForFinish(timeout: 2))
+        #expect(second.snapshot.isEmpty)
+        source.stop()
+        #expect(await first.waitForFinish(timeout: 2))
+    }
+}

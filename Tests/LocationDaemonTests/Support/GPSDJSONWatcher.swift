@@ -1,0 +1,85 @@
+import LocationCore
+import Synchronization
+
+@testable import LocationDaemon
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// gpsd's own view of a session, for comparison: a plain TCP client that
+/// sends `?WATCH={"enable":true,"json":true}` and records every JSON line
+/// gpsd sends, without libgps or any of our code in between.
+final class GPSDJSONWatcher: Sendable {
+    private let fd: Int32
+    private let lines = Mutex<[String]>([])
+    private let ended = Atomic<Bool>(false)
+
+    /// Connects to gpsd on 127.0.0.1:`port` and starts watching.
+    init(port: Int) throws(GPSFakeError) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw GPSFakeError(description: "socket failed") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        let command = Array("?WATCH={\"enable\":true,\"json\":true};\n".utf8)
+        guard connected == 0, send(fd, command, command.count, Int32(MSG_NOSIGNAL)) == command.count else {
+            close(fd)
+            throw GPSFakeError(description: "cannot watch gpsd on port \(port)")
+        }
+        self.fd = fd
+        // A thread of its own: it blocks in recv(2) for the whole test.
+        do {
+            try ReaderThread.start(name: "gpsd-json-watcher") { [self] in readLoop() }
+        } catch {
+            // deinit closes the socket.
+            throw GPSFakeError(description: "cannot start the watcher thread: \(error)")
+        }
+    }
+
+    deinit {
+        close(fd)
+    }
+
+    /// Every line so far.
+    var received: [String] { lines.withLock { $0 } }
+
+    /// True once gpsd closed the connection.
+    var hasEnded: Bool { ended.load(ordering: .acquiring) }
+
+    /// Shuts the connection down; the reader ends.
+    func disconnect() {
+        shutdown(fd, Int32(SHUT_RDWR))
+    }
+
+    /// The parsed reports of class `name`, in order.
+    func reports(_ name: String) -> [JSONValue] {
+        received.compactMap { line in
+            guard let value = try? JSONValue.parse(line), value["class"]?.stringValue == name else { return nil }
+            return value
+        }
+    }
+
+    private func readLoop() {
+        var pending: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            pending += buffer[..<n]
+            while let newline = pending.firstIndex(of: 10) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                lines.withLock { $0.append(line) }
+            }
+        }
+        ended.store(true, ordering: .releasing)
+    }
+}
