@@ -1,0 +1,229 @@
+import LocationCore
+import LocationDaemon
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The control plane of the running daemon, end to end: who may change
+/// state, what a flood of bad input and many watchers cost it, the socket
+/// file, and `locationctl`'s reading commands on the daemon's real log.
+@Suite(
+    .serialized, .enabled(if: Package.locationdMissing == nil, "locationd is not built"),
+    .enabled(if: GPSFake.isAvailable, "gpsfake, gpsd or python3-gps is missing"))
+struct ControlPlaneEndToEndTests {
+    /// A running daemon with gpsd feeding it a long generated walk.
+    final class Running {
+        let sandbox: DaemonSandbox
+        let plane: ControlPlane
+        let fake: GPSFake
+        let daemon: ChildProcess
+
+        init(_ label: String, socketGroup: String = "", authorization: String = "always", sentences: Int = 20_000) async throws {
+            sandbox = try DaemonSandbox(label)
+            plane = ControlPlane(sandbox: sandbox)
+            let track = try await sandbox.longTrack(sentences: sentences)
+            fake = try await GPSFake.start(log: track, options: .init(cycle: 0.003, once: true, gated: false))
+            try plane.writeConfig(
+                port: fake.port, socketGroup: socketGroup,
+                clients: [ControlPlane.client("logger", authorization: authorization, filter: "5")])
+            daemon = try sandbox.startDaemon()
+            try #require(await waitUntil(timeout: 20) { fileExists(sandbox.socketPath) }, "\(daemon.stderr)")
+        }
+
+        func stop() async {
+            daemon.signal(SIGTERM)
+            #expect(await daemon.waitForExit(timeout: 5))
+            #expect(daemon.exitStatus == 0, "\(daemon.stderr)")
+            fake.stop()
+        }
+
+        var auditPath: String { sandbox.logDirectory + "/audit.jsonl" }
+        var audit: [UInt8] { (try? readFile(auditPath)) ?? [] }
+    }
+
+    @Test(.enabled(if: getuid() == 0, "needs root to run locationctl as another user"))
+    func anUnprivilegedLocationctlIsRefusedAndNeitherStateNorAuditChange() async throws {
+        // adm exists on Debian, and nobody (65534) is not in it.
+        let running = try await Running("nobody", socketGroup: "adm")
+        let setpriv = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        chmod(running.sandbox.path, 0o755)
+        chmod(FileSystem.parent(of: running.sandbox.socketPath), 0o755)
+        var info = stat()
+        #expect(lstat(running.sandbox.socketPath, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o660)
+        #expect(info.st_gid == (try SocketGroup.lookup("adm").get()).gid)
+
+        let stateBefore = try await running.plane.status(of: "logger").authorization
+        let auditBefore = running.audit
+
+        // The socket's mode keeps nobody out altogether.
+        let outside = try await running.plane.ctl(["authorize", "logger", "never"], prefix: setpriv)
+        #expect(outside.status == 3)
+        #expect(outside.stderr.contains("permission denied"))
+
+        // An administrator opens the socket for reading: nobody may read, not change.
+        chmod(running.sandbox.socketPath, 0o666)
+        let read = try await running.plane.ctl(["status", "logger"], prefix: setpriv)
+        #expect(read.status == 0)
+        let refused = try await running.plane.ctl(["authorize", "logger", "never"], prefix: setpriv)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("needs root or membership of the daemon's socket group"))
+        let json = try await running.plane.ctl(["--json", "services", "off"], prefix: setpriv)
+        #expect((try? JSONValue.parse(Array(json.stdout.utf8)))?["error"]?["code"] == "not-authorized")
+
+        #expect(try await running.plane.status(of: "logger").authorization == stateBefore)
+        #expect(try await running.plane.status().status.services)
+        #expect(running.audit == auditBefore, "nothing refused is audited")
+
+        // Root may; that change is audited with its uid.
+        #expect(try await running.plane.ctl(["authorize", "logger", "never"]).status == 0)
+        let lines = String(decoding: running.audit, as: UTF8.self).split(separator: "\n")
+        let last = try #require(lines.last.flatMap { try? JSONValue.parse(Array($0.utf8)) })
+        #expect(last["uid"] == 0 && last["cmd"] == "authorize" && last["args"]?["status"] == "never")
+        await running.stop()
+    }
+
+    @Test func tenThousandBadLinesAndSixtyFourWatchersLeaveTheDaemonServingInBoundedMemory() async throws {
+        let running = try await Running("flood", sentences: 40_000)
+        let pid = running.daemon.pid
+        try #require(await waitUntil(timeout: 20) { running.sandbox.records().count > 10 }, "\(running.daemon.stderr)")
+        let before = try #require(ControlPlane.residentBytes(pid))
+
+        // 64 watchers of the logger's locations; every other one never reads.
+        var watchers: [ControlClient] = []
+        for i in 0..<64 {
+            let watcher = try ControlClient(path: running.sandbox.socketPath)
+            try watcher.send(ControlRequest(id: .number(Double(i)), .watch(client: nil)))
+            watchers.append(watcher)
+        }
+        // 10 000 malformed or random lines from 8 peers, each line answered with an error.
+        var random = SystemRandomNumberGenerator()
+        var answered = 0
+        for _ in 0..<8 {
+            let peer = try ControlClient(path: running.sandbox.socketPath)
+            for _ in 0..<5 {
+                var batch: [UInt8] = []
+                for j in 0..<250 {
+                    var line = (0..<Int.random(in: 1...200, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+                    line.removeAll { $0 == 0x0A || $0 == 0x0D || $0 == 0x20 || $0 == 0x09 }
+                    if j % 3 == 0 { line = Array(#"{"cmd":"authorize","client":"logger","status":"sometimes"}"#.utf8) }
+                    batch += (line.isEmpty ? Array("x".utf8) : line) + [0x0A]
+                }
+                try peer.send(raw: batch)
+                for _ in 0..<250 {
+                    let reply = try #require(try peer.readLine(timeout: 20).flatMap { try? JSONValue.parse($0) })
+                    #expect(reply["ok"] == false)
+                    answered += 1
+                }
+            }
+        }
+        #expect(answered == 10_000)
+        // A line longer than the limit, then a good request on the same connection.
+        let long = try ControlClient(path: running.sandbox.socketPath)
+        try long.send(raw: [UInt8](repeating: UInt8(ascii: "{"), count: 300_000) + [0x0A] + Array(ControlRequest(id: 1, .hello).line().utf8))
+        #expect(try long.readLine(timeout: 20).flatMap { try? JSONValue.parse($0) }?["error"]?["code"] == "too-long")
+        #expect(try long.readLine(timeout: 20).flatMap { try? JSONValue.parse($0) }?["ok"] == true)
+
+        // The reading watchers keep getting locations while gpsd feeds.
+        for watcher in watchers.enumerated() where watcher.offset % 2 == 0 { _ = try watcher.element.availableLines() }
+        let logged = running.sandbox.records().count
+        try #require(await waitUntil(timeout: 20) { running.sandbox.records().count > logged + 10 }, "the log kept growing")
+        var sawLocation = 0
+        for watcher in watchers.enumerated() where watcher.offset % 2 == 0 {
+            let lines = try watcher.element.availableLines()
+            if lines.contains(where: { (try? JSONValue.parse($0))?["event"] == "location" }) { sawLocation += 1 }
+        }
+        #expect(sawLocation == 32, "every reading watcher got locations")
+
+        let after = try #require(ControlPlane.residentBytes(pid))
+        #expect(after - before < 48 << 20, "the daemon's RSS grew by \((after - before) >> 20) MiB")
+        let status = try await running.plane.ctl(["status", "logger"])
+        #expect(status.status == 0, "the daemon still answers: \(status.stderr)")
+        watchers.removeAll()
+        await running.stop()
+    }
+
+    @Test func aStaleSocketIsReplacedALiveDaemonIsRefusedAndStopRemovesTheSocket() async throws {
+        let sandbox = try DaemonSandbox("socket")
+        let plane = ControlPlane(sandbox: sandbox)
+        let fake = try await GPSFake.start(log: Package.fixture("walk.nmea"), options: .init(cycle: 0.01, once: false, gated: false))
+        defer { fake.stop() }
+        try plane.writeConfig(port: fake.port, clients: [ControlPlane.client("logger")])
+        // A socket file whose daemon is gone (bound, never listened, the process "crashed").
+        try FileSystem.makeDirectories(FileSystem.parent(of: sandbox.socketPath), mode: 0o755)
+        let stale = try UnixSocketAddress.makeSocket(nonBlocking: false)
+        let address = try #require(UnixSocketAddress(path: sandbox.socketPath))
+        #expect(address.withSockaddr { bind(stale, $0, $1) } == 0)
+        close(stale)
+
+        let first = try sandbox.startDaemon()
+        try #require(await waitUntilAsync(timeout: 20) { (try? await plane.ctl(["status"]).status) == 0 }, "\(first.stderr)")
+        #expect(first.stderr.contains("a control socket left by a locationd that is no longer running"))
+
+        let second = try sandbox.startDaemon()
+        #expect(await second.waitForExit(timeout: 20))
+        #expect(second.exitStatus != 0)
+        #expect(second.stderr.contains("another locationd is running on \(sandbox.socketPath)"))
+        #expect(try await plane.ctl(["status"]).status == 0, "the first one is untouched")
+
+        first.signal(SIGTERM)
+        #expect(await first.waitForExit(timeout: 5))
+        #expect(first.exitStatus == 0)
+        #expect(!fileExists(sandbox.socketPath))
+    }
+
+    @Test func watchLocateTailAndExportWorkOnTheRunningDaemonsLog() async throws {
+        let running = try await Running("reading")
+        let plane = running.plane
+        try #require(await waitUntil(timeout: 20) { running.sandbox.records().count >= 20 }, "\(running.daemon.stderr)")
+
+        // watch: the current state, then locations as they are logged.
+        let out = running.sandbox.file("watch.out")
+        let watch = try ChildProcess(
+            [Package.locationctl, "--socket", running.sandbox.socketPath, "watch", "logger"], stdoutPath: out, stderrPath: out + ".err")
+        #expect(await waitUntil(timeout: 20) { watch.stdout.components(separatedBy: " logger location ").count > 3 })
+        #expect(watch.stdout.hasPrefix("watching logger (Ctrl-C to stop)\n"))
+        watch.signal(SIGINT)
+        #expect(await watch.waitForExit(timeout: 5))
+        #expect(watch.terminatingSignal == SIGINT)
+
+        // locate: one location, printed.
+        let located = try await plane.ctl(["--json", "locate", "logger", "--timeout", "10"])
+        #expect(located.status == 0, "\(located.stderr)")
+        let location = try JSONValue.parse(Array(located.stdout.utf8))
+        #expect(location["event"] == "location" && location["client"] == "logger")
+
+        // tail: the log's path comes from the daemon.
+        let tail = try await plane.ctl(["--json", "tail", "logger", "-n", "5"])
+        #expect(tail.status == 0)
+        let tailed = tail.stdout.split(separator: "\n").map { try? LogRecord.parse(String($0)) }
+        #expect(tailed.count == 5 && tailed.allSatisfy { $0 != nil })
+
+        try #require(await waitUntil(timeout: 60) { running.sandbox.records().count >= 50 }, "\(running.daemon.stderr)")
+        await running.stop()
+
+        // export: the daemon's real log, read back by gpsbabel point for point.
+        let records = running.sandbox.records()
+        try #require(records.count >= 50)
+        for format in ExportFormat.allCases {
+            let file = running.sandbox.file("walk.\(format.fileExtension)")
+            let export = try await plane.ctl(["export", running.sandbox.logPath(), "-o", file])
+            #expect(export.status == 0, "\(format): \(export.stderr)")
+            if fileExists("/usr/bin/gpsbabel") {
+                let back = running.sandbox.file("back-\(format.rawValue).csv")
+                let kind = format == .gpx || format == .kml ? "-t" : "-w"
+                let reader = format == .csv ? "unicsv" : format.rawValue
+                let babel = try ChildProcess(
+                    ["/usr/bin/gpsbabel", kind, "-i", reader, "-f", file, "-o", "unicsv,utc=0", "-F", back],
+                    stdoutPath: back + ".out", stderrPath: back + ".err")
+                #expect(await babel.waitForExit(timeout: 60))
+                #expect(babel.exitStatus == 0, "\(format): \(babel.stderr)")
+                // gpsbabel ends unicsv lines with CRLF, one Character in Swift: split on any newline.
+                let rows = String(decoding: (try? readFile(back)) ?? [], as: UTF8.self).split(whereSeparator: \.isNewline).count - 1
+                #expect(rows == records.count, "\(format): gpsbabel read \(rows) points of \(records.count)")
+            }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import LocationCore
+import LocationDaemon
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The running daemon as `locationctl` sees it: a sandbox whose
+/// configuration this file writes (any clients, a socket group, a policy),
+/// and the built `locationctl` run against its socket.
+struct ControlPlane {
+    let sandbox: DaemonSandbox
+
+    /// One client section with the keys a transition test needs.
+    static func client(
+        _ name: String, authorization: String = "ask", precise: Bool = true, inUse: Bool = true, updating: Bool = true,
+        usage: Bool = true, usageAlways: Bool = true, onceGrace: Double? = nil, filter: String = "none"
+    ) -> String {
+        var lines = [
+            "[client.\(name)]", "log = \(name).jsonl", "distance_filter = \(filter)", "desired_accuracy = kilometer",
+            "authorization = \(authorization)", "precise = \(precise ? "on" : "off")", "updating = \(updating ? "on" : "off")",
+            "in_use = \(inUse ? "on" : "off")", "purpose.survey = Precise track for a survey",
+        ]
+        if usage { lines.append("usage = \(name) logs coordinates") }
+        if usageAlways { lines.append("usage_always = \(name) logs coordinates in the background") }
+        if let onceGrace { lines.append("once_grace = \(onceGrace)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Writes the configuration: gpsd at `port`, `socketGroup`, the clients, `[policy] restricted`.
+    func writeConfig(port: Int, socketGroup: String = "", clients: [String], restricted: [String] = []) throws {
+        let text = """
+            # written by the control-plane end-to-end tests
+            [daemon]
+            socket = \(sandbox.socketPath)
+            socket_group = \(socketGroup)
+            state_dir = \(sandbox.stateDirectory)
+            log_dir = \(sandbox.logDirectory)
+            fsync = always
+
+            [source]
+            type = gpsd
+            host = 127.0.0.1
+            port = \(port)
+
+            \(clients.joined(separator: "\n"))
+            [policy]
+            restricted = \(restricted.joined(separator: ", "))
+
+            """
+        try writeFile(sandbox.configPath, Array(text.utf8))
+    }
+
+    /// Runs `locationctl --socket SOCKET ARGS` (optionally through `prefix`, e.g. setpriv) to the end.
+    func ctl(_ arguments: [String], prefix: [String] = [], timeout: Double = 30) async throws
+        -> (status: Int32?, stdout: String, stderr: String)
+    {
+        let out = sandbox.file("ctl-\(UInt32.random(in: 0...UInt32.max))")
+        let child = try ChildProcess(
+            prefix + [Package.locationctl, "--socket", sandbox.socketPath] + arguments, stdoutPath: out + ".out",
+            stderrPath: out + ".err")
+        guard await child.waitForExit(timeout: timeout) else {
+            child.signal(SIGKILL)
+            Issue.record("locationctl \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
+            return (nil, child.stdout, child.stderr)
+        }
+        return (child.exitStatus, child.stdout, child.stderr)
+    }
+
+    /// `locationctl --json ARGS`: the exit status and the reply.
+    func reply(_ arguments: [String]) async throws -> (status: Int32?, reply: JSONValue?) {
+        let (status, stdout, _) = try await ctl(["--json"] + arguments)
+        return (status, try? JSONValue.parse(Array(stdout.utf8)))
+    }
+
+    /// `locationctl --json status`, decoded.
+    func status() async throws -> StatusReport {
+        let (status, stdout, stderr) = try await ctl(["--json", "status"])
+        try #require(status == 0, "status failed: \(stderr)")
+        return try StatusReport(json: try JSONValue.parse(Array(stdout.utf8)))
+    }
+
+    /// One client's status.
+    func status(of client: String) async throws -> ClientStatus {
+        try #require(try await status().status.clients.first { $0.authorization.client == client })
+    }
+
+    /// The daemon's resident set size in bytes (/proc/PID/status).
+    static func residentBytes(_ pid: pid_t) -> Int? {
+        guard let bytes = try? readFile("/proc/\(pid)/status") else { return nil }
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return Int(line.dropFirst(6).filter(\.isNumber)).map { $0 * 1024 }
+        }
+        return nil
+    }
+}
+
+/// `waitUntil` for a condition that must await.
+func waitUntilAsync(timeout: Double, _ condition: () async -> Bool) async -> Bool {
+    let deadline = monotonicNow() + timeout
+    while monotonicNow() < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(100))
+    }
+    return await condition()
+}
