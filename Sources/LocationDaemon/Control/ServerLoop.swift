@@ -121,6 +121,8 @@ final class ServerLoop: @unchecked Sendable {
             if accepting && pollFDs[1].revents != 0 { acceptConnections(now: after) }
             if ready > 0 {
                 for (index, connection) in polled.enumerated() {
+                    // A connection closed above may have its descriptor number reused by one just accepted.
+                    guard connections[connection.id] != nil else { continue }
                     let revents = Int32(pollFDs[base + index].revents)
                     if revents != 0 { handle(connection, revents: revents, now: after) }
                 }
