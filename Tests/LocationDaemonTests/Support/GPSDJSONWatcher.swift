@@ -2,6 +2,7 @@ import LocationCore
 import Synchronization
 
 @testable import LocationDaemon
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -15,24 +16,23 @@ final class GPSDJSONWatcher: Sendable {
     private let lines = Mutex<[String]>([])
     private let ended = Atomic<Bool>(false)
 
-    /// Connects to gpsd on 127.0.0.1:`port` and starts watching.
-    init(port: Int) throws(GPSFakeError) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw GPSFakeError(description: "socket failed") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+    /// Connects to gpsd on 127.0.0.1:`port` (without holding a thread while
+    /// it does) and starts watching.
+    static func connect(port: Int) async throws(GPSFakeError) -> GPSDJSONWatcher {
+        guard let fd = await LoopbackTCP.connect(port: port) else {
+            throw GPSFakeError(description: "cannot connect to gpsd on port \(port)")
         }
+        // The reader thread blocks in recv(2): make the socket blocking again.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         let command = Array("?WATCH={\"enable\":true,\"json\":true};\n".utf8)
-        guard connected == 0, send(fd, command, command.count, Int32(MSG_NOSIGNAL)) == command.count else {
+        guard send(fd, command, command.count, Int32(MSG_NOSIGNAL)) == command.count else {
             close(fd)
             throw GPSFakeError(description: "cannot watch gpsd on port \(port)")
         }
+        return try GPSDJSONWatcher(fd: fd)
+    }
+
+    private init(fd: Int32) throws(GPSFakeError) {
         self.fd = fd
         // A thread of its own: it blocks in recv(2) for the whole test.
         do {
