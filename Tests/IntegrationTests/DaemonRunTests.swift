@@ -21,20 +21,35 @@ struct DaemonRunTests {
         distanceFilterChain(try nmeaFixes(walk), filter: 5)
     }
 
-    /// The 5 m chain of the walk from the first fix gpsd reported to the daemon.
-    /// gpsd 3.22 does not report the first cycles it reads while it learns which
-    /// sentence ends a cycle (and the date comes only with RMC; gpsdecode skips
-    /// the first cycle too, docs/sources.md) — on a loaded machine, where it gets
-    /// several sentences at once, the first two or three. So the chain starts
-    /// where the log does, within the walk's first five epochs; from there on
-    /// the log must be exactly the chain.
-    static func expectedChain(loggedFrom records: [LogRecord], sourceLocation: SourceLocation = #_sourceLocation) throws -> [Fix] {
+    /// The 5 m chain of the walk from the first fix gpsd reported, as a plain
+    /// watcher on the same gpsd saw it. gpsd 3.22 does not report the first
+    /// cycles it reads while it learns which sentence ends a cycle (and the
+    /// date comes only with RMC; gpsdecode skips the first cycle too,
+    /// docs/sources.md) — more of them on a loaded machine, where it gets
+    /// several sentences at once. So the log must start exactly at gpsd's
+    /// first fix, and from there on be exactly the chain.
+    static func expectedChain(
+        loggedFrom records: [LogRecord], gpsd reference: GPSDJSONWatcher,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> [Fix] {
         let fixes = try nmeaFixes(walk)
-        guard let first = records.first?.time, let start = fixes.first?.time else { return try expectedChain() }
+        let first = try #require(reference.firstFixTime, "gpsd reported no fix", sourceLocation: sourceLocation)
+        let logged = records.first.map { UTCTime.format($0.time) } ?? "nothing"
         #expect(
-            first <= start + 4.0005, "the log starts within the walk's first five epochs, not at \(UTCTime.format(first))",
-            sourceLocation: sourceLocation)
+            records.first.map { abs($0.time - first) < 0.0005 } == true,
+            "the log starts at gpsd's first fix \(UTCTime.format(first)), not at \(logged)", sourceLocation: sourceLocation)
         return distanceFilterChain(fixes.filter { ($0.time ?? 0) >= first - 0.0005 }, filter: 5)
+    }
+
+    /// Connects a reference watcher to gpsfake's gpsd, starts the daemon on the
+    /// sandbox's configuration, and once both watch, lets the walk go.
+    static func startWatched(_ fake: GPSFake, _ sandbox: DaemonSandbox) async throws -> (ChildProcess, GPSDJSONWatcher) {
+        let reference = try await GPSDJSONWatcher.connect(port: fake.port)
+        let daemon = try sandbox.startDaemon()
+        try #require(await Self.waitForConnection(daemon), "\(daemon.stderr)")
+        try #require(await waitUntil { reference.isWatching }, "the reference watcher got no WATCH reply")
+        fake.release()
+        return (daemon, reference)
     }
 
     /// Waits (boundedly) until the log holds the whole chain, up to the walk's last chained fix.
@@ -77,9 +92,7 @@ struct DaemonRunTests {
         let sandbox = try DaemonSandbox("walk")
         let fake = try await GPSFake.start(log: Self.walk, options: .init(cycle: 0.004, once: true, gated: true))
         try sandbox.writeConfig(port: fake.port)
-        let daemon = try sandbox.startDaemon()
-        try #require(await Self.waitForConnection(daemon), "\(daemon.stderr)")
-        fake.release()
+        let (daemon, reference) = try await Self.startWatched(fake, sandbox)
         #expect(await fake.waitForExit(timeout: 120), "gpsfake did not finish the walk")
         #expect(try Self.expectedChain().count > 100, "the walk moves")
         await Self.waitForWholeChain(sandbox)
@@ -87,7 +100,10 @@ struct DaemonRunTests {
         #expect(await daemon.wait(timeout: 60))
         #expect(daemon.exitStatus == 0, "\(daemon.stderr)")
         let records = sandbox.records()
-        Self.expect(records, toBe: try Self.expectedChain(loggedFrom: records))
+        print("DEBUG ref:", reference.received.prefix(12).map { String($0.prefix(140)) }.joined(separator: "\nDEBUG ref: "))
+        print("DEBUG log:", records.prefix(4).map { UTCTime.format($0.time) })
+        print("DEBUG stderr:", daemon.stderr)
+        Self.expect(records, toBe: try Self.expectedChain(loggedFrom: records, gpsd: reference))
     }
 
     @Test func gpsdKilledAndRestartedMidRunReconnectsWithNoDuplicatedOrTornLines() async throws {
@@ -95,9 +111,7 @@ struct DaemonRunTests {
         let first = try await GPSFake.start(log: Self.walk, options: .init(cycle: 0.004, once: true, gated: true))
         let port = first.port
         try sandbox.writeConfig(port: port)
-        let daemon = try sandbox.startDaemon()
-        try #require(await Self.waitForConnection(daemon), "\(daemon.stderr)")
-        first.release()
+        let (daemon, reference) = try await Self.startWatched(first, sandbox)
         try #require(await waitUntil(timeout: 60) { sandbox.records().count >= 40 }, "nothing logged: \(daemon.stderr)")
         // gpsd goes away mid-walk, as a crash or `systemctl restart gpsd` would do it.
         first.kill()
@@ -118,7 +132,7 @@ struct DaemonRunTests {
         #expect(records.count > beforeRestart, "logging resumed after the reconnect")
         let times = records.map(\.time)
         #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "no duplicated or reordered fixes")
-        Self.expect(records, toBe: try Self.expectedChain(loggedFrom: records))
+        Self.expect(records, toBe: try Self.expectedChain(loggedFrom: records, gpsd: reference))
         #expect(daemon.stderr.contains("location-unknown"), "clients were told about the outage")
     }
 
@@ -170,9 +184,7 @@ struct DaemonRunTests {
         let sandbox = try DaemonSandbox("sigterm")
         let fake = try await GPSFake.start(log: Self.walk, options: .init(cycle: 0.004, once: true, gated: true))
         try sandbox.writeConfig(port: fake.port, fsync: "interval")
-        let daemon = try sandbox.startDaemon()
-        try #require(await Self.waitForConnection(daemon), "\(daemon.stderr)")
-        fake.release()
+        let (daemon, reference) = try await Self.startWatched(fake, sandbox)
         #expect(await fake.waitForExit(timeout: 120))
         await Self.waitForWholeChain(sandbox)
         #expect(FileIO.exists(sandbox.socketPath), "the control socket is up while running")
@@ -187,7 +199,7 @@ struct DaemonRunTests {
         #expect(daemon.exitStatus == 0, "\(daemon.stderr)")
         #expect(daemon.stderr.contains("stopped cleanly"))
         let records = sandbox.records()
-        Self.expect(records, toBe: try Self.expectedChain(loggedFrom: records))
+        Self.expect(records, toBe: try Self.expectedChain(loggedFrom: records, gpsd: reference))
         let state = try StateCodec.decode(try FileIO.read(sandbox.statePath))
         #expect(state.client("logger")?.status == .always)
         #expect(!FileIO.exists(sandbox.statePath + ".tmp"))

@@ -23,7 +23,7 @@ extension ChildProcess {
     /// Runs a program to its end (at most `timeout` seconds, then it is
     /// killed and this throws), its output in private files read afterwards.
     public static func run(
-        _ arguments: [String], environment: [String: String]? = nil, stdin: Input = .null, timeout: Double = 120
+        _ arguments: [String], environment: ChildEnvironment = .inherited(), stdin: Input = .null, timeout: Double = 120
     ) async throws(ChildProcessError) -> Outcome {
         let scratch: ScratchDirectory
         do {

@@ -46,13 +46,11 @@ public final class ChildProcess: Sendable {
     }
 
     /// Starts `arguments[0]` (looked up in `PATH` if it has no slash) with
-    /// `arguments`. `environment`: `nil` passes this process's environment;
-    /// otherwise the child gets exactly those variables plus `PATH`, `HOME` and
-    /// `TMPDIR` from this process. Standard error goes to `stdoutPath` too
+    /// `arguments` and `environment`. Standard error goes to `stdoutPath` too
     /// unless `stderrPath` is given.
     public init(
-        _ arguments: [String], environment: [String: String]? = nil, stdin: Input = .null, stdoutPath: String,
-        stderrPath: String? = nil, ownGroup: Bool = true
+        _ arguments: [String], environment: ChildEnvironment = .inherited(), stdin: Input = .null,
+        stdoutPath: String, stderrPath: String? = nil, ownGroup: Bool = true
     ) throws(ChildProcessError) {
         guard let program = arguments.first else { throw ChildProcessError("no program to start") }
         command = arguments.joined(separator: " ")
@@ -98,15 +96,9 @@ public final class ChildProcess: Sendable {
 
         var child: pid_t = 0
         let spawned = Self.withCStrings(arguments) { argv in
-            if let environment {
-                var variables = environment
-                for name in ["PATH", "HOME", "TMPDIR"] where variables[name] == nil {
-                    if let value = getenv(name) { variables[name] = String(cString: value) }
-                }
-                let text = variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-                return Self.withCStrings(text) { envp in posix_spawnp(&child, program, &actions, &attributes, argv, envp) }
+            Self.withCStrings(environment.entries) { envp in
+                posix_spawnp(&child, program, &actions, &attributes, argv, envp)
             }
-            return posix_spawnp(&child, program, &actions, &attributes, argv, environ)
         }
         guard spawned == 0 else {
             throw ChildProcessError("cannot start \(program): \(String(cString: strerror(spawned)))")

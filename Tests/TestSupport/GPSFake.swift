@@ -17,6 +17,7 @@ import Synchronization
 /// gpsfake and gpsd run in a process group of their own; `stop()` (and
 /// deinit) SIGKILLs the group and returns at once: a test's gpsd needs no
 /// graceful exit, and nothing here waits on a thread of the cooperative pool.
+/// Its files (output, gpsd's control socket) are removed with the value.
 public final class GPSFake: Sendable {
     /// Where Debian's gpsd-clients installs gpsfake.
     public static let gpsfakePath = "/usr/bin/gpsfake"
@@ -63,6 +64,12 @@ public final class GPSFake: Sendable {
     public let port: Int
     /// gpsfake and its output.
     public let process: ChildProcess
+    /// gpsfake's TMPDIR, where it puts gpsd's control socket
+    /// (`gpsfake-PID.sock`), and its output. A directory of its own: gpsfake
+    /// takes an existing socket file of that name (a stale one, from a run that
+    /// was killed) for gpsd's, adds its receiver to nobody, and gpsd never
+    /// gets one.
+    private let scratch: ScratchDirectory
     /// gpsfake's pid, also its process group id.
     public var pid: pid_t { process.pid }
     /// gpsfake's stdout and stderr, for failure messages.
@@ -171,10 +178,11 @@ public final class GPSFake: Sendable {
             for end in gateEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         }
         defer { if gateEnds[0] >= 0 { close(gateEnds[0]) } }
-        let output = "\(FileIO.temporaryDirectory)/gpsfake-\(port)-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out"
         do {
+            scratch = try ScratchDirectory("gpsfake")
             process = try ChildProcess(
-                arguments, stdin: options.gated ? .descriptor(gateEnds[0]) : .null, stdoutPath: output)
+                arguments, environment: .inherited(["TMPDIR": scratch.path]),
+                stdin: options.gated ? .descriptor(gateEnds[0]) : .null, stdoutPath: scratch.file("gpsfake.out"))
         } catch {
             if gateEnds[1] >= 0 { close(gateEnds[1]) }
             throw GPSFakeError(description: "cannot start gpsfake: \(error)")
@@ -236,8 +244,6 @@ public final class GPSFake: Sendable {
         }
         if gate >= 0 { close(gate) }
         process.kill()
-        unlink("/tmp/gpsfake-\(pid).sock")
-        unlink(outputPath)
         if heldSlot && !handingOverSlot { GPSFakeSlots.shared.release() }
         return heldSlot
     }

@@ -56,7 +56,7 @@ struct ControlPlane {
     /// Runs `locationctl --socket SOCKET ARGS` (optionally through `prefix`, e.g. setpriv) to the end.
     func ctl(_ arguments: [String], prefix: [String] = []) async throws -> (status: Int32?, stdout: String, stderr: String) {
         let outcome = try await ChildProcess.run(
-            prefix + [PackagePaths.product("locationctl"), "--socket", sandbox.socketPath] + arguments, environment: [:])
+            prefix + [PackagePaths.product("locationctl"), "--socket", sandbox.socketPath] + arguments, environment: .only([:]))
         return (outcome.status, outcome.output, outcome.stderr)
     }
 

@@ -71,7 +71,7 @@ final class DaemonSandbox {
         let stderrPath = file("locationd-\(starts).stderr")
         stderrPaths.append(stderrPath)
         return try ChildProcess(
-            [PackagePaths.product("locationd"), "run", "--config", configPath], environment: environment,
+            [PackagePaths.product("locationd"), "run", "--config", configPath], environment: .only(environment),
             stdoutPath: file("locationd-\(starts).stdout"), stderrPath: stderrPath)
     }
 
@@ -82,7 +82,7 @@ final class DaemonSandbox {
 
     /// Runs `locationd ARGS` to its end; its status, stdout and stderr.
     func runLocationd(_ arguments: [String]) async throws -> (status: Int32?, stdout: String, stderr: String) {
-        let outcome = try await ChildProcess.run([PackagePaths.product("locationd")] + arguments, environment: [:])
+        let outcome = try await ChildProcess.run([PackagePaths.product("locationd")] + arguments, environment: .only([:]))
         return (outcome.status, outcome.output, outcome.stderr)
     }
 

@@ -21,7 +21,7 @@ enum Locationctl {
     /// error. `stdin` is written to a file in `directory` first.
     static func run(
         _ arguments: [String], in directory: ScratchDirectory, stdin: String? = nil,
-        environment: [String: String]? = nil, prefix: [String] = []
+        environment: ChildEnvironment = .only([:]), prefix: [String] = []
     ) async throws -> (status: Int32, output: String, errors: String) {
         try #require(isBuilt, "\(path) is missing: build it with swift build --build-tests (or --product locationctl)")
         var input = ChildProcess.Input.null

@@ -47,7 +47,7 @@ struct LocationctlTests {
         // every other test reading this process's environment.
         let (status, output, _) = try await Locationctl.run(
             ["--json", "prompts"], in: fixture.directory,
-            environment: [ControlProtocol.socketEnvironmentVariable: fixture.path])
+            environment: .only([ControlProtocol.socketEnvironmentVariable: fixture.path]))
         #expect(status == 0)
         #expect(try JSONValue.parse(Array(output.utf8))["prompts"] == [])
     }

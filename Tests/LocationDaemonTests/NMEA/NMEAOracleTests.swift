@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import LocationCore
 import Testing
 import TestSupport
@@ -66,12 +63,14 @@ import TestSupport
         let path = Self.ownFixtures + "/" + name
         // gpsfake in pipe mode (its own client, gpsd's reports on stdout), in a
         // gpsfake slot like every other run.
+        // A TMPDIR of its own for gpsd's control socket (see GPSFake).
+        let scratch = try ScratchDirectory("gpsfake")
         let run = try await GPSFakeSlots.shared.withSlot {
             let port = try LoopbackTCP.freePort()
-            return try await ChildProcess.run([NMEAOracle.gpsfake, "-1", "-p", "-s", "38400", "-P", "\(port)", path])
+            return try await ChildProcess.run(
+                [NMEAOracle.gpsfake, "-1", "-p", "-s", "38400", "-P", "\(port)", path],
+                environment: .inherited(["TMPDIR": scratch.path]))
         }
-        // gpsfake leaves its gpsd's control socket behind.
-        unlink("/tmp/gpsfake-\(run.pid).sock")
         #expect(run.status == 0, "gpsfake \(name): exit \(run.status)\n\(run.stderr)")
         let bytes = (try? FileIO.read(path)) ?? []
         let comparison = NMEAOracle.compare(

@@ -47,9 +47,7 @@ struct GPSDReplay {
 
         let watching = await recorder.wait { $0.states.contains(.connected) }
         try #require(watching, "the source never connected: \(recorder.states)")
-        let referenceWatching = await recorder.wait { _ in
-            watcher.received.contains { $0.contains("\"class\":\"WATCH\"") }
-        }
+        let referenceWatching = await waitUntil { watcher.isWatching }
         try #require(referenceWatching, "the reference watcher got no WATCH reply")
 
         fake.release()

@@ -1,24 +1,20 @@
-import LocationCore
-import Synchronization
-
-@testable import LocationDaemon
-import TestSupport
-
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationCore
+import Synchronization
 
 /// gpsd's own view of a session, for comparison: a plain TCP client that
 /// sends `?WATCH={"enable":true,"json":true}` and records every JSON line
 /// gpsd sends, without libgps or any of our code in between.
-final class GPSDJSONWatcher: Sendable {
+public final class GPSDJSONWatcher: Sendable {
     private let fd: Int32
     private let lines = Mutex<[String]>([])
     private let ended = Atomic<Bool>(false)
 
     /// Connects to gpsd on 127.0.0.1:`port` (without holding a thread while
     /// it does) and starts watching.
-    static func connect(port: Int) async throws(GPSFakeError) -> GPSDJSONWatcher {
+    public static func connect(port: Int) async throws(GPSFakeError) -> GPSDJSONWatcher {
         guard let fd = await LoopbackTCP.connect(port: port) else {
             throw GPSFakeError(description: "cannot connect to gpsd on port \(port)")
         }
@@ -29,18 +25,13 @@ final class GPSDJSONWatcher: Sendable {
             close(fd)
             throw GPSFakeError(description: "cannot watch gpsd on port \(port)")
         }
-        return try GPSDJSONWatcher(fd: fd)
+        return GPSDJSONWatcher(fd: fd)
     }
 
-    private init(fd: Int32) throws(GPSFakeError) {
+    private init(fd: Int32) {
         self.fd = fd
         // A thread of its own: it blocks in recv(2) for the whole test.
-        do {
-            try ReaderThread.start(name: "gpsd-json-watcher") { [self] in readLoop() }
-        } catch {
-            // deinit closes the socket.
-            throw GPSFakeError(description: "cannot start the watcher thread: \(error)")
-        }
+        DedicatedThread.run { [self] in readLoop() }
     }
 
     deinit {
@@ -48,22 +39,38 @@ final class GPSDJSONWatcher: Sendable {
     }
 
     /// Every line so far.
-    var received: [String] { lines.withLock { $0 } }
+    public var received: [String] { lines.withLock { $0 } }
+
+    /// True once gpsd has acknowledged the watch: from then on it sends this
+    /// client every report.
+    public var isWatching: Bool { received.contains { $0.contains("\"class\":\"WATCH\"") } }
 
     /// True once gpsd closed the connection.
-    var hasEnded: Bool { ended.load(ordering: .acquiring) }
+    public var hasEnded: Bool { ended.load(ordering: .acquiring) }
 
     /// Shuts the connection down; the reader ends.
-    func disconnect() {
+    public func disconnect() {
         shutdown(fd, Int32(SHUT_RDWR))
     }
 
     /// The parsed reports of class `name`, in order.
-    func reports(_ name: String) -> [JSONValue] {
+    public func reports(_ name: String) -> [JSONValue] {
         received.compactMap { line in
             guard let value = try? JSONValue.parse(line), value["class"]?.stringValue == name else { return nil }
             return value
         }
+    }
+
+    /// The time of the first fix gpsd reported: the first TPV with a time and
+    /// a 2D or 3D mode.
+    public var firstFixTime: Double? {
+        for tpv in reports("TPV") {
+            guard let text = tpv["time"]?.stringValue, let time = UTCTime.parse(text),
+                let mode = tpv["mode"]?.intValue, mode >= 2
+            else { continue }
+            return time
+        }
+        return nil
     }
 
     private func readLoop() {
