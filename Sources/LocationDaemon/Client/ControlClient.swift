@@ -239,10 +239,8 @@ public final class ControlClient {
         }
     }
 
-    /// Monotonic seconds.
+    /// The clock its deadlines are measured on: monotonic seconds (`SystemClock.monotonic()`).
     public static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        SystemClock.monotonic()
     }
 }

@@ -81,13 +81,6 @@ final class ServerLoop: @unchecked Sendable {
         self.waker = try LoopWaker()
     }
 
-    /// Monotonic seconds.
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
-
     // MARK: - The loop
 
     /// Serves until `inbox.requestStop()`; then closes every connection.
@@ -95,7 +88,7 @@ final class ServerLoop: @unchecked Sendable {
         var pollFDs: [pollfd] = []
         var polled: [ServerConnection] = []
         while true {
-            let now = Self.now()
+            let now = SystemClock.monotonic()
             pollFDs.removeAll(keepingCapacity: true)
             polled.removeAll(keepingCapacity: true)
             pollFDs.append(pollfd(fd: waker.fd, events: Int16(POLLIN), revents: 0))
@@ -116,7 +109,7 @@ final class ServerLoop: @unchecked Sendable {
             if pollFDs[0].revents != 0 { waker.reset() }
             let (completions, stop) = inbox.take()
             if stop { break }
-            let after = Self.now()
+            let after = SystemClock.monotonic()
             for (id, completion) in completions { complete(id, completion, now: after) }
             if accepting && pollFDs[1].revents != 0 { acceptConnections(now: after) }
             if ready > 0 {
