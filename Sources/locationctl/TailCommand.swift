@@ -106,12 +106,9 @@ enum TailCommand {
         }
         var last: [[UInt8]] = []
         var partial: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            for byte in chunk[0..<n] {
+        // A read error ends the input as its end would: the lines read so far are shown.
+        _ = try? DescriptorIO.readChunks(0, name: "standard input") { piece in
+            for byte in piece {
                 if byte == 0x0A {
                     last.append(partial)
                     partial = []
