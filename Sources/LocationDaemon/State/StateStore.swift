@@ -153,11 +153,7 @@ public struct StateStore: Sendable, Hashable {
 
     /// `20260314T235001Z`: a timestamp that sorts and needs no quoting.
     static func timestamp(_ seconds: Double) -> String {
-        let whole = Int64(seconds.rounded(.down))
-        let days = Int(whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400)
-        let secOfDay = Int(whole - Int64(days) * 86_400)
-        let (year, month, day) = UTCTime.civil(days: days)
-        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        return "\(year)\(two(month))\(two(day))T\(two(secOfDay / 3600))\(two(secOfDay / 60 % 60))\(two(secOfDay % 60))Z"
+        // The whole second it is in (not the nearest), as ISO 8601 text without its separators.
+        UTCTime.format(seconds.rounded(.down), fractionDigits: 0).filter { $0 != "-" && $0 != ":" }
     }
 }
