@@ -191,7 +191,7 @@ private struct JSONByteParser {
                         throw error("unpaired surrogate")
                     }
                     guard let u = Unicode.Scalar(scalar) else { throw error("invalid \\u escape") }
-                    out.append(contentsOf: UTF8.encode(u)!)
+                    out.append(contentsOf: u.utf8)
                 default: throw error("invalid escape")
                 }
             default:
