@@ -238,13 +238,11 @@ final class ServerLoop: @unchecked Sendable {
 
     /// One read; requests are kept, a watcher's bytes are ignored.
     private func read(_ connection: ServerConnection, now: Double) {
-        let count = scratch.count
-        let n = scratch.withUnsafeMutableBytes { Glibc.read(connection.fd, $0.baseAddress, count) }
+        var requests = false
+        if case .requests = connection.mode { requests = true }
+        let n = readOnce(connection, keeping: requests)
         if n > 0 {
             connection.lastActivity = now
-            if case .requests = connection.mode {
-                scratch.withUnsafeBytes { connection.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-            }
             return
         }
         if n == 0 {
@@ -255,6 +253,17 @@ final class ServerLoop: @unchecked Sendable {
         if code == EAGAIN || code == EWOULDBLOCK || code == EINTR { return }
         connection.eof = true
         peerWent(connection)
+    }
+
+    /// One `read(2)` of what the peer sent, kept as request bytes when
+    /// `keeping`; returns what the call returned (`errno` is set when -1).
+    private func readOnce(_ connection: ServerConnection, keeping: Bool) -> Int {
+        let count = scratch.count
+        let n = scratch.withUnsafeMutableBytes { Glibc.read(connection.fd, $0.baseAddress, count) }
+        if n > 0 && keeping {
+            scratch.withUnsafeBytes { connection.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        }
+        return n
     }
 
     /// The peer hung up or the socket failed: a watcher is closed; for
@@ -343,13 +352,8 @@ final class ServerLoop: @unchecked Sendable {
             }
             // A peer that hung up is not polled: read what it left in the socket directly.
             if connection.peerGone && !connection.eof {
-                let count = scratch.count
-                let n = scratch.withUnsafeMutableBytes { Glibc.read(connection.fd, $0.baseAddress, count) }
-                if n > 0 {
-                    scratch.withUnsafeBytes { connection.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-                } else if !(n < 0 && errno == EINTR) {
-                    connection.eof = true
-                }
+                let n = readOnce(connection, keeping: true)
+                if n == 0 || (n < 0 && errno != EINTR) { connection.eof = true }
                 continue
             }
             return
