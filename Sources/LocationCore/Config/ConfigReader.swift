@@ -134,13 +134,14 @@ struct ConfigReader {
                     bad(entry, section, accepted: "a host name or IP address")
                 }
             case "port":
-                if let n = integer(entry, section, accepted: "a TCP port number from 1 to 65535", where: { (1...65535).contains($0) }) {
+                if let n = value(entry, section, Self.integer, accepted: "a TCP port number from 1 to 65535", where: { (1...65535).contains($0) }) {
                     port = n
                 }
             case "device":
                 if let path = absolutePath(entry, section) { device = path }
             case "baud":
-                if let n = integer(entry, section, accepted: ConfigError.listed(SourceConfig.bauds.map(String.init)), where: SourceConfig.bauds.contains) {
+                let bauds = ConfigError.listed(SourceConfig.bauds.map(String.init))
+                if let n = value(entry, section, Self.integer, accepted: bauds, where: SourceConfig.bauds.contains) {
                     baud = n
                 }
             default:
@@ -196,13 +197,13 @@ struct ConfigReader {
             case "distance_filter":
                 if entry.value == "none" {
                     client.distanceFilter = nil
-                } else if let m = decimal(entry, section, accepted: "none, or a number of metres (0 or more)", where: { $0 >= 0 }) {
+                } else if let m = value(entry, section, Self.decimal, accepted: "none, or a number of metres (0 or more)", where: { $0 >= 0 }) {
                     client.distanceFilter = m
                 }
             case "desired_accuracy":
                 if DesiredAccuracy.words.contains(entry.value), let accuracy = DesiredAccuracy(word: entry.value) {
                     client.desiredAccuracy = accuracy
-                } else if let m = decimal(entry, section, accepted: Self.accuracyWords, where: { $0 > 0 }) {
+                } else if let m = value(entry, section, Self.decimal, accepted: Self.accuracyWords, where: { $0 > 0 }) {
                     client.desiredAccuracy = .meters(m)
                 }
             case "authorization":
@@ -223,13 +224,13 @@ struct ConfigReader {
             case "usage_always":
                 client.usageAlways = entry.value.isEmpty ? nil : entry.value
             case "once_grace":
-                if let s = decimal(entry, section, accepted: "a number of seconds (0 or more)", where: { $0 >= 0 }) { client.onceGrace = s }
+                if let s = value(entry, section, Self.decimal, accepted: "a number of seconds (0 or more)", where: { $0 >= 0 }) { client.onceGrace = s }
             case "reduced_grid":
-                if let m = decimal(entry, section, accepted: "a number of metres, at least 200", where: { $0 >= 200 }) { client.reducedGrid = m }
+                if let m = value(entry, section, Self.decimal, accepted: "a number of metres, at least 200", where: { $0 >= 200 }) { client.reducedGrid = m }
             case "reduced_interval":
-                if let s = decimal(entry, section, accepted: "a number of seconds (0 or more)", where: { $0 >= 0 }) { client.reducedInterval = s }
+                if let s = value(entry, section, Self.decimal, accepted: "a number of seconds (0 or more)", where: { $0 >= 0 }) { client.reducedInterval = s }
             case "locate_timeout":
-                if let s = decimal(entry, section, accepted: "a number of seconds greater than 0", where: { $0 > 0 }) { client.locateTimeout = s }
+                if let s = value(entry, section, Self.decimal, accepted: "a number of seconds greater than 0", where: { $0 > 0 }) { client.locateTimeout = s }
             default:
                 if entry.key.hasPrefix("purpose.") {
                     let key = String(entry.key.dropFirst("purpose.".count))
@@ -283,20 +284,13 @@ struct ConfigReader {
         return nil
     }
 
-    /// A plain decimal number that `isAllowed` accepts, else reported and `nil`.
-    private mutating func decimal(
-        _ entry: INIParser.Entry, _ section: INIParser.Section, accepted: String, where isAllowed: (Double) -> Bool
-    ) -> Double? {
-        if let n = decimal(entry.value), isAllowed(n) { return n }
-        bad(entry, section, accepted: accepted)
-        return nil
-    }
-
-    /// A whole number of up to nine digits that `isAllowed` accepts, else reported and `nil`.
-    private mutating func integer(
-        _ entry: INIParser.Entry, _ section: INIParser.Section, accepted: String, where isAllowed: (Int) -> Bool
-    ) -> Int? {
-        if let n = integer(entry.value), isAllowed(n) { return n }
+    /// A value `parse` reads (`Self.decimal`, `Self.integer`) and `isAllowed`
+    /// accepts, else reported and `nil`.
+    private mutating func value<T>(
+        _ entry: INIParser.Entry, _ section: INIParser.Section, _ parse: (String) -> T?, accepted: String,
+        where isAllowed: (T) -> Bool
+    ) -> T? {
+        if let parsed = parse(entry.value), isAllowed(parsed) { return parsed }
         bad(entry, section, accepted: accepted)
         return nil
     }
@@ -349,7 +343,7 @@ struct ConfigReader {
     }
 
     /// A plain decimal number: `5`, `2.5`, `1e3`, `-1` (no hex, `inf` or `nan`).
-    func decimal(_ text: String) -> Double? {
+    static func decimal(_ text: String) -> Double? {
         var bytes = Array(text.utf8)[...]
         if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
         func digits() -> Int {
@@ -374,7 +368,7 @@ struct ConfigReader {
         return value
     }
 
-    private func integer(_ text: String) -> Int? {
+    private static func integer(_ text: String) -> Int? {
         guard !text.isEmpty, text.utf8.count <= 9, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
         return Int(text)
     }
