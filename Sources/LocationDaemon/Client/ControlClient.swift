@@ -61,22 +61,12 @@ public final class ControlClient {
         let deadline = timeout.map { Self.now() + $0 }
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { raw -> Int in
-                guard let base = raw.baseAddress else { return 0 }
-                return Glibc.send(fileDescriptor, base + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-            }
+            let n = try sendSome(bytes[offset...])
             if n > 0 {
                 offset += n
-                continue
-            }
-            let code = errno
-            if code == EINTR { continue }
-            if code == EAGAIN || code == EWOULDBLOCK {
+            } else {
                 try wait(for: Int16(POLLOUT), deadline: deadline, timeout: timeout)
-                continue
             }
-            if code == EPIPE || code == ECONNRESET { throw .closed(path: path) }
-            throw .io(path: path, SystemError("write to \(path)", errno: code))
         }
     }
 
