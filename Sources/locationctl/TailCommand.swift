@@ -50,11 +50,12 @@ enum TailCommand {
 
     /// Prints one log line: as it is with `--json`, else as a readable line.
     static func show(_ line: [UInt8], path: String, json: Bool) {
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
-        do {
-            let record = try LogRecord.parse(line)
+        switch line.withUnsafeBytes({ LogRecordStream.record(in: $0) }) {
+        case nil:
+            return
+        case .success(let record):
             if json { Console.out(bytes: line + [0x0A]) } else { Console.out(EventRenderer.render(record, withDate: true) + "\n") }
-        } catch {
+        case .failure(let error):
             Console.error("locationctl: \(path): skipping a line that is not a record (\(error))\n")
         }
     }
