@@ -126,6 +126,26 @@ import Testing
         #expect(run.assembler.counters.late == 1)
     }
 
+    @Test func afterTheLinkEndsEpochsNoNewerThanTheLastDeliveredAreNotRepeated() {
+        var run = Run()
+        run.add(Self.rmcTPV(0), at: 0)
+        run.add(Self.rmcTPV(1), at: 1)
+        run.flush()
+        #expect(run.fixes.count == 2)
+        // A gpsd that comes back replaying from the start: 0 and 1 again, then 2.
+        run.add(Self.rmcTPV(0), at: 5)
+        run.add(Self.rmcTPV(1), at: 6)
+        run.add(Self.rmcTPV(2), at: 7)
+        run.add(Self.rmcTPV(3), at: 8)
+        #expect(run.fixes.count == 3)
+        #expect(run.assembler.counters.late == 2)
+        // Once past, a time going back within the link is not held back (only
+        // a repeat of the last epoch is late there); the engine decides.
+        run.add(Self.rmcTPV(1), at: 9)
+        #expect(run.fixes.count == 4)
+        #expect(run.assembler.counters.late == 2)
+    }
+
     @Test func aNoFixReportWithoutTimeEndsTheEpochInProgress() {
         var run = Run()
         run.add(Self.rmcTPV(0), at: 0)

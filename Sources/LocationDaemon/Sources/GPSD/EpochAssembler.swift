@@ -22,6 +22,10 @@ import LocationCore
 ///   already delivered is dropped (counted as late), the shape is forgotten,
 ///   and twice as many steady epochs are needed before trusting it again.
 /// * A TPV without a time is never a fix.
+/// * After the link ends, TPVs no newer than the last epoch delivered are
+///   dropped (counted as late) until a newer one arrives: a gpsd that comes
+///   back resends what it had, or (replaying a log) starts over, and
+///   reconnecting must not repeat an epoch.
 ///
 /// Satellites used come from gpsd's SKY reports, which arrive on their own
 /// schedule: the latest count applies to epochs within `satelliteValidity`
@@ -74,6 +78,8 @@ struct EpochAssembler: Sendable {
     private(set) var counters = Counters()
     private var pending: Pending?
     private var lastDelivered: GPSDFixReport.Time?
+    /// Set by `flush()`: until a TPV newer than this arrives, older ones are late.
+    private var resumeAfter: GPSDFixReport.Time?
     private var lastShape: Shape?
     private var steadyCount = 0
     private var steadyNeeded: Int
@@ -104,6 +110,13 @@ struct EpochAssembler: Sendable {
                 forgetShape()
             }
             return
+        }
+        if let resume = resumeAfter {
+            guard time > resume else {
+                counters.late += 1
+                return
+            }
+            resumeAfter = nil
         }
         if var current = pending, current.time == time {
             current.report = current.report.mode == report.mode ? current.report.merged(with: report) : report
@@ -145,9 +158,11 @@ struct EpochAssembler: Sendable {
 
     /// The link ended: delivers what is pending and forgets what was learnt
     /// about this gpsd (a new one may report differently). The last delivered
-    /// time is kept, so an epoch resent after a reconnect is not delivered twice.
+    /// time is kept: until a newer epoch arrives, epochs resent after a
+    /// reconnect (or replayed from the start) are not delivered again.
     mutating func flush(_ emit: (Fix) -> Void) {
         deliverPending(learn: false, emit)
+        resumeAfter = lastDelivered
         forgetShape()
         steadyNeeded = max(1, tuning.steadyEpochs)
         satellites = nil
