@@ -43,22 +43,31 @@ let package = Package(
             dependencies: ["LocationCore", "LocationDaemon"],
             swiftSettings: strict
         ),
+        // What the tests and the daemon benchmark share: child processes
+        // waited for off the cooperative pool, gpsfake, the notify-socket
+        // stand-in, files, and where the package and its fixtures are.
+        .target(
+            name: "TestSupport",
+            dependencies: ["LocationCore"],
+            path: "Tests/TestSupport",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "LocationCoreTests",
-            dependencies: ["LocationCore"],
+            dependencies: ["LocationCore", "TestSupport"],
             resources: [.copy("Vectors")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "LocationDaemonTests",
-            dependencies: ["LocationCore", "LocationDaemon", "CGPS", "CSupport"],
+            dependencies: ["LocationCore", "LocationDaemon", "CGPS", "CSupport", "TestSupport"],
             swiftSettings: strict
         ),
         // Built executables driven end to end: locationd and locationctl over real
         // sockets, gpsd fed by gpsfake.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["LocationCore", "LocationDaemon", "CSupport"],
+            dependencies: ["LocationCore", "LocationDaemon", "CSupport", "TestSupport"],
             swiftSettings: strict
         ),
         .executableTarget(
@@ -76,6 +85,7 @@ let package = Package(
         // locationd run vs gpxlogger on one gpsd stream; locationd replay vs gpsdecode.
         .executableTarget(
             name: "DaemonBenchmark",
+            dependencies: ["TestSupport"],
             path: "Benchmarks/DaemonBenchmark",
             swiftSettings: strict
         ),

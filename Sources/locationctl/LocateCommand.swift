@@ -26,12 +26,12 @@ enum LocateCommand {
             let (line, reply) = try commander.request(operation, id: 2, timeout: RequestCommand.replyTimeout)
             guard reply.isOK else { return RequestCommand.show(reply, line: line, for: operation, json: json) }
 
-            let start = ControlClient.now()
+            let start = SystemClock.monotonic()
             let deadline = timeout.map { start + $0 + margin }
             var nextCheck = start + checkInterval
             var endedAt: Double?
             while true {
-                let now = ControlClient.now()
+                let now = SystemClock.monotonic()
                 if let deadline, now >= deadline {
                     Console.error("locationctl: no location for \(name) within \(format(timeout ?? 0)) s (+\(format(margin)) s), and no word from locationd\n")
                     return .refused

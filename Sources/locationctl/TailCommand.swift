@@ -50,11 +50,12 @@ enum TailCommand {
 
     /// Prints one log line: as it is with `--json`, else as a readable line.
     static func show(_ line: [UInt8], path: String, json: Bool) {
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
-        do {
-            let record = try LogRecord.parse(line)
+        switch line.withUnsafeBytes({ LogRecordStream.record(in: $0) }) {
+        case nil:
+            return
+        case .success(let record):
             if json { Console.out(bytes: line + [0x0A]) } else { Console.out(EventRenderer.render(record, withDate: true) + "\n") }
-        } catch {
+        case .failure(let error):
             Console.error("locationctl: \(path): skipping a line that is not a record (\(error))\n")
         }
     }
@@ -106,12 +107,9 @@ enum TailCommand {
         }
         var last: [[UInt8]] = []
         var partial: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            for byte in chunk[0..<n] {
+        // A read error ends the input as its end would: the lines read so far are shown.
+        _ = try? DescriptorIO.readChunks(0, name: "standard input") { piece in
+            for byte in piece {
                 if byte == 0x0A {
                     last.append(partial)
                     partial = []

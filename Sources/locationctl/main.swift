@@ -13,13 +13,11 @@ sigemptyset(&interrupting)
 for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&interrupting, signal) }
 sigprocmask(SIG_UNBLOCK, &interrupting, nil)
 
-var environment: [String: String] = [:]
-if let socket = getenv(ControlProtocol.socketEnvironmentVariable) {
-    environment[ControlProtocol.socketEnvironmentVariable] = String(cString: socket)
-}
-
 let status: ExitCode
-switch CtlArguments.parse(Array(CommandLine.arguments.dropFirst()), environment: environment) {
+switch CtlArguments.parse(
+    Array(CommandLine.arguments.dropFirst()),
+    environment: ProcessEnvironment.values(of: [ControlProtocol.socketEnvironmentVariable]))
+{
 case .failure(let usage):
     Console.error(usage.description + "\n")
     status = usage.exitCode

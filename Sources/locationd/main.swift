@@ -8,13 +8,11 @@ import LocationDaemon
 
 SignalSource.ignoreBenignSignals()
 
-var environment: [String: String] = [:]
-if let value = getenv(DaemonUsage.configEnvironmentVariable) {
-    environment[DaemonUsage.configEnvironmentVariable] = String(cString: value)
-}
-
 let code: ExitCode
-switch DaemonArguments.parse(Array(CommandLine.arguments.dropFirst()), environment: environment) {
+switch DaemonArguments.parse(
+    Array(CommandLine.arguments.dropFirst()),
+    environment: ProcessEnvironment.values(of: [DaemonUsage.configEnvironmentVariable]))
+{
 case .failure(let usage):
     StandardStreams.write(usage.description + "\n", to: 2)
     code = usage.exitCode

@@ -1,15 +1,16 @@
 import LocationCore
 import Testing
+import TestSupport
 
 /// `locationd`'s commands, help and exit codes (SPEC §5.1), as a process.
-@Suite(.enabled(if: Package.locationdMissing == nil, "locationd is not built"))
+@Suite(.enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
 struct CommandLineTests {
     @Test func checkConfigPrintsAnEffectiveConfigurationThatReadsBackTheSame() async throws {
         let sandbox = try DaemonSandbox("check")
-        let shipped = Package.root + "/config/locationd.conf"
+        let shipped = PackagePaths.root + "/config/locationd.conf"
         let result = try await sandbox.runLocationd(["check-config", "--config", shipped])
         #expect(result.status == 0, "\(result.stderr)")
-        let loaded = try DaemonConfig.parse(String(decoding: try readFile(shipped), as: UTF8.self), file: shipped)
+        let loaded = try DaemonConfig.parse(String(decoding: try FileIO.read(shipped), as: UTF8.self), file: shipped)
         #expect(try DaemonConfig.parse(result.stdout, file: shipped) == loaded)
         #expect(result.stdout.contains("distance_filter = 5"))
         #expect(result.stdout.contains("desired_accuracy = kilometer"))
@@ -25,7 +26,7 @@ struct CommandLineTests {
             distance_filter = far
             colour = blue
             """
-        try writeFile(sandbox.configPath, Array(text.utf8))
+        try FileIO.write(sandbox.configPath, Array(text.utf8))
         let result = try await sandbox.runLocationd(["check-config", "--config", sandbox.configPath])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
@@ -38,7 +39,7 @@ struct CommandLineTests {
 
     @Test func runWithABadConfigurationRefusesToStartAndSaysWhy() async throws {
         let sandbox = try DaemonSandbox("run-bad")
-        try writeFile(sandbox.configPath, Array("[daemon]\nfsync = sometimes\n".utf8))
+        try FileIO.write(sandbox.configPath, Array("[daemon]\nfsync = sometimes\n".utf8))
         let result = try await sandbox.runLocationd(["run", "--config", sandbox.configPath])
         #expect(result.status == 1)
         #expect(result.stderr.contains("<3>\(sandbox.configPath):2"))

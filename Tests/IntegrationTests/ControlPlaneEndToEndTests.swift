@@ -1,6 +1,7 @@
 import LocationCore
 import LocationDaemon
 import Testing
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -10,7 +11,7 @@ import Glibc
 /// state, what a flood of bad input and many watchers cost it, the socket
 /// file, and `locationctl`'s reading commands on the daemon's real log.
 @Suite(
-    .serialized, .enabled(if: Package.locationdMissing == nil, "locationd is not built"),
+    .serialized, .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"),
     .enabled(if: GPSFake.isAvailable, "gpsfake, gpsd or python3-gps is missing"))
 struct ControlPlaneEndToEndTests {
     /// A running daemon with gpsd feeding it a long generated walk.
@@ -29,18 +30,18 @@ struct ControlPlaneEndToEndTests {
                 port: fake.port, socketGroup: socketGroup,
                 clients: [ControlPlane.client("logger", authorization: authorization, filter: "5")])
             daemon = try sandbox.startDaemon()
-            try #require(await waitUntil(timeout: 20) { fileExists(sandbox.socketPath) }, "\(daemon.stderr)")
+            try #require(await waitUntil(timeout: 60) { FileIO.exists(sandbox.socketPath) }, "\(daemon.stderr)")
         }
 
         func stop() async {
             daemon.signal(SIGTERM)
-            #expect(await daemon.waitForExit(timeout: 5))
+            #expect(await daemon.wait(timeout: 60))
             #expect(daemon.exitStatus == 0, "\(daemon.stderr)")
             fake.stop()
         }
 
         var auditPath: String { sandbox.logDirectory + "/audit.jsonl" }
-        var audit: [UInt8] { (try? readFile(auditPath)) ?? [] }
+        var audit: [UInt8] { (try? FileIO.read(auditPath)) ?? [] }
     }
 
     @Test(.enabled(if: getuid() == 0, "needs root to run locationctl as another user"))
@@ -88,14 +89,14 @@ struct ControlPlaneEndToEndTests {
     @Test func tenThousandBadLinesAndSixtyFourWatchersLeaveTheDaemonServingInBoundedMemory() async throws {
         let running = try await Running("flood", sentences: 40_000)
         let pid = running.daemon.pid
-        try #require(await waitUntil(timeout: 20) { running.sandbox.records().count > 10 }, "\(running.daemon.stderr)")
-        let before = try #require(ControlPlane.residentBytes(pid))
+        try #require(await waitUntil(timeout: 60) { running.sandbox.records().count > 10 }, "\(running.daemon.stderr)")
+        let before = try #require(ProcFS.residentBytes(of: pid))
 
         // 64 watchers of the logger's locations; every other one never reads.
         var watchers: [ControlClient] = []
         for i in 0..<64 {
             let watcher = try ControlClient(path: running.sandbox.socketPath)
-            try watcher.send(ControlRequest(id: .number(Double(i)), .watch(client: nil)))
+            try await watcher.sendAll(Array(ControlRequest(id: .number(Double(i)), .watch(client: nil)).line().utf8))
             watchers.append(watcher)
         }
         // 10 000 malformed or random lines from 8 peers, each line answered with an error.
@@ -111,9 +112,9 @@ struct ControlPlaneEndToEndTests {
                     if j % 3 == 0 { line = Array(#"{"cmd":"authorize","client":"logger","status":"sometimes"}"#.utf8) }
                     batch += (line.isEmpty ? Array("x".utf8) : line) + [0x0A]
                 }
-                try peer.send(raw: batch)
+                try await peer.sendAll(batch)
                 for _ in 0..<250 {
-                    let reply = try #require(try peer.readLine(timeout: 20).flatMap { try? JSONValue.parse($0) })
+                    let reply = try #require(try await peer.nextLine().flatMap { try? JSONValue.parse($0) })
                     #expect(reply["ok"] == false)
                     answered += 1
                 }
@@ -122,14 +123,14 @@ struct ControlPlaneEndToEndTests {
         #expect(answered == 10_000)
         // A line longer than the limit, then a good request on the same connection.
         let long = try ControlClient(path: running.sandbox.socketPath)
-        try long.send(raw: [UInt8](repeating: UInt8(ascii: "{"), count: 300_000) + [0x0A] + Array(ControlRequest(id: 1, .hello).line().utf8))
-        #expect(try long.readLine(timeout: 20).flatMap { try? JSONValue.parse($0) }?["error"]?["code"] == "too-long")
-        #expect(try long.readLine(timeout: 20).flatMap { try? JSONValue.parse($0) }?["ok"] == true)
+        try await long.sendAll([UInt8](repeating: UInt8(ascii: "{"), count: 300_000) + [0x0A] + Array(ControlRequest(id: 1, .hello).line().utf8))
+        #expect(try await long.nextLine().flatMap { try? JSONValue.parse($0) }?["error"]?["code"] == "too-long")
+        #expect(try await long.nextLine().flatMap { try? JSONValue.parse($0) }?["ok"] == true)
 
         // The reading watchers keep getting locations while gpsd feeds.
         for watcher in watchers.enumerated() where watcher.offset % 2 == 0 { _ = try watcher.element.availableLines() }
         let logged = running.sandbox.records().count
-        try #require(await waitUntil(timeout: 20) { running.sandbox.records().count > logged + 10 }, "the log kept growing")
+        try #require(await waitUntil(timeout: 60) { running.sandbox.records().count > logged + 10 }, "the log kept growing")
         var sawLocation = 0
         for watcher in watchers.enumerated() where watcher.offset % 2 == 0 {
             let lines = try watcher.element.availableLines()
@@ -137,7 +138,7 @@ struct ControlPlaneEndToEndTests {
         }
         #expect(sawLocation == 32, "every reading watcher got locations")
 
-        let after = try #require(ControlPlane.residentBytes(pid))
+        let after = try #require(ProcFS.residentBytes(of: pid))
         #expect(after - before < 48 << 20, "the daemon's RSS grew by \((after - before) >> 20) MiB")
         let status = try await running.plane.ctl(["status", "logger"])
         #expect(status.status == 0, "the daemon still answers: \(status.stderr)")
@@ -148,7 +149,7 @@ struct ControlPlaneEndToEndTests {
     @Test func aStaleSocketIsReplacedALiveDaemonIsRefusedAndStopRemovesTheSocket() async throws {
         let sandbox = try DaemonSandbox("socket")
         let plane = ControlPlane(sandbox: sandbox)
-        let fake = try await GPSFake.start(log: Package.fixture("walk.nmea"), options: .init(cycle: 0.01, once: false, gated: false))
+        let fake = try await GPSFake.start(log: PackagePaths.fixture("walk.nmea"), options: .init(cycle: 0.01, once: false, gated: false))
         defer { fake.stop() }
         try plane.writeConfig(port: fake.port, clients: [ControlPlane.client("logger")])
         // A socket file whose daemon is gone (bound, never listened, the process "crashed").
@@ -159,34 +160,34 @@ struct ControlPlaneEndToEndTests {
         close(stale)
 
         let first = try sandbox.startDaemon()
-        try #require(await waitUntilAsync(timeout: 20) { (try? await plane.ctl(["status"]).status) == 0 }, "\(first.stderr)")
+        try #require(await waitUntilAsync(timeout: 60) { (try? await plane.ctl(["status"]).status) == 0 }, "\(first.stderr)")
         #expect(first.stderr.contains("a control socket left by a locationd that is no longer running"))
 
         let second = try sandbox.startDaemon()
-        #expect(await second.waitForExit(timeout: 20))
+        #expect(await second.wait(timeout: 60))
         #expect(second.exitStatus != 0)
         #expect(second.stderr.contains("another locationd is running on \(sandbox.socketPath)"))
         #expect(try await plane.ctl(["status"]).status == 0, "the first one is untouched")
 
         first.signal(SIGTERM)
-        #expect(await first.waitForExit(timeout: 5))
+        #expect(await first.wait(timeout: 60))
         #expect(first.exitStatus == 0)
-        #expect(!fileExists(sandbox.socketPath))
+        #expect(!FileIO.exists(sandbox.socketPath))
     }
 
     @Test func watchLocateTailAndExportWorkOnTheRunningDaemonsLog() async throws {
         let running = try await Running("reading")
         let plane = running.plane
-        try #require(await waitUntil(timeout: 20) { running.sandbox.records().count >= 20 }, "\(running.daemon.stderr)")
+        try #require(await waitUntil(timeout: 60) { running.sandbox.records().count >= 20 }, "\(running.daemon.stderr)")
 
         // watch: the current state, then locations as they are logged.
         let out = running.sandbox.file("watch.out")
         let watch = try ChildProcess(
-            [Package.locationctl, "--socket", running.sandbox.socketPath, "watch", "logger"], stdoutPath: out, stderrPath: out + ".err")
-        #expect(await waitUntil(timeout: 20) { watch.stdout.components(separatedBy: " logger location ").count > 3 })
+            [PackagePaths.product("locationctl"), "--socket", running.sandbox.socketPath, "watch", "logger"], stdoutPath: out, stderrPath: out + ".err")
+        #expect(await waitUntil(timeout: 60) { watch.stdout.components(" logger location ").count > 3 })
         #expect(watch.stdout.hasPrefix("watching logger (Ctrl-C to stop)\n"))
         watch.signal(SIGINT)
-        #expect(await watch.waitForExit(timeout: 5))
+        #expect(await watch.wait(timeout: 60))
         #expect(watch.terminatingSignal == SIGINT)
 
         // locate: one location, printed.
@@ -211,17 +212,15 @@ struct ControlPlaneEndToEndTests {
             let file = running.sandbox.file("walk.\(format.fileExtension)")
             let export = try await plane.ctl(["export", running.sandbox.logPath(), "-o", file])
             #expect(export.status == 0, "\(format): \(export.stderr)")
-            if fileExists("/usr/bin/gpsbabel") {
+            if FileIO.exists("/usr/bin/gpsbabel") {
                 let back = running.sandbox.file("back-\(format.rawValue).csv")
                 let kind = format == .gpx || format == .kml ? "-t" : "-w"
                 let reader = format == .csv ? "unicsv" : format.rawValue
-                let babel = try ChildProcess(
-                    ["/usr/bin/gpsbabel", kind, "-i", reader, "-f", file, "-o", "unicsv,utc=0", "-F", back],
-                    stdoutPath: back + ".out", stderrPath: back + ".err")
-                #expect(await babel.waitForExit(timeout: 60))
-                #expect(babel.exitStatus == 0, "\(format): \(babel.stderr)")
+                let babel = try await ChildProcess.run(
+                    ["/usr/bin/gpsbabel", kind, "-i", reader, "-f", file, "-o", "unicsv,utc=0", "-F", back])
+                #expect(babel.status == 0, "\(format): \(babel.stderr)")
                 // gpsbabel ends unicsv lines with CRLF, one Character in Swift: split on any newline.
-                let rows = String(decoding: (try? readFile(back)) ?? [], as: UTF8.self).split(whereSeparator: \.isNewline).count - 1
+                let rows = String(decoding: (try? FileIO.read(back)) ?? [], as: UTF8.self).split(whereSeparator: \.isNewline).count - 1
                 #expect(rows == records.count, "\(format): gpsbabel read \(rows) points of \(records.count)")
             }
         }

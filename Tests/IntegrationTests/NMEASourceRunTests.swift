@@ -4,14 +4,15 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// `locationd run` with `[source] type = nmea`: no gpsd at all.
-@Suite(.enabled(if: Package.locationdMissing == nil, "locationd is not built"))
+@Suite(.enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
 struct NMEASourceRunTests {
     @Test func aRecordedFileAsTheDeviceIsLoggedAsItsFiveMetreChain() async throws {
         let sandbox = try DaemonSandbox("nmea")
-        let walk = Package.fixture("walk.nmea")
+        let walk = PackagePaths.fixture("walk.nmea")
         let text = """
             [daemon]
             socket = \(sandbox.socketPath)
@@ -25,12 +26,12 @@ struct NMEASourceRunTests {
 
             \(DaemonSandbox.logger())
             """
-        try writeFile(sandbox.configPath, Array(text.utf8))
+        try FileIO.write(sandbox.configPath, text)
         let daemon = try sandbox.startDaemon()
         let expected = distanceFilterChain(try nmeaFixes(walk), filter: 5)
-        #expect(await waitUntil(timeout: 20) { sandbox.records().count >= expected.count }, "\(daemon.stderr)")
+        #expect(await waitUntil(timeout: 60) { sandbox.records().count >= expected.count }, "\(daemon.stderr)")
         daemon.signal(SIGTERM)
-        #expect(await daemon.waitForExit(timeout: 5))
+        #expect(await daemon.wait(timeout: 60))
         #expect(daemon.exitStatus == 0, "\(daemon.stderr)")
         let records = sandbox.records()
         #expect(records.map(\.time) == expected.map { $0.time ?? 0 })

@@ -4,13 +4,14 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// `locationd replay` as a process: the walk through the same engine and
 /// log writer as the daemon, deterministic, with events.
-@Suite(.enabled(if: Package.locationdMissing == nil, "locationd is not built"))
+@Suite(.enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
 struct ReplayTests {
-    static let walk = Package.fixture("walk.nmea")
+    static let walk = PackagePaths.fixture("walk.nmea")
 
     /// A sandbox whose config has the logger (always, 5 m, kilometer) and a reduced client.
     static func sandbox(_ label: String) throws -> DaemonSandbox {
@@ -56,13 +57,13 @@ struct ReplayTests {
             {"at":"2026-03-14T09:33:00Z","cmd":"services","state":"off"}
             {"at":"2026-03-14T09:33:20Z","cmd":"services","state":"on"}
             """
-        try writeFile(sandbox.file("events.jsonl"), Array(events.utf8))
+        try FileIO.write(sandbox.file("events.jsonl"), Array(events.utf8))
         var logs: [[[UInt8]]] = []
         for run in 0..<3 {
             let out = sandbox.file("out\(run)")
             let result = try await replay(sandbox, ["--events", sandbox.file("events.jsonl"), "--log-dir", out])
             #expect(result.status == 0, "\(result.stderr)")
-            logs.append([try readFile(out + "/logger.jsonl"), try readFile(out + "/rough.jsonl")])
+            logs.append([try FileIO.read(out + "/logger.jsonl"), try FileIO.read(out + "/rough.jsonl")])
         }
         #expect(!logs[0][0].isEmpty && !logs[0][1].isEmpty)
         #expect(logs[1] == logs[0])
@@ -76,7 +77,7 @@ struct ReplayTests {
             {"at":"2026-03-14T09:32:00Z","cmd":"authorize","client":"logger","status":"never"}
             {"at":"2026-03-14T09:33:30Z","cmd":"authorize","client":"logger","status":"always"}
             """
-        try writeFile(sandbox.file("events.jsonl"), Array(events.utf8))
+        try FileIO.write(sandbox.file("events.jsonl"), Array(events.utf8))
         let result = try await replay(sandbox, ["--events", sandbox.file("events.jsonl"), "--log-dir", sandbox.file("out")])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("events: 2 applied, 0 refused"))
@@ -95,23 +96,23 @@ struct ReplayTests {
 
     @Test func theStateFileItStartsFromIsOnlyRead() async throws {
         let sandbox = try Self.sandbox("replay-state")
-        let config = try DaemonConfig.parse(String(decoding: try readFile(sandbox.configPath), as: UTF8.self), file: "x")
+        let config = try DaemonConfig.parse(String(decoding: try FileIO.read(sandbox.configPath), as: UTF8.self), file: "x")
         var engine = Engine(settings: config.engineSettings, saved: nil, seed: 7)
         _ = engine.apply(.authorize(client: "logger", status: .never), now: 0)
         let state = try StateCodec.encode(engine.savedState)
-        try writeFile(sandbox.file("state.json"), state)
+        try FileIO.write(sandbox.file("state.json"), state)
         let result = try await replay(sandbox, ["--state", sandbox.file("state.json"), "--log-dir", sandbox.file("out")])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(sandbox.records(file: sandbox.file("out/logger.jsonl")).isEmpty, "the saved never holds")
-        #expect(try readFile(sandbox.file("state.json")) == state)
+        #expect(try FileIO.read(sandbox.file("state.json")) == state)
         // A corrupt one is refused, and left exactly where and as it was.
         let garbage = Array("{\"version\":1,".utf8)
-        try writeFile(sandbox.file("state.json"), garbage)
+        try FileIO.write(sandbox.file("state.json"), garbage)
         let refused = try await replay(sandbox, ["--state", sandbox.file("state.json"), "--log-dir", sandbox.file("out2")])
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("cannot start from the state file \(sandbox.file("state.json")): not JSON"))
-        #expect(try readFile(sandbox.file("state.json")) == garbage)
-        #expect(try ScratchListing.names(sandbox.path).filter { $0.hasPrefix("state.json") } == ["state.json"])
+        #expect(try FileIO.read(sandbox.file("state.json")) == garbage)
+        #expect(try FileIO.list(sandbox.path).filter { $0.hasPrefix("state.json") } == ["state.json"])
     }
 
     @Test func badEventsAreRefusedWithTheirLineNumbers() async throws {
@@ -121,18 +122,18 @@ struct ReplayTests {
             {"at":"yesterday","cmd":"authorize","client":"logger","status":"never"}
             {"at":"2026-03-14T09:32:00Z","cmd":"status"}
             """
-        try writeFile(sandbox.file("events.jsonl"), Array(events.utf8))
+        try FileIO.write(sandbox.file("events.jsonl"), Array(events.utf8))
         let result = try await replay(sandbox, ["--events", sandbox.file("events.jsonl")])
         #expect(result.status == 1)
         #expect(result.stderr.contains("events.jsonl: line 2: \"at\" must be ISO 8601"))
         #expect(result.stderr.contains("events.jsonl: line 3: \"status\" only reads state"))
-        #expect(!fileExists(sandbox.logPath()), "nothing was replayed")
+        #expect(!FileIO.exists(sandbox.logPath()), "nothing was replayed")
     }
 
     @Test func anEventTheEngineRefusesIsReportedAndTheReplayGoesOn() async throws {
         let sandbox = try Self.sandbox("replay-refused")
         let events = #"{"at":"2026-03-14T09:31:00Z","cmd":"answer","client":"logger","answer":"deny"}"#
-        try writeFile(sandbox.file("events.jsonl"), Array(events.utf8))
+        try FileIO.write(sandbox.file("events.jsonl"), Array(events.utf8))
         let result = try await replay(sandbox, ["--events", sandbox.file("events.jsonl"), "--log-dir", sandbox.file("out")])
         #expect(result.status == 0)
         #expect(result.stdout.contains("events: 0 applied, 1 refused"))

@@ -1,6 +1,7 @@
 import LocationCore
 import LocationDaemon
 import Testing
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -20,7 +21,7 @@ import Glibc
 /// other than `location-unknown` (a prompt closing and locations are not
 /// counted).
 @Suite(
-    .serialized, .enabled(if: Package.locationdMissing == nil, "locationd is not built"),
+    .serialized, .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"),
     .enabled(if: GPSFake.isAvailable, "gpsfake, gpsd or python3-gps is missing"))
 struct TransitionEndToEndTests {
     /// What a row expects of its client afterwards.
@@ -152,13 +153,13 @@ struct TransitionEndToEndTests {
             + [ControlPlane.client("sentinel", authorization: "never"), ControlPlane.client("bystander", authorization: "never")]
         try plane.writeConfig(port: fake.port, clients: configs, restricted: ["t18"])
         var daemon = try sandbox.startDaemon()
-        try #require(await waitUntil(timeout: 20) { fileExists(sandbox.socketPath) }, "\(daemon.stderr)")
+        try #require(await waitUntil(timeout: 60) { FileIO.exists(sandbox.socketPath) }, "\(daemon.stderr)")
 
         let watchOut = sandbox.file("watch.jsonl")
         let watcher = try ChildProcess(
-            [Package.locationctl, "--socket", sandbox.socketPath, "--json", "watch"], stdoutPath: watchOut,
+            [PackagePaths.product("locationctl"), "--socket", sandbox.socketPath, "--json", "watch"], stdoutPath: watchOut,
             stderrPath: watchOut + ".err")
-        try #require(await waitUntil(timeout: 10) { watcher.stdout.contains("\"watching\"") })
+        try #require(await waitUntil(timeout: 60) { watcher.stdout.contains("\"watching\"") })
 
         // The sentinel flips its accuracy: an authorization event every time, whatever the
         // services switch says (services off hides a change of status, not of accuracy).
@@ -198,7 +199,7 @@ struct TransitionEndToEndTests {
             #expect(try await plane.ctl(["answer", client, "allow-while-using"]).status == 0)
         }
         try await sentinel()
-        let upgraded = await waitUntilAsync(timeout: 30) {
+        let upgraded = await waitUntilAsync(timeout: 60) {
             let report = try? await plane.status()
             return ["t09", "t10"].allSatisfy { name in report?.status.clients.first { $0.authorization.client == name }?.prompt?.kind == .alwaysUpgrade }
         }
@@ -212,7 +213,7 @@ struct TransitionEndToEndTests {
         #expect(try await plane.ctl(["request", "t14", "while-using"]).status == 0)
         #expect(try await plane.ctl(["answer", "t14", "allow-once"]).status == 0)
         #expect(try await plane.ctl(["session", "t14", "end"]).status == 0)
-        let ended = await waitUntilAsync(timeout: 10) { (try? await plane.status(of: "t14"))?.authorization.status == .ask }
+        let ended = await waitUntilAsync(timeout: 60) { (try? await plane.status(of: "t14"))?.authorization.status == .ask }
         #expect(ended, "while-using + once | out of use for once_grace | ask")
 
         // Services off: every client effectively never; on: the stored statuses come back.
@@ -236,15 +237,15 @@ struct TransitionEndToEndTests {
         #expect(try await plane.ctl(["request", "t14b", "while-using"]).status == 0)
         #expect(try await plane.ctl(["answer", "t14b", "allow-once"]).status == 0)
         daemon.signal(SIGTERM)
-        #expect(await daemon.waitForExit(timeout: 5))
+        #expect(await daemon.wait(timeout: 60))
         #expect(daemon.exitStatus == 0, "\(daemon.stderr)")
-        #expect(await watcher.waitForExit(timeout: 5), "the watch ends when the daemon stops")
+        #expect(await watcher.wait(timeout: 60), "the watch ends when the daemon stops")
         #expect(watcher.exitStatus == 3)
         daemon = try sandbox.startDaemon()
-        try #require(await waitUntil(timeout: 20) { fileExists(sandbox.socketPath) }, "\(daemon.stderr)")
+        try #require(await waitUntil(timeout: 60) { FileIO.exists(sandbox.socketPath) }, "\(daemon.stderr)")
         try await Self.check(try await plane.status(of: "t14b"), .init(status: .ask), "while-using + once | daemon restart | ask")
         daemon.signal(SIGTERM)
-        #expect(await daemon.waitForExit(timeout: 5))
+        #expect(await daemon.wait(timeout: 60))
         fake.stop()
 
         // The events of each input, between its sentinel events.

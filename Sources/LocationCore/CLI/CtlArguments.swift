@@ -270,7 +270,7 @@ private struct CommandParser {
                 var timeout: Double?
                 if let text = option("--timeout") {
                     guard let seconds = Double(text), seconds > 0, seconds <= ControlRequest.maximumLocateTimeout else {
-                        return fail("--timeout must be a number of seconds above 0 and at most 86400, not \"\(text)\"")
+                        return fail("--timeout must be a number of seconds above 0 and at most \(Int(ControlRequest.maximumLocateTimeout)), not \"\(text)\"")
                     }
                     timeout = seconds
                 }

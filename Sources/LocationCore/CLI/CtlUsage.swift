@@ -156,7 +156,7 @@ public enum CtlUsage {
                 location-unknown.
 
                 Options:
-                  --timeout S   seconds to wait, above 0 and at most 86400
+                  --timeout S   seconds to wait, above 0 and at most \(Int(ControlRequest.maximumLocateTimeout))
 
                 Example:
                   locationctl locate logger --timeout 10

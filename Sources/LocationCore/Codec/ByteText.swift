@@ -52,17 +52,21 @@ enum ByteText {
         }
     }
 
-    /// Appends `2026-03-14T23:50:01.000Z` (UTC, milliseconds, rounded), as
-    /// `UTCTime.format` writes it but without intermediate strings.
-    /// Times outside years 0000...9999 are clamped (callers validate first;
-    /// the clamp only keeps a bad value from trapping).
-    static func appendUTC(_ seconds: Double, to out: inout [UInt8]) {
+    /// Appends `2026-03-14T23:50:01.000Z`: UTC with `fractionDigits`
+    /// decimals (0...9, default milliseconds), rounded to that precision.
+    /// The one ISO 8601 writer: `UTCTime.format` is this as a `String`.
+    /// Times outside years 0000...9999 are clamped, and a non-finite time is
+    /// the epoch (callers validate first; this only keeps a bad value from trapping).
+    static func appendUTC(_ seconds: Double, fractionDigits: Int = 3, to out: inout [UInt8]) {
+        let digits = max(0, min(9, fractionDigits))
+        var scale: Int64 = 1
+        for _ in 0..<digits { scale *= 10 }
         let clamped = seconds.isFinite ? min(max(seconds, UTCTime.earliest), UTCTime.latest) : 0
-        let ticks = Int64((clamped * 1000).rounded())
-        var whole = ticks / 1000
-        var millis = ticks % 1000
-        if millis < 0 {
-            millis += 1000
+        let ticks = Int64((clamped * Double(scale)).rounded())
+        var whole = ticks / scale
+        var fraction = ticks % scale
+        if fraction < 0 {
+            fraction += scale
             whole -= 1
         }
         let dayNumber = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
@@ -80,8 +84,10 @@ enum ByteText {
         FixedDecimal.appendDecimal(UInt64(secondOfDay / 60 % 60), width: 2, to: &out)
         out.append(UInt8(ascii: ":"))
         FixedDecimal.appendDecimal(UInt64(secondOfDay % 60), width: 2, to: &out)
-        out.append(UInt8(ascii: "."))
-        FixedDecimal.appendDecimal(UInt64(millis), width: 3, to: &out)
+        if digits > 0 {
+            out.append(UInt8(ascii: "."))
+            FixedDecimal.appendDecimal(UInt64(fraction), width: digits, to: &out)
+        }
         out.append(UInt8(ascii: "Z"))
     }
 

@@ -101,16 +101,7 @@ private struct JSONByteParser {
             index += 1
             skipWhitespace()
             members.append((key, try parseValue(depth: depth)))
-            skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of input") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-            } else if bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                return .object(members)
-            } else {
-                throw error("expected ',' or '}'")
-            }
+            if try closes(UInt8(ascii: "}")) { return .object(members) }
         }
     }
 
@@ -126,17 +117,21 @@ private struct JSONByteParser {
         while true {
             skipWhitespace()
             elements.append(try parseValue(depth: depth))
-            skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of input") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-            } else if bytes[index] == UInt8(ascii: "]") {
-                index += 1
-                return .array(elements)
-            } else {
-                throw error("expected ',' or ']'")
-            }
+            if try closes(UInt8(ascii: "]")) { return .array(elements) }
         }
+    }
+
+    /// After a member or element: takes the `,` before the next one (false)
+    /// or the `closing` bracket (true).
+    mutating func closes(_ closing: UInt8) throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else { throw error("unexpected end of input") }
+        let byte = bytes[index]
+        guard byte == UInt8(ascii: ",") || byte == closing else {
+            throw error("expected ',' or '\(Character(Unicode.Scalar(closing)))'")
+        }
+        index += 1
+        return byte == closing
     }
 
     mutating func parseString() throws(JSONParseError) -> String {
@@ -191,7 +186,7 @@ private struct JSONByteParser {
                         throw error("unpaired surrogate")
                     }
                     guard let u = Unicode.Scalar(scalar) else { throw error("invalid \\u escape") }
-                    out.append(contentsOf: UTF8.encode(u)!)
+                    out.append(contentsOf: u.utf8)
                 default: throw error("invalid escape")
                 }
             default:

@@ -49,34 +49,17 @@ extension JSONValue {
         }
     }
 
-    /// Writes a quoted, escaped JSON string.
+    /// Writes a quoted, escaped JSON string (escaped as `ByteText.appendJSONString` escapes it).
     public static func writeString(_ s: String, to out: inout String) {
-        out += "\""
-        var needsEscape = false
-        for b in s.utf8 where b < 0x20 || b == 0x22 || b == 0x5C {
-            needsEscape = true
-            break
-        }
-        if !needsEscape {
+        guard s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else {
+            out += "\""
             out += s
-        } else {
-            for scalar in s.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                default:
-                    if scalar.value < 0x20 {
-                        let hex = String(scalar.value, radix: 16)
-                        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                    } else {
-                        out.unicodeScalars.append(scalar)
-                    }
-                }
-            }
+            out += "\""
+            return
         }
-        out += "\""
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(s.utf8.count + 8)
+        ByteText.appendJSONString(s, to: &bytes)
+        out += String(decoding: bytes, as: UTF8.self)
     }
 }

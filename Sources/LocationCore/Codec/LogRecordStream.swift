@@ -64,14 +64,21 @@ public struct LogRecordStream: Sendable {
         last.withUnsafeBytes { emit($0, unterminated: true, handle) }
     }
 
+    /// The record one line of a log holds (without its `\n`), or why it
+    /// holds none; `nil` for a blank line (spaces, tabs, a CR), which is skipped.
+    public static func record(in line: UnsafeRawBufferPointer) -> Result<LogRecord, LogRecordError>? {
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
+        do {
+            return .success(try LogRecord.parse(line))
+        } catch {
+            return .failure(error)
+        }
+    }
+
     private func emit(
         _ line: UnsafeRawBufferPointer, unterminated: Bool, _ handle: (Result<LogRecord, LineError>) -> Void
     ) {
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
-        do {
-            handle(.success(try LogRecord.parse(line)))
-        } catch {
-            handle(.failure(LineError(line: lineNumber, error: error, unterminated: unterminated)))
-        }
+        guard let result = Self.record(in: line) else { return }
+        handle(result.mapError { LineError(line: lineNumber, error: $0, unterminated: unterminated) })
     }
 }

@@ -29,46 +29,13 @@ public enum UTCTime {
         Double(days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60) + second
     }
 
-    /// `2026-03-14T23:50:01.000Z`: UTC, `fractionDigits` decimals (0...9), rounded to that precision.
+    /// `2026-03-14T23:50:01.000Z`: UTC, `fractionDigits` decimals (0...9),
+    /// rounded to that precision (times outside years 0000...9999 clamped).
     public static func format(_ seconds: Double, fractionDigits: Int = 3) -> String {
-        let digits = max(0, min(9, fractionDigits))
-        var scale: Int64 = 1
-        for _ in 0..<digits { scale *= 10 }
-        let ticks = Int64((seconds * Double(scale)).rounded())
-        var whole = ticks / scale
-        var frac = ticks % scale
-        if frac < 0 {
-            frac += scale
-            whole -= 1
-        }
-        let dayNumber = Int(whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400)
-        let secOfDay = Int(whole - Int64(dayNumber) * 86_400)
-        let (y, m, d) = civil(days: dayNumber)
-        var out = ""
-        out.reserveCapacity(24 + digits)
-        append(y, width: 4, to: &out)
-        out += "-"
-        append(m, width: 2, to: &out)
-        out += "-"
-        append(d, width: 2, to: &out)
-        out += "T"
-        append(secOfDay / 3600, width: 2, to: &out)
-        out += ":"
-        append(secOfDay / 60 % 60, width: 2, to: &out)
-        out += ":"
-        append(secOfDay % 60, width: 2, to: &out)
-        if digits > 0 {
-            out += "."
-            append(Int(frac), width: digits, to: &out)
-        }
-        out += "Z"
-        return out
-    }
-
-    private static func append(_ value: Int, width: Int, to out: inout String) {
-        let text = String(value)
-        if text.count < width { out += String(repeating: "0", count: width - text.count) }
-        out += text
+        var out: [UInt8] = []
+        out.reserveCapacity(30)
+        ByteText.appendUTC(seconds, fractionDigits: fractionDigits, to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff…](Z|±HH:MM)` (a space may stand for `T`;

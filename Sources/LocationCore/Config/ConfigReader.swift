@@ -90,12 +90,8 @@ struct ConfigReader {
                     config.socket = path
                 }
             case "socket_group":
-                if entry.value.isEmpty {
-                    config.socketGroup = nil
-                } else if isGroupName(entry.value) {
-                    config.socketGroup = entry.value
-                } else {
-                    bad(entry, section, accepted: "a group name or number, or nothing for root only")
+                if let group = optionalValue(entry, section, accepted: "a group name or number, or nothing for root only", Self.isGroupName) {
+                    config.socketGroup = group
                 }
             case "state_dir":
                 if let path = absolutePath(entry, section) { config.stateDirectory = path }
@@ -138,18 +134,15 @@ struct ConfigReader {
                     bad(entry, section, accepted: "a host name or IP address")
                 }
             case "port":
-                if let n = integer(entry.value), (1...65535).contains(n) {
+                if let n = value(entry, section, Self.integer, accepted: "a TCP port number from 1 to 65535", where: { (1...65535).contains($0) }) {
                     port = n
-                } else {
-                    bad(entry, section, accepted: "a TCP port number from 1 to 65535")
                 }
             case "device":
                 if let path = absolutePath(entry, section) { device = path }
             case "baud":
-                if let n = integer(entry.value), SourceConfig.bauds.contains(n) {
+                let bauds = ConfigError.listed(SourceConfig.bauds.map(String.init))
+                if let n = value(entry, section, Self.integer, accepted: bauds, where: SourceConfig.bauds.contains) {
                     baud = n
-                } else {
-                    bad(entry, section, accepted: ConfigError.listed(SourceConfig.bauds.map(String.init)))
                 }
             default:
                 errors.append(.unknownKey(file: file, line: entry.line, section: section.name, key: entry.key, accepted: Self.sourceKeys))
@@ -199,28 +192,19 @@ struct ConfigReader {
             switch entry.key {
             case "log":
                 logLine = entry.line
-                if entry.value.isEmpty {
-                    client.log = nil
-                } else if isLogPath(entry.value) {
-                    client.log = entry.value
-                } else {
-                    bad(entry, section, accepted: "a file name inside log_dir (no .. and not ending in /), an absolute path, or nothing for no log")
-                }
+                let accepted = "a file name inside log_dir (no .. and not ending in /), an absolute path, or nothing for no log"
+                if let log = optionalValue(entry, section, accepted: accepted, Self.isLogPath) { client.log = log }
             case "distance_filter":
                 if entry.value == "none" {
                     client.distanceFilter = nil
-                } else if let m = decimal(entry.value), m >= 0 {
+                } else if let m = value(entry, section, Self.decimal, accepted: "none, or a number of metres (0 or more)", where: { $0 >= 0 }) {
                     client.distanceFilter = m
-                } else {
-                    bad(entry, section, accepted: "none, or a number of metres (0 or more)")
                 }
             case "desired_accuracy":
                 if DesiredAccuracy.words.contains(entry.value), let accuracy = DesiredAccuracy(word: entry.value) {
                     client.desiredAccuracy = accuracy
-                } else if let m = decimal(entry.value), m > 0 {
+                } else if let m = value(entry, section, Self.decimal, accepted: Self.accuracyWords, where: { $0 > 0 }) {
                     client.desiredAccuracy = .meters(m)
-                } else {
-                    bad(entry, section, accepted: Self.accuracyWords)
                 }
             case "authorization":
                 if let status = AuthorizationStatus(rawValue: entry.value), status != .restricted {
@@ -240,13 +224,13 @@ struct ConfigReader {
             case "usage_always":
                 client.usageAlways = entry.value.isEmpty ? nil : entry.value
             case "once_grace":
-                if let s = decimal(entry.value), s >= 0 { client.onceGrace = s } else { bad(entry, section, accepted: "a number of seconds (0 or more)") }
+                if let s = value(entry, section, Self.decimal, accepted: "a number of seconds (0 or more)", where: { $0 >= 0 }) { client.onceGrace = s }
             case "reduced_grid":
-                if let m = decimal(entry.value), m >= 200 { client.reducedGrid = m } else { bad(entry, section, accepted: "a number of metres, at least 200") }
+                if let m = value(entry, section, Self.decimal, accepted: "a number of metres, at least 200", where: { $0 >= 200 }) { client.reducedGrid = m }
             case "reduced_interval":
-                if let s = decimal(entry.value), s >= 0 { client.reducedInterval = s } else { bad(entry, section, accepted: "a number of seconds (0 or more)") }
+                if let s = value(entry, section, Self.decimal, accepted: "a number of seconds (0 or more)", where: { $0 >= 0 }) { client.reducedInterval = s }
             case "locate_timeout":
-                if let s = decimal(entry.value), s > 0 { client.locateTimeout = s } else { bad(entry, section, accepted: "a number of seconds greater than 0") }
+                if let s = value(entry, section, Self.decimal, accepted: "a number of seconds greater than 0", where: { $0 > 0 }) { client.locateTimeout = s }
             default:
                 if entry.key.hasPrefix("purpose.") {
                     let key = String(entry.key.dropFirst("purpose.".count))
@@ -289,6 +273,28 @@ struct ConfigReader {
             accepted: accepted, note: note))
     }
 
+    /// A value that may be empty for "none": `.some(nil)` when empty,
+    /// `.some(value)` when `isValid` accepts it, else reported and `nil`.
+    private mutating func optionalValue(
+        _ entry: INIParser.Entry, _ section: INIParser.Section, accepted: String, _ isValid: (String) -> Bool
+    ) -> String?? {
+        if entry.value.isEmpty { return .some(nil) }
+        if isValid(entry.value) { return .some(entry.value) }
+        bad(entry, section, accepted: accepted)
+        return nil
+    }
+
+    /// A value `parse` reads (`Self.decimal`, `Self.integer`) and `isAllowed`
+    /// accepts, else reported and `nil`.
+    private mutating func value<T>(
+        _ entry: INIParser.Entry, _ section: INIParser.Section, _ parse: (String) -> T?, accepted: String,
+        where isAllowed: (T) -> Bool
+    ) -> T? {
+        if let parsed = parse(entry.value), isAllowed(parsed) { return parsed }
+        bad(entry, section, accepted: accepted)
+        return nil
+    }
+
     private mutating func boolean(_ entry: INIParser.Entry, _ section: INIParser.Section) -> Bool? {
         switch entry.value.lowercased() {
         case "on", "yes", "true", "1": return true
@@ -319,7 +325,7 @@ struct ConfigReader {
         return first.hasPrefix("/") ? first : nil
     }
 
-    private func isLogPath(_ text: String) -> Bool {
+    private static func isLogPath(_ text: String) -> Bool {
         guard !text.hasSuffix("/"), !text.contains("\0") else { return false }
         return !text.split(separator: "/").contains("..")
     }
@@ -330,14 +336,14 @@ struct ConfigReader {
         }
     }
 
-    private func isGroupName(_ name: String) -> Bool {
+    private static func isGroupName(_ name: String) -> Bool {
         name.utf8.count <= 32 && name.first != "-" && name.unicodeScalars.allSatisfy { s in
             (s >= "a" && s <= "z") || (s >= "A" && s <= "Z") || (s >= "0" && s <= "9") || s == "_" || s == "-" || s == "."
         }
     }
 
     /// A plain decimal number: `5`, `2.5`, `1e3`, `-1` (no hex, `inf` or `nan`).
-    func decimal(_ text: String) -> Double? {
+    static func decimal(_ text: String) -> Double? {
         var bytes = Array(text.utf8)[...]
         if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
         func digits() -> Int {
@@ -362,7 +368,7 @@ struct ConfigReader {
         return value
     }
 
-    private func integer(_ text: String) -> Int? {
+    private static func integer(_ text: String) -> Int? {
         guard !text.isEmpty, text.utf8.count <= 9, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
         return Int(text)
     }

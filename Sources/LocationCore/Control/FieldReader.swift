@@ -17,62 +17,42 @@ struct FieldReader {
 
     /// A required non-empty string.
     func string(_ key: String, meaning: String = "a non-empty string") throws(FieldError) -> String {
-        guard let member = value[key] else { throw FieldError("\(context) needs \"\(key)\" (\(meaning))") }
-        guard let s = member.stringValue, !s.isEmpty else {
-            throw FieldError("\"\(key)\" of \(context) must be \(meaning)")
-        }
-        return s
+        try required(key, meaning) { $0.stringValue.flatMap { $0.isEmpty ? nil : $0 } }
     }
 
     /// An optional string: absent or `null` is `nil`; present must be a non-empty string.
     func optionalString(_ key: String, meaning: String = "a non-empty string") throws(FieldError) -> String? {
-        guard let member = value[key], member != .null else { return nil }
-        guard let s = member.stringValue, !s.isEmpty else {
-            throw FieldError("\"\(key)\" of \(context) must be \(meaning) when present")
-        }
-        return s
+        try optional(key, meaning + " when present") { $0.stringValue.flatMap { $0.isEmpty ? nil : $0 } }
     }
 
     /// Free text that may be empty: absent or `null` is empty.
     func text(_ key: String) throws(FieldError) -> String {
-        guard let member = value[key], member != .null else { return "" }
-        guard let s = member.stringValue else { throw FieldError("\"\(key)\" of \(context) must be a string") }
-        return s
+        try optional(key, "a string", \.stringValue) ?? ""
     }
 
     /// A required Bool.
     func bool(_ key: String) throws(FieldError) -> Bool {
-        guard let member = value[key] else { throw FieldError("\(context) needs \"\(key)\" (true or false)") }
-        guard let b = member.boolValue else { throw FieldError("\"\(key)\" of \(context) must be true or false") }
-        return b
+        try required(key, "true or false", \.boolValue)
     }
 
     /// An optional Bool.
     func optionalBool(_ key: String) throws(FieldError) -> Bool? {
-        guard let member = value[key], member != .null else { return nil }
-        guard let b = member.boolValue else { throw FieldError("\"\(key)\" of \(context) must be true or false") }
-        return b
+        try optional(key, "true or false", \.boolValue)
     }
 
     /// A required number.
     func number(_ key: String) throws(FieldError) -> Double {
-        guard let member = value[key] else { throw FieldError("\(context) needs \"\(key)\" (a number)") }
-        guard let n = member.numberValue else { throw FieldError("\"\(key)\" of \(context) must be a number") }
-        return n
+        try required(key, "a number", \.numberValue)
     }
 
     /// An optional number.
     func optionalNumber(_ key: String) throws(FieldError) -> Double? {
-        guard let member = value[key], member != .null else { return nil }
-        guard let n = member.numberValue else { throw FieldError("\"\(key)\" of \(context) must be a number") }
-        return n
+        try optional(key, "a number", \.numberValue)
     }
 
     /// An optional whole number.
     func optionalInt(_ key: String) throws(FieldError) -> Int? {
-        guard let member = value[key], member != .null else { return nil }
-        guard let n = member.intValue else { throw FieldError("\"\(key)\" of \(context) must be a whole number") }
-        return n
+        try optional(key, "a whole number", \.intValue)
     }
 
     /// A required word from `words`, mapped by `make`.
@@ -92,18 +72,28 @@ struct FieldReader {
 
     /// A required array.
     func array(_ key: String) throws(FieldError) -> [JSONValue] {
-        guard let member = value[key] else { throw FieldError("\(context) needs \"\(key)\" (an array)") }
-        guard let a = member.arrayValue else { throw FieldError("\"\(key)\" of \(context) must be an array") }
-        return a
+        try required(key, "an array", \.arrayValue)
     }
 
     /// A UTC time written as ISO 8601 text; absent or `null` is `nil`.
     func optionalTime(_ key: String) throws(FieldError) -> Double? {
+        try optional(key, "ISO 8601 UTC text like \"2026-03-14T23:50:01.000Z\"") { $0.stringValue.flatMap(UTCTime.parse) }
+    }
+
+    /// The member `key` as `convert` reads it: `context needs "key" (meaning)`
+    /// when it is absent, `"key" of context must be meaning` when `convert`
+    /// refuses it.
+    private func required<T>(_ key: String, _ meaning: String, _ convert: (JSONValue) -> T?) throws(FieldError) -> T {
+        guard let member = value[key] else { throw FieldError("\(context) needs \"\(key)\" (\(meaning))") }
+        guard let converted = convert(member) else { throw FieldError("\"\(key)\" of \(context) must be \(meaning)") }
+        return converted
+    }
+
+    /// The same for a member that may be absent or `null` (then `nil`).
+    private func optional<T>(_ key: String, _ meaning: String, _ convert: (JSONValue) -> T?) throws(FieldError) -> T? {
         guard let member = value[key], member != .null else { return nil }
-        guard let s = member.stringValue, let t = UTCTime.parse(s) else {
-            throw FieldError("\"\(key)\" of \(context) must be ISO 8601 UTC text like \"2026-03-14T23:50:01.000Z\"")
-        }
-        return t
+        guard let converted = convert(member) else { throw FieldError("\"\(key)\" of \(context) must be \(meaning)") }
+        return converted
     }
 
     /// Refuses members not in `allowed`, naming the first stranger.

@@ -61,22 +61,12 @@ public final class ControlClient {
         let deadline = timeout.map { Self.now() + $0 }
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { raw -> Int in
-                guard let base = raw.baseAddress else { return 0 }
-                return Glibc.send(fileDescriptor, base + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-            }
+            let n = try sendSome(bytes[offset...])
             if n > 0 {
                 offset += n
-                continue
-            }
-            let code = errno
-            if code == EINTR { continue }
-            if code == EAGAIN || code == EWOULDBLOCK {
+            } else {
                 try wait(for: Int16(POLLOUT), deadline: deadline, timeout: timeout)
-                continue
             }
-            if code == EPIPE || code == ECONNRESET { throw .closed(path: path) }
-            throw .io(path: path, SystemError("write to \(path)", errno: code))
         }
     }
 
@@ -239,10 +229,8 @@ public final class ControlClient {
         }
     }
 
-    /// Monotonic seconds.
+    /// The clock its deadlines are measured on: monotonic seconds (`SystemClock.monotonic()`).
     public static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        SystemClock.monotonic()
     }
 }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import LocationCore
 
 /// `locationctl export`: streams a coordinate log through `LogRecordStream`
@@ -29,7 +26,6 @@ public enum LogExport {
         var out: [UInt8] = []
         out.reserveCapacity(1 << 17)
         encoder.begin(into: &out)
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
         func take(_ result: Result<LogRecord, LogRecordStream.LineError>) {
             switch result {
             case .success(let record):
@@ -40,15 +36,8 @@ public enum LogExport {
                 badLine(error)
             }
         }
-        while true {
-            let count = chunk.count
-            let n = try retryingEINTR("read \(inputName)") {
-                chunk.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, count) }
-            }
-            if n == 0 { break }
-            chunk.withUnsafeBytes { raw in
-                stream.feed(UnsafeRawBufferPointer(rebasing: raw[0..<n])) { take($0) }
-            }
+        try DescriptorIO.readChunks(input, name: inputName) { (piece) throws(SystemError) in
+            stream.feed(piece) { take($0) }
             if out.count >= 1 << 16 {
                 try output(out)
                 out.removeAll(keepingCapacity: true)

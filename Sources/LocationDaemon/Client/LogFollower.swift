@@ -53,23 +53,19 @@ public final class LogFollower {
         var info = stat()
         try retryingEINTR("stat \(path)") { fstat(fd, &info) }
         let size = Int(info.st_size)
-        var chunk = [UInt8](repeating: 0, count: 65_536)
         var pieces: [[UInt8]] = []  // from the end backwards; joined they are the bytes from `start` to `size`
         var start = size
         var newlines = 0
         var endOfLastLine: Int?
         // Read backwards until count + 1 newlines are found (the one before the first line wanted).
-        while start > 0 && newlines <= count {
-            let from = max(0, start - chunk.count)
-            let length = start - from
-            let n = try readAt(&chunk, length: length, offset: from)
-            guard n == length else { throw SystemError("read \(path)", errno: EIO) }
-            for i in stride(from: length - 1, through: 0, by: -1) where chunk[i] == 0x0A {
-                if endOfLastLine == nil { endOfLastLine = from + i + 1 }
+        try DescriptorIO.readBackwards(fd, from: size, name: path) { piece, offset in
+            for i in piece.indices.reversed() where piece[i] == 0x0A {
+                if endOfLastLine == nil { endOfLastLine = offset + i + 1 }
                 newlines += 1
             }
-            pieces.append(Array(chunk[0..<length]))
-            start = from
+            pieces.append(Array(piece))
+            start = offset
+            return newlines <= count
         }
         guard let end = endOfLastLine else {
             // No complete line at all.

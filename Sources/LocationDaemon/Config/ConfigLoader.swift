@@ -23,11 +23,7 @@ public enum ConfigLoader {
 
     /// The systemd directory variables of this process that are set.
     public static func processEnvironment() -> [String: String] {
-        var environment: [String: String] = [:]
-        for name in environmentNames {
-            if let value = getenv(name) { environment[name] = String(cString: value) }
-        }
-        return environment
+        ProcessEnvironment.values(of: environmentNames)
     }
 
     /// The file's text, checked to be a readable regular file of valid UTF-8.
@@ -52,19 +48,13 @@ public enum ConfigLoader {
         guard info.st_mode & S_IFMT == S_IFREG else {
             throw fail("is not a regular file: name a configuration file (locationd.conf(5))")
         }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while bytes.count <= maximumSize {
-            let n: Int
-            do {
-                n = try retryingEINTR("read \(path)") { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
-            } catch {
-                throw fail("cannot read the configuration: \(String(cString: strerror(error.errno)))")
-            }
-            if n == 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
+        let read: [UInt8]?
+        do {
+            read = try DescriptorIO.readAll(fd, limit: maximumSize, name: path)
+        } catch {
+            throw fail("cannot read the configuration: \(String(cString: strerror(error.errno)))")
         }
-        guard bytes.count <= maximumSize else {
+        guard let bytes = read else {
             throw fail("is larger than \(maximumSize / 1024) KiB, so it cannot be a locationd configuration: check the path")
         }
         if let text = String(validating: bytes, as: UTF8.self) { return text }

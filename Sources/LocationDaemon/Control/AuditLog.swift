@@ -6,9 +6,6 @@ import Synchronization
 /// always`, whatever the coordinate logs use), so an audit line is never
 /// lost once the change was answered. Safe to call from any thread.
 public final class AuditLog: Sendable {
-    /// The file name in the log directory.
-    public static let fileName = "audit.jsonl"
-
     /// The file's path.
     public let path: String
     private let writer: Mutex<LogWriter>
@@ -22,9 +19,9 @@ public final class AuditLog: Sendable {
         self.writer = Mutex(writer)
     }
 
-    /// Opens `audit.jsonl` in `directory`.
+    /// Opens `audit.jsonl` (`DaemonConfig.auditLogName`) in `directory`.
     public convenience init(directory: String) throws(SystemError) {
-        try self.init(path: directory + "/" + Self.fileName)
+        try self.init(path: DaemonConfig.join(directory, DaemonConfig.auditLogName))
     }
 
     /// Appends one record and syncs it. A failure (disk full, …) is logged

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import LocationCore
 
 /// One accepted state change, as a line of `audit.jsonl` (SPEC §5.3):
@@ -43,7 +40,7 @@ public struct AuditRecord: Sendable, Hashable {
     }
 
     /// The record of `request` from `peer`, at `time` (default: now).
-    public init(time: Double = AuditRecord.now(), peer: PeerCredentials, request: ControlRequest, before: JSONValue, after: JSONValue) {
+    public init(time: Double = SystemClock.utc(), peer: PeerCredentials, request: ControlRequest, before: JSONValue, after: JSONValue) {
         let arguments = (request.json.objectValue ?? []).filter { !["id", "cmd", "client"].contains($0.0) }
         self.init(
             time: time, peer: peer, command: request.operation.name, client: request.operation.client,
@@ -70,12 +67,5 @@ public struct AuditRecord: Sendable, Hashable {
     /// The line: compact JSON ending in `\n`.
     public func line() -> [UInt8] {
         Array((json.serialized + "\n").utf8)
-    }
-
-    /// The wall clock as UTC seconds.
-    public static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }

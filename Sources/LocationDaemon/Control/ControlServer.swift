@@ -203,23 +203,21 @@ public final class ControlServer: Sendable {
             throw .system(path: path, SystemError("stat \(path)", errno: code))
         }
         guard info.st_mode & S_IFMT == S_IFSOCK else { throw .notASocket(path) }
-        let probe: Int32
+        let occupant: UnixSocketAddress.Occupant
         do {
-            probe = try UnixSocketAddress.makeSocket(nonBlocking: true)
+            occupant = try address.probe()
         } catch {
             throw .system(path: path, error)
         }
-        defer { Glibc.close(probe) }
-        switch address.connect(probe) {
-        case 0, EAGAIN, EINPROGRESS:
-            // Connected, or the backlog is full: a live server either way.
+        switch occupant {
+        case .server:
             throw .alreadyRunning(path)
-        case ECONNREFUSED:
+        case .nobody:
             guard unlink(path) == 0 || errno == ENOENT else {
                 throw .system(path: path, SystemError("remove the stale socket \(path)", errno: errno))
             }
             Diagnostics.notice("removed \(path), a control socket left by a locationd that is no longer running")
-        case let code:
+        case .unknown(let code):
             throw .system(path: path, SystemError("connect to the existing \(path)", errno: code))
         }
     }

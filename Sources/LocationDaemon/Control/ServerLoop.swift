@@ -81,13 +81,6 @@ final class ServerLoop: @unchecked Sendable {
         self.waker = try LoopWaker()
     }
 
-    /// Monotonic seconds.
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
-
     // MARK: - The loop
 
     /// Serves until `inbox.requestStop()`; then closes every connection.
@@ -95,7 +88,7 @@ final class ServerLoop: @unchecked Sendable {
         var pollFDs: [pollfd] = []
         var polled: [ServerConnection] = []
         while true {
-            let now = Self.now()
+            let now = SystemClock.monotonic()
             pollFDs.removeAll(keepingCapacity: true)
             polled.removeAll(keepingCapacity: true)
             pollFDs.append(pollfd(fd: waker.fd, events: Int16(POLLIN), revents: 0))
@@ -116,7 +109,7 @@ final class ServerLoop: @unchecked Sendable {
             if pollFDs[0].revents != 0 { waker.reset() }
             let (completions, stop) = inbox.take()
             if stop { break }
-            let after = Self.now()
+            let after = SystemClock.monotonic()
             for (id, completion) in completions { complete(id, completion, now: after) }
             if accepting && pollFDs[1].revents != 0 { acceptConnections(now: after) }
             if ready > 0 {
@@ -245,13 +238,11 @@ final class ServerLoop: @unchecked Sendable {
 
     /// One read; requests are kept, a watcher's bytes are ignored.
     private func read(_ connection: ServerConnection, now: Double) {
-        let count = scratch.count
-        let n = scratch.withUnsafeMutableBytes { Glibc.read(connection.fd, $0.baseAddress, count) }
+        var requests = false
+        if case .requests = connection.mode { requests = true }
+        let n = readOnce(connection, keeping: requests)
         if n > 0 {
             connection.lastActivity = now
-            if case .requests = connection.mode {
-                scratch.withUnsafeBytes { connection.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-            }
             return
         }
         if n == 0 {
@@ -262,6 +253,17 @@ final class ServerLoop: @unchecked Sendable {
         if code == EAGAIN || code == EWOULDBLOCK || code == EINTR { return }
         connection.eof = true
         peerWent(connection)
+    }
+
+    /// One `read(2)` of what the peer sent, kept as request bytes when
+    /// `keeping`; returns what the call returned (`errno` is set when -1).
+    private func readOnce(_ connection: ServerConnection, keeping: Bool) -> Int {
+        let count = scratch.count
+        let n = scratch.withUnsafeMutableBytes { Glibc.read(connection.fd, $0.baseAddress, count) }
+        if n > 0 && keeping {
+            scratch.withUnsafeBytes { connection.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        }
+        return n
     }
 
     /// The peer hung up or the socket failed: a watcher is closed; for
@@ -350,13 +352,8 @@ final class ServerLoop: @unchecked Sendable {
             }
             // A peer that hung up is not polled: read what it left in the socket directly.
             if connection.peerGone && !connection.eof {
-                let count = scratch.count
-                let n = scratch.withUnsafeMutableBytes { Glibc.read(connection.fd, $0.baseAddress, count) }
-                if n > 0 {
-                    scratch.withUnsafeBytes { connection.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-                } else if !(n < 0 && errno == EINTR) {
-                    connection.eof = true
-                }
+                let n = readOnce(connection, keeping: true)
+                if n == 0 || (n < 0 && errno != EINTR) { connection.eof = true }
                 continue
             }
             return

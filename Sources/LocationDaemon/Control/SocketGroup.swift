@@ -40,19 +40,12 @@ public struct SocketGroup: Sendable, Hashable {
 
     /// Looks a group up by name in the group database (`getgrnam_r`).
     public static func lookup(_ name: String) -> Result<SocketGroup, LookupError> {
-        var size = 1024
-        while size <= 1 << 20 {
+        let (code, group) = databaseLookup { buffer -> (Int32, SocketGroup?) in
             var entry = Glibc.group()
             var result: UnsafeMutablePointer<Glibc.group>?
-            var buffer = [CChar](repeating: 0, count: size)
+            let size = buffer.count
             let code = getgrnam_r(name, &entry, &buffer, size, &result)
-            if code == ERANGE {
-                size *= 4
-                continue
-            }
-            if code == EINTR { continue }
-            guard code == 0 else { return .failure(.failed(name, errno: code)) }
-            guard let found = result else { return .failure(.noSuchGroup(name)) }
+            guard code == 0, let found = result else { return (code, nil) }
             var members: [String] = []
             if var cursor = found.pointee.gr_mem {
                 while let member = cursor.pointee {
@@ -60,9 +53,11 @@ public struct SocketGroup: Sendable, Hashable {
                     cursor += 1
                 }
             }
-            return .success(SocketGroup(name: name, gid: found.pointee.gr_gid, members: members))
+            return (0, SocketGroup(name: name, gid: found.pointee.gr_gid, members: members))
         }
-        return .failure(.failed(name, errno: ERANGE))
+        guard code == 0 else { return .failure(.failed(name, errno: code)) }
+        guard let group else { return .failure(.noSuchGroup(name)) }
+        return .success(group)
     }
 
     /// Whether a peer with effective IDs `uid`/`gid` and supplementary
@@ -80,21 +75,35 @@ public struct SocketGroup: Sendable, Hashable {
 
     /// The name of the user with `uid`, if the user database has one.
     static func userName(uid: UInt32) -> String? {
-        var size = 1024
-        while size <= 1 << 20 {
+        databaseLookup { buffer -> (Int32, String?) in
             var entry = passwd()
             var result: UnsafeMutablePointer<passwd>?
-            var buffer = [CChar](repeating: 0, count: size)
+            let size = buffer.count
             let code = getpwuid_r(uid, &entry, &buffer, size, &result)
+            guard code == 0, let found = result, let name = found.pointee.pw_name else { return (code, nil) }
+            return (0, String(cString: name))
+        }.value
+    }
+
+    /// Runs a reentrant user or group database call (`getgrnam_r`,
+    /// `getpwuid_r`): `call` gets a scratch buffer for the entry's strings,
+    /// makes the call and copies out what it needs while the buffer lives,
+    /// and returns the call's error code with it. `ERANGE` retries with a
+    /// larger buffer (1 KiB up to 1 MiB), `EINTR` again; the last code is
+    /// returned (`ERANGE` when even 1 MiB was too small).
+    private static func databaseLookup<T>(_ call: (inout [CChar]) -> (Int32, T?)) -> (code: Int32, value: T?) {
+        var size = 1024
+        while size <= 1 << 20 {
+            var buffer = [CChar](repeating: 0, count: size)
+            let (code, value) = call(&buffer)
             if code == ERANGE {
                 size *= 4
                 continue
             }
             if code == EINTR { continue }
-            guard code == 0, let found = result, let name = found.pointee.pw_name else { return nil }
-            return String(cString: name)
+            return (code, value)
         }
-        return nil
+        return (ERANGE, nil)
     }
 
     /// Every group of `user` in the group database, with `primary`.

@@ -40,6 +40,28 @@ public struct UnixSocketAddress: Sendable {
         return try retryingEINTR("socket(AF_UNIX)") { socket(AF_UNIX, type, 0) }
     }
 
+    /// What a connection attempt finds at an address.
+    public enum Occupant: Sendable, Hashable {
+        /// A server: it accepted, or its listen backlog is full.
+        case server
+        /// A socket file nobody listens on (`ECONNREFUSED`): left by a server that is gone.
+        case nobody
+        /// The attempt failed otherwise (no such file, permission…): the `errno`.
+        case unknown(Int32)
+    }
+
+    /// Connects a fresh non-blocking socket to this address, closes it, and
+    /// says what answered. Throws only when no socket could be made.
+    public func probe() throws(SystemError) -> Occupant {
+        let fd = try Self.makeSocket(nonBlocking: true)
+        defer { close(fd) }
+        switch connect(fd) {
+        case 0, EAGAIN, EINPROGRESS: return .server
+        case ECONNREFUSED: return .nobody
+        case let code: return .unknown(code)
+        }
+    }
+
     /// Connects `fd` to this address; returns 0 or the `errno` of the failure.
     /// `EINTR` is retried; on a non-blocking socket `EAGAIN` means the
     /// listener's backlog is full (someone is listening).

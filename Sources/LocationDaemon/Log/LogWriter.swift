@@ -292,21 +292,12 @@ public final class LogWriter {
     /// One line in one `write(2)` where the kernel allows; on failure after
     /// part of the line went out, the file is cut back to where it began.
     private func writeWhole(_ line: [UInt8]) -> SystemError? {
-        line.withUnsafeBytes { buffer -> SystemError? in
-            guard let base = buffer.baseAddress else { return nil }
-            var offset = 0
-            while offset < buffer.count {
-                let n = write(fd, base + offset, buffer.count - offset)
-                if n > 0 {
-                    offset += n
-                    continue
-                }
-                let code = n == 0 ? EIO : errno
-                if code == EINTR { continue }
-                if offset > 0 { rollBack(written: offset) }
-                return SystemError("write \(path)", errno: code)
-            }
+        do {
+            try DescriptorIO.writeAll(fd, line)
             return nil
+        } catch {
+            if error.written > 0 { rollBack(written: error.written) }
+            return SystemError("write \(path)", errno: error.errno)
         }
     }
 
@@ -378,25 +369,11 @@ public final class LogWriter {
         try retryingEINTR("fstat \(path)") { fstat(fd, &info) }
         let size = Int(info.st_size)
         guard size > 0 else { return 0 }
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        var end = size
         var keep = 0
-        search: while end > 0 {
-            let start = max(0, end - chunk.count)
-            let count = end - start
-            let n = try retryingEINTR("read \(path)") {
-                chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(start)) }
-            }
-            guard n == count else { throw SystemError("read \(path)", errno: EIO) }
-            var i = count - 1
-            while i >= 0 {
-                if chunk[i] == UInt8(ascii: "\n") {
-                    keep = start + i + 1
-                    break search
-                }
-                i -= 1
-            }
-            end = start
+        try DescriptorIO.readBackwards(fd, from: size, name: path) { piece, offset in
+            guard let newline = piece.lastIndex(of: UInt8(ascii: "\n")) else { return true }
+            keep = offset + newline + 1
+            return false
         }
         guard keep < size else { return 0 }
         try retryingEINTR("ftruncate \(path)") { ftruncate(fd, off_t(keep)) }

@@ -72,13 +72,9 @@ public enum ReplayCommand {
     static func read(_ path: String) throws -> [UInt8] {
         let fd = try retryingEINTR("open \(path)") { open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY) }
         defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while bytes.count <= maximumInputSize {
-            let n = try retryingEINTR("read \(path)") { chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
-            if n == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<n])
+        guard let bytes = try DescriptorIO.readAll(fd, limit: maximumInputSize, name: path) else {
+            throw SystemError("read \(path): larger than \(maximumInputSize >> 20) MiB", errno: EFBIG)
         }
-        throw SystemError("read \(path): larger than \(maximumInputSize >> 20) MiB", errno: EFBIG)
+        return bytes
     }
 }

@@ -76,13 +76,6 @@ public struct ReplaySummary: Sendable {
     }
 
     static func decimal(_ value: Double, _ digits: Int) -> String {
-        guard value.isFinite else { return "0" }
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        let scaled = Int64((value * scale).rounded())
-        let whole = scaled / Int64(scale)
-        var fraction = String(scaled % Int64(scale))
-        while fraction.count < digits { fraction = "0" + fraction }
-        return digits == 0 ? "\(whole)" : "\(whole).\(fraction)"
+        FixedDecimal.format(value, decimals: digits) ?? "0"
     }
 }

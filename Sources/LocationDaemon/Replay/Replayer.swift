@@ -90,21 +90,15 @@ public enum Replayer {
         }
         let session = ReplaySession(options: options, carrier: EffectCarrier(logs: logs))
         var parser = NMEAParser()
-        var buffer = [UInt8](repeating: 0, count: chunkSize)
         var total = 0
         var readError: SystemError?
-        while true {
-            let n = buffer.withUnsafeMutableBytes { raw in read(fd, raw.baseAddress, raw.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                readError = SystemError("read \(options.input)", errno: errno)
-                break
+        do {
+            total = try DescriptorIO.readChunks(fd, chunkSize: chunkSize, name: options.input) { piece in
+                parser.feed(piece) { session.handle($0) }
             }
-            if n == 0 { break }
-            total += n
-            buffer.withUnsafeBytes { raw in
-                parser.feed(UnsafeRawBufferPointer(rebasing: raw[0..<n])) { session.handle($0) }
-            }
+        } catch {
+            // What was read before the error is still replayed (and the logs closed) before it is reported.
+            readError = error
         }
         parser.finish { session.handle($0) }
         session.finish()

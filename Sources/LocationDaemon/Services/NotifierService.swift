@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Talks to systemd (`Type=notify`): `READY=1` as soon as it runs (the
 /// daemon starts it last, after the state, the logs, the socket and the
 /// source are up), a `STATUS=` line whenever the core's one-line summary
@@ -34,7 +30,7 @@ public final class NotifierService: Service {
         var status = await core.statusLine()
         send { try notifier.ready(status: status) }
         let ping = notifier.watchdogPingInterval
-        var lastPing = DaemonClock.read(CLOCK_MONOTONIC)
+        var lastPing = SystemClock.monotonic()
         if ping != nil { send { try notifier.watchdog() } }
         for await _ in ticks.ticks {
             let now = await core.statusLine()
@@ -42,7 +38,7 @@ public final class NotifierService: Service {
                 status = now
                 send { try notifier.status(now) }
             }
-            let time = DaemonClock.read(CLOCK_MONOTONIC)
+            let time = SystemClock.monotonic()
             if let ping, time - lastPing >= ping * 0.95 {
                 lastPing = time
                 send { try notifier.watchdog() }

@@ -52,16 +52,6 @@ public struct JSONValueDecoder: Sendable {
     }
 }
 
-private struct DecodingIndexKey: CodingKey {
-    var stringValue: String
-    var intValue: Int?
-    init(stringValue: String) { self.stringValue = stringValue }
-    init(intValue: Int) {
-        stringValue = "\(intValue)"
-        self.intValue = intValue
-    }
-}
-
 /// The scalar conversions every container shares.
 private enum Scalar {
     static func kind(_ value: JSONValue) -> String {
@@ -189,7 +179,7 @@ private struct KeyedValueContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     }
 
     func superDecoder() throws -> any Decoder {
-        ValueDecoder(value: members["super"] ?? .null, codingPath: codingPath + [DecodingIndexKey(stringValue: "super")])
+        ValueDecoder(value: members["super"] ?? .null, codingPath: codingPath + [JSONIndexKey(stringValue: "super")])
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
@@ -210,7 +200,7 @@ private struct UnkeyedValueContainer: UnkeyedDecodingContainer {
     var count: Int? { items.count }
     var isAtEnd: Bool { currentIndex >= items.count }
 
-    private var path: [any CodingKey] { codingPath + [DecodingIndexKey(intValue: currentIndex)] }
+    private var path: [any CodingKey] { codingPath + [JSONIndexKey(intValue: currentIndex)] }
 
     private mutating func next(_ type: Any.Type) throws -> JSONValue {
         guard !isAtEnd else {

@@ -80,17 +80,6 @@ private final class EncodingNode {
     }
 }
 
-/// A coding-path element for array positions and `super`.
-private struct IndexKey: CodingKey {
-    var stringValue: String
-    var intValue: Int?
-    init(stringValue: String) { self.stringValue = stringValue }
-    init(intValue: Int) {
-        stringValue = "\(intValue)"
-        self.intValue = intValue
-    }
-}
-
 /// JSON numbers are doubles: integers must fit one exactly.
 private func number<T: BinaryInteger>(_ value: T, at path: [any CodingKey]) throws -> JSONValue {
     let limit: Int64 = 1 << 53
@@ -106,6 +95,34 @@ private func number(_ value: Double, at path: [any CodingKey]) throws -> JSONVal
         throw EncodingError.invalidValue(value, .init(codingPath: path, debugDescription: "JSON has no \(value)"))
     }
     return .number(value)
+}
+
+/// The scalar half that the unkeyed and single-value containers share: each
+/// scalar becomes a `JSONValue` put in the container's next place, whose
+/// coding path `scalarPath` names it in an error.
+private protocol ScalarNodeContainer {
+    /// Where the next scalar goes, for error messages.
+    var scalarPath: [any CodingKey] { get }
+    /// Stores the next scalar.
+    mutating func put(_ value: JSONValue)
+}
+
+extension ScalarNodeContainer {
+    mutating func encodeNil() throws { put(.null) }
+    mutating func encode(_ value: Bool) throws { put(.bool(value)) }
+    mutating func encode(_ value: String) throws { put(.string(value)) }
+    mutating func encode(_ value: Double) throws { put(try number(value, at: scalarPath)) }
+    mutating func encode(_ value: Float) throws { put(try number(Double(value), at: scalarPath)) }
+    mutating func encode(_ value: Int) throws { put(try number(value, at: scalarPath)) }
+    mutating func encode(_ value: Int8) throws { put(try number(value, at: scalarPath)) }
+    mutating func encode(_ value: Int16) throws { put(try number(value, at: scalarPath)) }
+    mutating func encode(_ value: Int32) throws { put(try number(value, at: scalarPath)) }
+    mutating func encode(_ value: Int64) throws { put(try number(value, at: scalarPath)) }
+    mutating func encode(_ value: UInt) throws { put(try number(value, at: scalarPath)) }
+    mutating func encode(_ value: UInt8) throws { put(try number(value, at: scalarPath)) }
+    mutating func encode(_ value: UInt16) throws { put(try number(value, at: scalarPath)) }
+    mutating func encode(_ value: UInt32) throws { put(try number(value, at: scalarPath)) }
+    mutating func encode(_ value: UInt64) throws { put(try number(value, at: scalarPath)) }
 }
 
 private struct NodeEncoder: Encoder {
@@ -170,7 +187,7 @@ private struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     }
 
     mutating func superEncoder() -> any Encoder {
-        NodeEncoder(node: node.member("super"), codingPath: codingPath + [IndexKey(stringValue: "super")])
+        NodeEncoder(node: node.member("super"), codingPath: codingPath + [JSONIndexKey(stringValue: "super")])
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
@@ -178,29 +195,14 @@ private struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     }
 }
 
-private struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
+private struct UnkeyedNodeContainer: UnkeyedEncodingContainer, ScalarNodeContainer {
     let node: EncodingNode
     let codingPath: [any CodingKey]
     var count: Int { node.count }
 
-    private var nextPath: [any CodingKey] { codingPath + [IndexKey(intValue: count)] }
-    private func append(_ value: JSONValue) { node.appendItem().storage = .scalar(value) }
-
-    mutating func encodeNil() throws { append(.null) }
-    mutating func encode(_ value: Bool) throws { append(.bool(value)) }
-    mutating func encode(_ value: String) throws { append(.string(value)) }
-    mutating func encode(_ value: Double) throws { append(try number(value, at: nextPath)) }
-    mutating func encode(_ value: Float) throws { append(try number(Double(value), at: nextPath)) }
-    mutating func encode(_ value: Int) throws { append(try number(value, at: nextPath)) }
-    mutating func encode(_ value: Int8) throws { append(try number(value, at: nextPath)) }
-    mutating func encode(_ value: Int16) throws { append(try number(value, at: nextPath)) }
-    mutating func encode(_ value: Int32) throws { append(try number(value, at: nextPath)) }
-    mutating func encode(_ value: Int64) throws { append(try number(value, at: nextPath)) }
-    mutating func encode(_ value: UInt) throws { append(try number(value, at: nextPath)) }
-    mutating func encode(_ value: UInt8) throws { append(try number(value, at: nextPath)) }
-    mutating func encode(_ value: UInt16) throws { append(try number(value, at: nextPath)) }
-    mutating func encode(_ value: UInt32) throws { append(try number(value, at: nextPath)) }
-    mutating func encode(_ value: UInt64) throws { append(try number(value, at: nextPath)) }
+    private var nextPath: [any CodingKey] { codingPath + [JSONIndexKey(intValue: count)] }
+    var scalarPath: [any CodingKey] { nextPath }
+    func put(_ value: JSONValue) { node.appendItem().storage = .scalar(value) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         let path = nextPath
@@ -227,27 +229,12 @@ private struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
     }
 }
 
-private struct SingleNodeContainer: SingleValueEncodingContainer {
+private struct SingleNodeContainer: SingleValueEncodingContainer, ScalarNodeContainer {
     let node: EncodingNode
     let codingPath: [any CodingKey]
 
-    private func set(_ value: JSONValue) { node.storage = .scalar(value) }
-
-    mutating func encodeNil() throws { set(.null) }
-    mutating func encode(_ value: Bool) throws { set(.bool(value)) }
-    mutating func encode(_ value: String) throws { set(.string(value)) }
-    mutating func encode(_ value: Double) throws { set(try number(value, at: codingPath)) }
-    mutating func encode(_ value: Float) throws { set(try number(Double(value), at: codingPath)) }
-    mutating func encode(_ value: Int) throws { set(try number(value, at: codingPath)) }
-    mutating func encode(_ value: Int8) throws { set(try number(value, at: codingPath)) }
-    mutating func encode(_ value: Int16) throws { set(try number(value, at: codingPath)) }
-    mutating func encode(_ value: Int32) throws { set(try number(value, at: codingPath)) }
-    mutating func encode(_ value: Int64) throws { set(try number(value, at: codingPath)) }
-    mutating func encode(_ value: UInt) throws { set(try number(value, at: codingPath)) }
-    mutating func encode(_ value: UInt8) throws { set(try number(value, at: codingPath)) }
-    mutating func encode(_ value: UInt16) throws { set(try number(value, at: codingPath)) }
-    mutating func encode(_ value: UInt32) throws { set(try number(value, at: codingPath)) }
-    mutating func encode(_ value: UInt64) throws { set(try number(value, at: codingPath)) }
+    var scalarPath: [any CodingKey] { codingPath }
+    func put(_ value: JSONValue) { node.storage = .scalar(value) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         try value.encode(to: NodeEncoder(node: node, codingPath: codingPath))

@@ -7,9 +7,11 @@ import LocationCore
 /// start, saved atomically after changes. It deals in bytes; the caller
 /// encodes and decodes them (and calls `setAside(reason:)` when decoding fails).
 ///
-/// Save: write `state.json.tmp` (created 0640, truncated), fsync it, rename it
-/// over `state.json`, fsync the directory. A failure at any step leaves the
-/// previous `state.json` as it was and removes the temporary file.
+/// Save (an `AtomicFileWriter`): write `state.json.tmp` (created 0640,
+/// truncated, never through a symbolic link), fsync it, rename it over
+/// `state.json`, fsync the directory. A failure before the rename leaves the
+/// previous `state.json` as it was and removes the temporary file; a failed
+/// directory sync fails the save too (a power cut could still undo it).
 ///
 /// Load: a state file that cannot be used (empty, a directory, unreadable,
 /// absurdly large, or refused by the caller's decoder) is renamed aside to
@@ -60,7 +62,7 @@ public struct StateStore: Sendable, Hashable {
 
     /// The store for `directory/state.json`.
     public init(directory: String) {
-        self.path = directory.hasSuffix("/") ? directory + "state.json" : directory + "/state.json"
+        self.path = DaemonConfig.join(directory, DaemonConfig.stateFileName)
     }
 
     /// The store for a state file at any path (replay's `--state FILE`).
@@ -99,22 +101,15 @@ public struct StateStore: Sendable, Hashable {
             return .setAside(setAside(reason: "it is larger than \(Self.maximumSize >> 20) MiB", now: now))
         }
         // Read to the end rather than trusting st_size, but never more than the limit.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(info.st_size))
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while bytes.count <= Self.maximumSize {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 {
-                let code = errno
-                close(fd)
-                return .setAside(setAside(reason: "cannot read it: \(String(cString: strerror(code)))", now: now))
-            }
-            if n == 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
+        let read: [UInt8]?
+        do {
+            read = try DescriptorIO.readAll(fd, limit: Self.maximumSize, name: path)
+        } catch {
+            close(fd)
+            return .setAside(setAside(reason: "cannot read it: \(String(cString: strerror(error.errno)))", now: now))
         }
         close(fd)
-        guard bytes.count <= Self.maximumSize else {
+        guard let bytes = read else {
             return .setAside(setAside(reason: "it is larger than \(Self.maximumSize >> 20) MiB", now: now))
         }
         guard !bytes.isEmpty else {
@@ -129,7 +124,7 @@ public struct StateStore: Sendable, Hashable {
     /// decoder's message as `reason`.
     @discardableResult
     public func setAside(reason: String, now: Double? = nil) -> SetAside {
-        let stamp = Self.timestamp(now ?? Self.wallClock())
+        let stamp = Self.timestamp(now ?? SystemClock.utc())
         var target = "\(path).corrupt-\(stamp)"
         var suffix = 2
         var info = stat()
@@ -150,62 +145,15 @@ public struct StateStore: Sendable, Hashable {
     /// thrown error the previous state file is untouched.
     public func save(_ bytes: [UInt8]) throws(SystemError) {
         try FileSystem.makeDirectories(directory, mode: Self.directoryMode)
-        let tmp = temporaryPath
-        // O_NOFOLLOW: a symlink planted at the temporary name must not redirect the write.
-        let fd = try retryingEINTR("create \(tmp)") {
-            open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, Self.fileMode)
-        }
-        do {
-            try Self.writeAll(bytes, to: fd, name: tmp)
-            try retryingEINTR("fsync \(tmp)") { fsync(fd) }
-        } catch {
-            close(fd)
-            unlink(tmp)
-            throw error
-        }
-        if close(fd) != 0 {
-            let code = errno
-            unlink(tmp)
-            throw SystemError("close \(tmp)", errno: code)
-        }
-        do {
-            try retryingEINTR("rename \(tmp) to \(path)") { rename(tmp, path) }
-        } catch {
-            unlink(tmp)
-            throw error
-        }
-        try FileSystem.syncDirectory(directory)
-    }
-
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32, name: String) throws(SystemError) {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { buffer in
-                write(fd, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-            }
-            if n > 0 {
-                offset += n
-                continue
-            }
-            let code = n == 0 ? EIO : errno
-            if code == EINTR { continue }
-            throw SystemError("write \(name)", errno: code)
-        }
+        let file = try AtomicFileWriter(path: path, temporaryPath: temporaryPath, mode: Self.fileMode)
+        try file.write(bytes)
+        // A state whose new name a power cut could still undo is not saved yet: the keeper tries again.
+        if let error = try file.commit() { throw error }
     }
 
     /// `20260314T235001Z`: a timestamp that sorts and needs no quoting.
     static func timestamp(_ seconds: Double) -> String {
-        let whole = Int64(seconds.rounded(.down))
-        let days = Int(whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400)
-        let secOfDay = Int(whole - Int64(days) * 86_400)
-        let (year, month, day) = UTCTime.civil(days: days)
-        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        return "\(year)\(two(month))\(two(day))T\(two(secOfDay / 3600))\(two(secOfDay / 60 % 60))\(two(secOfDay % 60))Z"
-    }
-
-    static func wallClock() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        // The whole second it is in (not the nearest), as ISO 8601 text without its separators.
+        UTCTime.format(seconds.rounded(.down), fractionDigits: 0).filter { $0 != "-" && $0 != ":" }
     }
 }

@@ -48,16 +48,8 @@ public enum Diagnostics {
             line.unicodeScalars.append(scalar == "\n" ? " " : scalar)
         }
         line += "\n"
-        var bytes = Array(line.utf8)
-        bytes.withUnsafeMutableBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = write(2, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return }
-                offset += n
-            }
-        }
+        // Nowhere to report a failure to write the diagnostics themselves.
+        try? DescriptorIO.writeAll(2, Array(line.utf8))
     }
 
     /// `<3>` — something failed.

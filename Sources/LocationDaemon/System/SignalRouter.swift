@@ -48,14 +48,12 @@ final class SignalRouter: Sendable {
     private func pipeWriteEnd() throws(SystemError) -> Int32 {
         try pipe.withLock { current throws(SystemError) -> Int32 in
             if let current { return current.writeFD }
-            var fds: [Int32] = [-1, -1]
-            try retryingEINTR("pipe for signals") { csupport_signal_pipe(&fds) }
-            let readFD = fds[0]
+            let (readFD, writeFD) = try DescriptorIO.makePipe("signals")
             let source = DispatchSource.makeReadSource(fileDescriptor: readFD, queue: queue)
             source.setEventHandler { [weak self] in self?.drain(readFD) }
             source.activate()
-            current = Pipe(readFD: readFD, writeFD: fds[1], source: source)
-            return fds[1]
+            current = Pipe(readFD: readFD, writeFD: writeFD, source: source)
+            return writeFD
         }
     }
 

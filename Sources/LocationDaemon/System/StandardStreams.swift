@@ -8,17 +8,7 @@ public enum StandardStreams {
     /// Writes all of `text` to file descriptor `fd` (1 or 2), retrying short
     /// writes; gives up quietly when the reader has gone (EPIPE).
     public static func write(_ text: String, to fd: Int32) {
-        var bytes = Array(text.utf8)
-        bytes.withUnsafeMutableBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var offset = 0
-            while offset < buffer.count {
-                let n = Glibc.write(fd, base + offset, buffer.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return }
-                offset += n
-            }
-        }
+        try? DescriptorIO.writeAll(fd, Array(text.utf8))
     }
 
     /// Whether `fd` is a terminal.

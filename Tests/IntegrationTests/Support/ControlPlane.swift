@@ -1,6 +1,7 @@
 import LocationCore
 import LocationDaemon
 import Testing
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -49,23 +50,14 @@ struct ControlPlane {
             restricted = \(restricted.joined(separator: ", "))
 
             """
-        try writeFile(sandbox.configPath, Array(text.utf8))
+        try FileIO.write(sandbox.configPath, text)
     }
 
     /// Runs `locationctl --socket SOCKET ARGS` (optionally through `prefix`, e.g. setpriv) to the end.
-    func ctl(_ arguments: [String], prefix: [String] = [], timeout: Double = 30) async throws
-        -> (status: Int32?, stdout: String, stderr: String)
-    {
-        let out = sandbox.file("ctl-\(UInt32.random(in: 0...UInt32.max))")
-        let child = try ChildProcess(
-            prefix + [Package.locationctl, "--socket", sandbox.socketPath] + arguments, stdoutPath: out + ".out",
-            stderrPath: out + ".err")
-        guard await child.waitForExit(timeout: timeout) else {
-            child.signal(SIGKILL)
-            Issue.record("locationctl \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
-            return (nil, child.stdout, child.stderr)
-        }
-        return (child.exitStatus, child.stdout, child.stderr)
+    func ctl(_ arguments: [String], prefix: [String] = []) async throws -> (status: Int32?, stdout: String, stderr: String) {
+        let outcome = try await ChildProcess.run(
+            prefix + [PackagePaths.product("locationctl"), "--socket", sandbox.socketPath] + arguments, environment: .only([:]))
+        return (outcome.status, outcome.output, outcome.stderr)
     }
 
     /// `locationctl --json ARGS`: the exit status and the reply.
@@ -85,23 +77,4 @@ struct ControlPlane {
     func status(of client: String) async throws -> ClientStatus {
         try #require(try await status().status.clients.first { $0.authorization.client == client })
     }
-
-    /// The daemon's resident set size in bytes (/proc/PID/status).
-    static func residentBytes(_ pid: pid_t) -> Int? {
-        guard let bytes = try? readFile("/proc/\(pid)/status") else { return nil }
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            return Int(line.dropFirst(6).filter(\.isNumber)).map { $0 * 1024 }
-        }
-        return nil
-    }
-}
-
-/// `waitUntil` for a condition that must await.
-func waitUntilAsync(timeout: Double, _ condition: () async -> Bool) async -> Bool {
-    let deadline = monotonicNow() + timeout
-    while monotonicNow() < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(100))
-    }
-    return await condition()
 }

@@ -1,48 +1,19 @@
-import Foundation
 import LocationCore
 import Testing
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Where things are in the package: the root is four levels above this file
-/// (Tests/IntegrationTests/Support/DaemonSandbox.swift).
-enum Package {
-    static let root: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }
-        return url.path
-    }()
-
-    /// The debug `locationd` that `swift build --build-tests` builds.
-    static var locationd: String { "\(root)/.build/debug/locationd" }
-    /// The debug `locationctl`.
-    static var locationctl: String { "\(root)/.build/debug/locationctl" }
-    /// A fixture of the project's own (`fixtures/nmea/NAME`).
-    static func fixture(_ name: String) -> String { "\(root)/fixtures/nmea/\(name)" }
-
-    /// Why the built daemon cannot be run, or `nil`.
-    static var locationdMissing: String? {
-        access(locationd, X_OK) == 0 ? nil : "\(locationd) is not built: run `swift build --build-tests` first"
-    }
-}
-
 /// A private directory for one daemon: its configuration, socket, state and
 /// logs, removed with everything in it when the sandbox goes away.
 final class DaemonSandbox {
-    let path: String
+    private let directory: ScratchDirectory
+    var path: String { directory.path }
 
     init(_ label: String) throws {
-        var template = Array("\(NSTemporaryDirectory())/locationd-it-\(label)-XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) else {
-            throw ChildProcessError(description: "mkdtemp: \(String(cString: strerror(errno)))")
-        }
-        path = String(cString: made)
-    }
-
-    deinit {
-        _ = try? FileManager.default.removeItem(atPath: path)
+        directory = try ScratchDirectory("it-\(label)")
     }
 
     func file(_ name: String) -> String { "\(path)/\(name)" }
@@ -89,35 +60,30 @@ final class DaemonSandbox {
 
             \(clients)
             """
-        try writeFile(configPath, Array(text.utf8))
+        try FileIO.write(configPath, text)
     }
 
-    /// Starts `locationd run` on this sandbox's configuration; its output goes to files of its own.
+    /// Starts `locationd run` on this sandbox's configuration; its output goes
+    /// to files of its own. Its environment is `environment` alone (with PATH,
+    /// HOME and TMPDIR): nothing of the test runner's, such as a NOTIFY_SOCKET.
     func startDaemon(environment: [String: String] = [:]) throws -> ChildProcess {
         starts += 1
         let stderrPath = file("locationd-\(starts).stderr")
         stderrPaths.append(stderrPath)
         return try ChildProcess(
-            [Package.locationd, "run", "--config", configPath], environment: environment,
+            [PackagePaths.product("locationd"), "run", "--config", configPath], environment: .only(environment),
             stdoutPath: file("locationd-\(starts).stdout"), stderrPath: stderrPath)
     }
 
     /// The stderr of every daemon started so far, one after the other.
     var allStderr: String {
-        stderrPaths.map { String(decoding: (try? readFile($0)) ?? [], as: UTF8.self) }.joined()
+        stderrPaths.map { FileIO.text($0) ?? "" }.joined()
     }
 
-    /// Runs `locationd ARGS` to completion (at most `timeout` s); returns its status, stdout and stderr.
-    func runLocationd(_ arguments: [String], timeout: Double = 60) async throws -> (status: Int32?, stdout: String, stderr: String) {
-        let out = file("run-\(UInt32.random(in: 0...UInt32.max)).out")
-        let err = out + ".err"
-        let child = try ChildProcess([Package.locationd] + arguments, stdoutPath: out, stderrPath: err)
-        guard await child.waitForExit(timeout: timeout) else {
-            child.signal(SIGKILL)
-            Issue.record("locationd \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
-            return (nil, child.stdout, child.stderr)
-        }
-        return (child.exitStatus, child.stdout, child.stderr)
+    /// Runs `locationd ARGS` to its end; its status, stdout and stderr.
+    func runLocationd(_ arguments: [String]) async throws -> (status: Int32?, stdout: String, stderr: String) {
+        let outcome = try await ChildProcess.run([PackagePaths.product("locationd")] + arguments, environment: .only([:]))
+        return (outcome.status, outcome.output, outcome.stderr)
     }
 
     /// A generated walk of at least `sentences` NMEA sentences with ever later times
@@ -125,46 +91,35 @@ final class DaemonSandbox {
     /// (a looping gpsfake would, and the engine delivers only newer fixes).
     func longTrack(sentences: Int = 30_000) async throws -> String {
         let path = file("long.nmea")
-        let out = file("long.out")
-        let child = try ChildProcess(
-            ["/usr/bin/python3", Package.root + "/scripts/nmea-fixtures", "--bench", String(sentences), path],
-            stdoutPath: out, stderrPath: out)
-        guard await child.waitForExit(timeout: 60), child.exitStatus == 0 else {
-            throw ChildProcessError(description: "scripts/nmea-fixtures --bench failed: \(child.stdout)")
+        let outcome = try await ChildProcess.run(
+            ["/usr/bin/python3", PackagePaths.path("scripts/nmea-fixtures"), "--bench", String(sentences), path])
+        guard outcome.status == 0 else {
+            throw ChildProcessError("scripts/nmea-fixtures --bench failed: \(outcome.stderr)")
         }
         return path
     }
 
     /// The log's bytes (empty if it does not exist yet).
     func logBytes(_ client: String = "logger") -> [UInt8] {
-        (try? readFile(logPath(client))) ?? []
+        (try? FileIO.read(logPath(client))) ?? []
     }
 
     /// The records of a client's log; every line must be a whole record.
     func records(_ client: String = "logger", file: String? = nil) -> [LogRecord] {
-        parseLog((try? readFile(file ?? logPath(client))) ?? [], name: file ?? logPath(client))
+        parseLog((try? FileIO.read(file ?? logPath(client))) ?? [], name: file ?? logPath(client))
     }
 }
 
 /// Every record of a log's bytes; a line that is not a record is an issue.
 func parseLog(_ bytes: [UInt8], name: String) -> [LogRecord] {
-    var records: [LogRecord] = []
-    var stream = LogRecordStream()
-    stream.feed(bytes) { result in
-        switch result {
-        case .success(let record): records.append(record)
-        case .failure(let error): Issue.record("\(name): \(error)")
-        }
-    }
-    stream.finish { result in
-        if case .failure(let error) = result { Issue.record("\(name): \(error)") }
-    }
+    let (records, problems) = LogFileRecords.parse(bytes, name: name)
+    for problem in problems { Issue.record(Comment(rawValue: problem)) }
     return records
 }
 
 /// The fixes of an NMEA file, as the project's parser reads them.
 func nmeaFixes(_ path: String) throws -> [Fix] {
-    let bytes = try readFile(path)
+    let bytes = try FileIO.read(path)
     var parser = NMEAParser()
     var fixes: [Fix] = []
     bytes.withUnsafeBytes { parser.feed($0) { fixes.append($0) } }

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import TestSupport
 @testable import LocationCore
 
 @Suite struct LogRecordStreamTests {
@@ -31,29 +32,9 @@ import Testing
     }
 }
 
-/// Files of the package itself (docs), found from this source file's path.
+/// Files of the package itself (docs).
 enum PackageFiles {
-    static let root: String = {
-        var path = #filePath
-        for _ in 0..<4 { path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
-        return path
-    }()
-
-    static let protocolDoc: String? = read(root + "/docs/protocol.md")
-
-    static func read(_ path: String) -> String? {
-        // LocationCoreTests stays free of Foundation: read through the C library.
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, file)
-            if n <= 0 { break }
-            bytes += buffer[0..<n]
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    static let protocolDoc: String? = FileIO.text(PackagePaths.path("docs/protocol.md"))
 }
 
 /// The examples in docs/protocol.md are real: every complete JSON line there decodes.

@@ -1,18 +1,14 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import LocationCore
 
 /// The config file the package installs as /etc/locationd/locationd.conf.
 @Suite struct ShippedConfigTests {
-    static let path: String = {
-        // Tests/LocationCoreTests/Config/ShippedConfigTests.swift → package root.
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }
-        return url.appendingPathComponent("config/locationd.conf").path
-    }()
+    static let path = PackagePaths.path("config/locationd.conf")
 
     private func load(environment: [String: String] = [:]) throws -> DaemonConfig {
-        let text = try String(contentsOfFile: Self.path, encoding: .utf8)
+        let text = String(decoding: try FileIO.read(Self.path), as: UTF8.self)
         return try DaemonConfig.parse(text, file: Self.path, environment: environment)
     }
 
@@ -50,7 +46,7 @@ import Testing
     }
 
     @Test func everyOptionalClientKeyIsShownCommentedOut() throws {
-        let text = try String(contentsOfFile: Self.path, encoding: .utf8)
+        let text = String(decoding: try FileIO.read(Self.path), as: UTF8.self)
         for key in ["usage_always", "once_grace", "reduced_grid", "reduced_interval", "locate_timeout", "device", "baud",
                     "socket", "state_dir", "log_dir"] {
             #expect(text.contains("\n# \(key) = "), "\(key) is not shown commented out")
@@ -58,10 +54,7 @@ import Testing
     }
 
     @Test func examplesInTheManPageParse() throws {
-        var url = URL(fileURLWithPath: Self.path)
-        url.deleteLastPathComponent()
-        url.deleteLastPathComponent()
-        let page = try String(contentsOf: url.appendingPathComponent("docs/locationd.conf.5.md"), encoding: .utf8)
+        let page = String(decoding: try FileIO.read(PackagePaths.path("docs/locationd.conf.5.md")), as: UTF8.self)
         let examples = try #require(page.components(separatedBy: "## EXAMPLES").last?.components(separatedBy: "## SEE ALSO").first)
         // Each run of four-space-indented lines (blank lines included) is one example file.
         var blocks: [String] = []

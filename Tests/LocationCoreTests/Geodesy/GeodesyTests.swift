@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import TestSupport
 @testable import LocationCore
 
 /// One GeographicLib vector from `Vectors/geodesic.csv` (made by `make_geodesic_vectors.py`).
@@ -9,25 +10,13 @@ struct GeodesicVector: Sendable, CustomStringConvertible {
 
     var description: String { "\(kind) (\(lat1), \(lon1)) → (\(lat2), \(lon2)) = \(s12) m" }
 
-    /// The vectors file, found beside this source file (no Bundle, no Foundation).
-    static let path: String = {
-        var parts = String(#filePath).split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(2)  // Geodesy/GeodesyTests.swift
-        return (parts + ["Vectors", "geodesic.csv"]).joined(separator: "/")
-    }()
+    /// The vectors file, beside these tests in the package (no Bundle, no Foundation).
+    static let path = PackagePaths.path("Tests/LocationCoreTests/Vectors/geodesic.csv")
 
     static func load() -> [GeodesicVector] {
-        guard let file = fopen(path, "r") else { return [] }
-        defer { fclose(file) }
-        var text: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, file)
-            if n <= 0 { break }
-            text.append(contentsOf: buffer[0..<n])
-        }
+        let text = FileIO.text(path) ?? ""
         var vectors: [GeodesicVector] = []
-        for line in String(decoding: text, as: UTF8.self).split(separator: "\n") {
+        for line in text.split(separator: "\n") {
             let fields = line.split(separator: ",")
             guard fields.count == 6, !line.hasPrefix("#"), fields[0] != "case" else { continue }
             let numbers = fields.dropFirst().compactMap { Double($0) }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationCore
+import TestSupport
 
 /// Builders and runners shared by the NMEA tests.
 enum NMEATest {
@@ -75,13 +76,6 @@ enum NMEATest {
         return String(text.dropFirst(11).prefix(12))
     }
 
-    /// The package root, from this file's path.
-    static let packageRoot: String = {
-        var parts = String(#filePath).split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(4)  // Tests/LocationCoreTests/NMEA/NMEATestSupport.swift
-        return parts.joined(separator: "/")
-    }()
-
     /// The project's own fixtures.
     static let fixtureNames = [
         "walk.nmea", "equator-meridian.nmea", "antimeridian.nmea", "high-latitude.nmea",
@@ -90,23 +84,7 @@ enum NMEATest {
 
     /// A fixture's bytes (empty if unreadable, which the tests report).
     static func fixture(_ name: String) -> [UInt8] {
-        readFile(packageRoot + "/fixtures/nmea/" + name)
-    }
-
-    /// A whole file's bytes, or empty.
-    static func readFile(_ path: String) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return [] }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            bytes += buffer[0..<n]
-        }
-        return bytes
+        (try? FileIO.read(PackagePaths.fixture(name))) ?? []
     }
 
     /// Great-circle distance in metres (spherical; good to 0.5 %, enough here).

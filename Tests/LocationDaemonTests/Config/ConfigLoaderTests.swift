@@ -4,6 +4,7 @@ import Glibc
 import LocationCore
 import LocationDaemon
 import Testing
+import TestSupport
 
 @Suite struct ConfigLoaderTests {
     private func loadError(_ path: String) throws -> ConfigError {

@@ -4,6 +4,7 @@ import Glibc
 import LocationCore
 @testable import LocationDaemon
 import Testing
+import TestSupport
 
 /// `audit.jsonl`: one whole, synced JSON line per accepted change.
 @Suite struct AuditLogTests {

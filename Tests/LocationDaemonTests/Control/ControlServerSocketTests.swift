@@ -4,6 +4,7 @@ import Glibc
 import LocationCore
 @testable import LocationDaemon
 import Testing
+import TestSupport
 
 /// Setting the socket up: stale sockets, live daemons, things that are not
 /// sockets, mode and group, removal at stop.

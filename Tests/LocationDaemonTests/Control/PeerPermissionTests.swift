@@ -4,6 +4,7 @@ import Glibc
 import LocationCore
 @testable import LocationDaemon
 import Testing
+import TestSupport
 
 /// Who may change state: `SO_PEERCRED`, the socket group, and the refusal
 /// that never reaches the handler.

@@ -5,6 +5,7 @@ import LocationCore
 @testable import LocationDaemon
 import Dispatch
 import Testing
+import TestSupport
 
 /// A control server on a socket in a scratch directory, with a fake handler.
 final class ServerFixture {
@@ -154,14 +155,4 @@ final class TestClient {
     func finishSending() {
         connection.finishSending()
     }
-}
-
-/// The resident set size of this process, in bytes, from /proc/self/status.
-func residentBytes(of pid: String = "self") -> Int? {
-    guard let text = try? String(decoding: fileBytes("/proc/\(pid)/status"), as: UTF8.self) else { return nil }
-    for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-        let digits = line.dropFirst(6).filter(\.isNumber)
-        return Int(digits).map { $0 * 1024 }
-    }
-    return nil
 }

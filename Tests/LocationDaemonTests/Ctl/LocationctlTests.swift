@@ -1,10 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 import LocationCore
 @testable import LocationDaemon
 import Testing
+import TestSupport
 
 /// The `locationctl` executable as a process, against a real control server
 /// (with a fake daemon core behind it) and real files.
@@ -43,9 +43,11 @@ struct LocationctlTests {
 
     @Test func theSocketCanComeFromTheEnvironment() async throws {
         let fixture = try Self.fixture()
-        setenv(ControlProtocol.socketEnvironmentVariable, fixture.path, 1)
-        defer { unsetenv(ControlProtocol.socketEnvironmentVariable) }
-        let (status, output, _) = try await Locationctl.run(["--json", "prompts"], in: fixture.directory)
+        // The variable goes to the child alone: setenv here would race with
+        // every other test reading this process's environment.
+        let (status, output, _) = try await Locationctl.run(
+            ["--json", "prompts"], in: fixture.directory,
+            environment: .only([ControlProtocol.socketEnvironmentVariable: fixture.path]))
         #expect(status == 0)
         #expect(try JSONValue.parse(Array(output.utf8))["prompts"] == [])
     }
@@ -103,35 +105,35 @@ struct LocationctlTests {
 
     @Test func watchPrintsEventsAsTheyHappenUntilInterrupted() async throws {
         let fixture = try Self.fixture()
-        let child = try Child(Locationctl.path, ["--socket", fixture.path, "watch", "logger"], in: fixture.directory)
+        let child = try Locationctl.start(["--socket", fixture.path, "watch", "logger"], in: fixture.directory)
         // The header, the source and logger's authorization.
         #expect(await child.waitForLines(3))
         #expect(await fixture.eventually { fixture.handler.watcherCount == 1 })
         fixture.handler.broadcast(ControlServerWatchTests.event(4))
         fixture.handler.broadcast(ControlEvent(.error(client: "logger", code: .locationUnknown, message: "no fix for 5 s"), time: 1_773_489_609))
         #expect(await child.waitForLines(5))
-        let lines = child.lines
+        let lines = child.stdoutLines
         #expect(lines[0] == "watching logger (Ctrl-C to stop)")
         #expect(lines[1].hasSuffix("source → fix"))
         #expect(lines[2].hasSuffix("logger authorization → ask, full accuracy"))
         #expect(lines[3] == "12:00:04 logger location 52.3765432,4.8954361 ±4.8 m alt 3.5 m full")
         #expect(lines[4].hasSuffix("logger error location-unknown: no fix for 5 s"))
-        child.interrupt()
-        #expect(try await child.wait() == 128 + SIGINT)
+        child.signal(SIGINT)
+        #expect(try await child.finish() == 128 + SIGINT)
         #expect(await fixture.eventually { fixture.handler.watcherCount == 0 })
     }
 
     @Test func watchAsJSONPrintsTheLinesAsSentAndEndsWhenTheDaemonStops() async throws {
         let fixture = try Self.fixture()
-        let child = try Child(Locationctl.path, ["--socket", fixture.path, "--json", "watch"], in: fixture.directory)
+        let child = try Locationctl.start(["--socket", fixture.path, "--json", "watch"], in: fixture.directory)
         #expect(await child.waitForLines(4))  // reply, source, two clients
         fixture.server.stop()
-        let status = try await child.wait()
+        let status = try await child.finish()
         #expect(status == 3)
-        let lines = child.lines
+        let lines = child.stdoutLines
         #expect(try JSONValue.parse(Array(lines[0].utf8))["watching"] == "all")
         #expect(lines.dropFirst().allSatisfy { (try? JSONValue.parse(Array($0.utf8))) != nil })
-        #expect(child.errors.contains("locationd is stopping"))
+        #expect(child.stderr.contains("locationd is stopping"))
     }
 
     @Test func locatePrintsTheDeliveredLocation() async throws {
@@ -171,19 +173,19 @@ struct LocationctlTests {
         let directory = try ScratchDirectory("ctl-follow")
         let path = directory.file("logger.jsonl")
         try directory.write("logger.jsonl", Array((0..<3).map { LogExportTests.record($0).line() }.joined()))
-        let child = try Child(Locationctl.path, ["--json", "tail", path, "-fn", "1"], in: directory)
+        let child = try Locationctl.start(["--json", "tail", path, "-fn", "1"], in: directory)
         #expect(await child.waitForLines(1))
         try LogFollowerTests.append(String(decoding: LogExportTests.record(3).line(), as: UTF8.self) + "not a record\n", to: path)
         #expect(await child.waitForLines(2))
         #expect(rename(path, path + ".1") == 0)
         try LogFollowerTests.append(String(decoding: LogExportTests.record(4).line(), as: UTF8.self), to: path)
         #expect(await child.waitForLines(3))
-        child.interrupt()
-        _ = try await child.wait()
-        let times = child.lines.map { (try? JSONValue.parse(Array($0.utf8)))?["time"]?.stringValue }
+        child.signal(SIGINT)
+        _ = try await child.finish()
+        let times = child.stdoutLines.map { (try? JSONValue.parse(Array($0.utf8)))?["time"]?.stringValue }
         #expect(times == [2, 3, 4].map { UTCTime.format(LogExportTests.record($0).time) })
-        #expect(child.errors.contains("skipping a line that is not a record"))
-        #expect(child.errors.contains("was rotated"))
+        #expect(child.stderr.contains("skipping a line that is not a record"))
+        #expect(child.stderr.contains("was rotated"))
     }
 
     @Test func tailWithoutTheDaemonSuggestsTheFile() async throws {
@@ -233,7 +235,7 @@ struct LocationctlTests {
         let kind = format == .gpx || format == .kml ? "-t" : "-w"
         let reader = format == .csv ? "unicsv" : format.rawValue
         let back = directory.file("back.csv")
-        #expect(try GPSBabel.run([kind, "-i", reader, "-f", file, "-o", "unicsv,utc=0", "-F", back]) == 0)
+        #expect(try await GPSBabel.run([kind, "-i", reader, "-f", file, "-o", "unicsv,utc=0", "-F", back]) == 0)
         #expect(try GPSBabel.rows(directory.text("back.csv")).count == 300)
     }
 }

@@ -4,6 +4,7 @@ import Glibc
 import LocationCore
 @testable import LocationDaemon
 import Testing
+import TestSupport
 
 /// Streaming export of a real file, bad lines skipped and numbered; files
 /// written whole or not at all.

@@ -4,6 +4,7 @@ import Glibc
 import LocationCore
 @testable import LocationDaemon
 import Testing
+import TestSupport
 
 /// `tail` and `tail -f` on real files: last lines, appends, lines written in
 /// pieces, rotation by rename, truncation.

@@ -1,27 +1,25 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 import LocationCore
 @testable import LocationDaemon
 import Testing
+import TestSupport
 
 /// A real unprivileged `locationctl` (uid/gid 65534, no supplementary
 /// groups, via setpriv) against a real server: what the socket's mode,
 /// group and `SO_PEERCRED` let it do.
 @Suite(
     .enabled(if: getuid() == 0, "needs root to run locationctl as another user"),
-    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "needs setpriv (util-linux)"),
+    .enabled(if: FileIO.isExecutable("/usr/bin/setpriv"), "needs setpriv (util-linux)"),
     .enabled(if: Locationctl.isBuilt, "build locationctl first: swift build --build-tests"))
 struct UnprivilegedPeerTests {
-    static let setpriv = ["--reuid=65534", "--regid=65534", "--clear-groups", Locationctl.path]
+    static let setpriv = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
 
     static func runAsNobody(_ arguments: [String], in directory: ScratchDirectory) async throws
         -> (status: Int32, output: String, errors: String)
     {
-        let child = try Child("/usr/bin/setpriv", setpriv + arguments, in: directory)
-        let status = try await child.wait()
-        return (status, child.output, child.errors)
+        try await Locationctl.run(arguments, in: directory, prefix: setpriv)
     }
 
     static func openDirectory(_ fixture: ServerFixture) {

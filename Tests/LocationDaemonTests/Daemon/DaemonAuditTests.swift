@@ -1,6 +1,7 @@
 import LocationCore
 import LocationDaemon
 import Testing
+import TestSupport
 
 /// `audit.jsonl`: every accepted change through the socket, with the state it changed.
 @Suite struct DaemonAuditTests {

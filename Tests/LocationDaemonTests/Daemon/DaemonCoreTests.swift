@@ -5,6 +5,7 @@ import Glibc
 import LocationCore
 import LocationDaemon
 import Testing
+import TestSupport
 
 /// The daemon core against real files: logs, state, watchers, reloads.
 @Suite struct DaemonCoreTests {
@@ -32,7 +33,7 @@ import Testing
         try FileSystem.makeDirectories(dir.file("state"), mode: 0o750)
         try dir.write("state/state.json", "{\"version\":1,\"services\":tru")
         let core = try DaemonCore(config: config, seed: 1, clock: ManualClock().clock)
-        let entries = try ScratchDirectory.list(dir.file("state"))
+        let entries = try FileIO.list(dir.file("state"))
         #expect(entries.contains("state.json"))
         #expect(entries.contains { $0.hasPrefix("state.json.corrupt-") })
         #expect(await core.savedState.client("logger")?.status == .ask)

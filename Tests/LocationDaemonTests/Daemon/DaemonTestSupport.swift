@@ -5,6 +5,7 @@ import LocationCore
 import LocationDaemon
 import Synchronization
 import Testing
+import TestSupport
 
 /// A configuration whose socket, state and logs live in `dir`, with the
 /// given client sections (INI text after `[client.NAME]` headers).
@@ -111,19 +112,9 @@ final class RecordingSink: WatchSink {
 }
 
 /// The records of a log file, or an issue for each bad line.
-func logRecords(_ path: String) throws -> [LogRecord] {
-    var records: [LogRecord] = []
-    var stream = LogRecordStream()
-    let bytes = try fileBytes(path)
-    stream.feed(bytes) { result in
-        switch result {
-        case .success(let record): records.append(record)
-        case .failure(let error): Issue.record("\(path): \(error)")
-        }
-    }
-    stream.finish { result in
-        if case .failure(let error) = result { Issue.record("\(path): \(error)") }
-    }
+func logRecords(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [LogRecord] {
+    let (records, problems) = LogFileRecords.parse(try FileIO.read(path), name: path)
+    for problem in problems { Issue.record(Comment(rawValue: problem), sourceLocation: sourceLocation) }
     return records
 }
 

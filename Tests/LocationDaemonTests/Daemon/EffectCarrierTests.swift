@@ -1,6 +1,7 @@
 import LocationCore
 import LocationDaemon
 import Testing
+import TestSupport
 
 /// The one code path that carries out effects for `run` and `replay`.
 @Suite struct EffectCarrierTests {

@@ -1,6 +1,7 @@
 import Foundation
 import LocationCore
 import Testing
+import TestSupport
 
 /// Every export format read back by gpsbabel (Debian's package), the way a
 /// user would convert or inspect it: same number of points, same positions
@@ -26,21 +27,18 @@ struct GPSBabelReadBackTests {
     }()
 
     @Test(arguments: ExportFormat.allCases)
-    func gpsbabelReadsEveryPointBack(format: ExportFormat) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-export-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let input = directory.appendingPathComponent("track.\(format.fileExtension)")
-        let output = directory.appendingPathComponent("back.csv")
-        try Data(Exporter.document(Self.records, format: format)).write(to: input)
+    func gpsbabelReadsEveryPointBack(format: ExportFormat) async throws {
+        let directory = try ScratchDirectory("export")
+        let input = try directory.write("track.\(format.fileExtension)", Exporter.document(Self.records, format: format))
+        let output = directory.file("back.csv")
 
         // Tracks for GPX and KML, waypoints for the point formats.
         let kind = format == .gpx || format == .kml ? "-t" : "-w"
         let reader = format == .csv ? "unicsv" : format.rawValue
-        let status = try GPSBabel.run([kind, "-i", reader, "-f", input.path, "-o", "unicsv,utc=0", "-F", output.path])
+        let status = try await GPSBabel.run([kind, "-i", reader, "-f", input, "-o", "unicsv,utc=0", "-F", output])
         #expect(status == 0, "gpsbabel exited with \(status)")
 
-        let rows = try GPSBabel.rows(String(contentsOf: output, encoding: .utf8))
+        let rows = try GPSBabel.rows(directory.text("back.csv"))
         #expect(rows.count == Self.records.count)
         for (row, record) in zip(rows, Self.records) {
             let lat = try #require(row["Latitude"].flatMap(Double.init))
@@ -57,15 +55,12 @@ struct GPSBabelReadBackTests {
         }
     }
 
-    @Test func gpsbabelSeesTheSegmentsAndTracksOfTheGPX() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-export-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let input = directory.appendingPathComponent("track.gpx")
-        let output = directory.appendingPathComponent("back.gpx")
-        try Data(Exporter.document(Self.records, format: .gpx)).write(to: input)
-        #expect(try GPSBabel.run(["-t", "-i", "gpx", "-f", input.path, "-o", "gpx,gpxver=1.1", "-F", output.path]) == 0)
-        let text = try String(contentsOf: output, encoding: .utf8)
+    @Test func gpsbabelSeesTheSegmentsAndTracksOfTheGPX() async throws {
+        let directory = try ScratchDirectory("export")
+        let input = try directory.write("track.gpx", Exporter.document(Self.records, format: .gpx))
+        let output = directory.file("back.gpx")
+        #expect(try await GPSBabel.run(["-t", "-i", "gpx", "-f", input, "-o", "gpx,gpxver=1.1", "-F", output]) == 0)
+        let text = try directory.text("back.gpx")
         var segmenter = TrackSegmenter()
         for record in Self.records { _ = segmenter.boundary(for: record) }
         #expect(text.components(separatedBy: "<trk>").count - 1 == segmenter.trackCount)
@@ -74,29 +69,14 @@ struct GPSBabelReadBackTests {
     }
 }
 
-/// Running `/usr/bin/gpsbabel` with a deadline, and reading its unicsv output.
+/// Running `/usr/bin/gpsbabel`, and reading its unicsv output.
 enum GPSBabel {
     static let path = "/usr/bin/gpsbabel"
-    static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: path) }
+    static var isInstalled: Bool { FileIO.isExecutable(path) }
 
-    struct Timeout: Error {}
-
-    /// Runs gpsbabel; its output goes to a file named in `arguments`, so no pipe can fill up.
-    static func run(_ arguments: [String], deadline: Double = 60) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let end = Date().addingTimeInterval(deadline)
-        while process.isRunning && Date() < end { usleep(10_000) }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-            throw Timeout()
-        }
-        return process.terminationStatus
+    /// Runs gpsbabel to its end; its output goes to a file named in `arguments`.
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        try await ChildProcess.run([path] + arguments).status
     }
 
     /// unicsv rows as header → value (no field of ours has a comma except quoted names, which we skip).

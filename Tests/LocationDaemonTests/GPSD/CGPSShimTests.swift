@@ -1,5 +1,6 @@
 import CGPS
 import Testing
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -97,25 +98,25 @@ import Glibc
 
         #expect(fake.killGPSD())
         var status: Int32 = 0
-        let end = Self.now() + 10
+        let end = monotonicNow() + 60
         repeat {
             status = cgps_read(session, &report, &sysErrno)
             if status == 0 && cgps_wait(session, -1, 0) == CGPS_WAIT_TIMEOUT {
-                try? await Task.sleep(for: .milliseconds(10))
+                await pause(0.01)
             }
-        } while status >= 0 && Self.now() < end
+        } while status >= 0 && monotonicNow() < end
         #expect(status == -1)
         #expect(sysErrno == 0 || sysErrno == ECONNRESET)
     }
 
-    /// Reads reports until one matches (true), the session ends or 15 s pass
+    /// Reads reports until one matches (true), the session ends or 60 s pass
     /// (false). Polls without blocking, so other tests keep their threads.
     static func next(
         _ session: OpaquePointer, _ report: inout cgps_report, _ kinds: inout [cgps_kind],
         where match: (cgps_report) -> Bool
     ) async -> Bool {
-        let deadline = now() + 15
-        while now() < deadline {
+        let deadline = monotonicNow() + 60
+        while monotonicNow() < deadline {
             var sysErrno: Int32 = 0
             let status = cgps_read(session, &report, &sysErrno)
             if status > 0 {
@@ -125,15 +126,9 @@ import Glibc
             }
             if status < 0 { return false }
             if cgps_wait(session, -1, 0) == CGPS_WAIT_TIMEOUT {
-                try? await Task.sleep(for: .milliseconds(10))
+                await pause(0.01)
             }
         }
         return false
-    }
-
-    static func now() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 }

@@ -2,6 +2,7 @@ import LocationCore
 import Testing
 
 @testable import LocationDaemon
+import TestSupport
 
 /// The same file two ways: through gpsd to the `GPSDSource`, and through our
 /// own `NMEAParser`. Epoch for epoch they must agree on time of day, position
@@ -10,8 +11,8 @@ import Testing
 /// (`NMEAOracleExpectations`): the gpsd source is gpsd's view, nothing added.
 @Suite(.serialized, .enabled(if: GPSFake.isAvailable, "needs gpsfake (gpsd-clients), gpsd and python3-gps"))
 struct GPSDParserAgreementTests {
-    static let ownFixtures = TestFixtures.files(in: TestFixtures.projectNMEA, suffix: ".nmea")
-    static let sharedCaptures = TestFixtures.files(in: TestFixtures.sharedNMEA, suffix: ".log")
+    static let ownFixtures = FileIO.files(in: PackagePaths.projectNMEA, suffix: ".nmea")
+    static let sharedCaptures = FileIO.files(in: PackagePaths.sharedNMEA, suffix: ".log")
 
     @Test func theProjectHasItsOwnFixtures() {
         #expect(Self.ownFixtures.count >= 5, "fixtures/nmea should hold the generated tracks")
@@ -19,21 +20,21 @@ struct GPSDParserAgreementTests {
 
     @Test(arguments: ownFixtures)
     func gpsdSourceAgreesWithTheParserOnOwnFixture(_ name: String) async throws {
-        try await check(TestFixtures.projectNMEA + "/" + name, name: name)
+        try await check(PackagePaths.projectNMEA + "/" + name, name: name)
     }
 
     @Test(
-        .enabled(if: TestFixtures.hasSharedNMEA, "../shared/fixtures/nmea is absent: the real captures are not checked"),
+        .enabled(if: PackagePaths.hasSharedNMEA, "../shared/fixtures/nmea is absent: the real captures are not checked"),
         arguments: sharedCaptures)
     func gpsdSourceAgreesWithTheParserOnRealCapture(_ name: String) async throws {
-        try await check(TestFixtures.sharedNMEA + "/" + name, name: name)
+        try await check(PackagePaths.sharedNMEA + "/" + name, name: name)
     }
 
     private func check(_ path: String, name: String) async throws {
         let replay = try await GPSDReplay.run(log: path, cycle: 0.001)
         replay.expectFixesMatchReference()
 
-        let bytes = try #require(TestFixtures.bytes(of: path), "cannot read \(path)")
+        let bytes = try #require(try? FileIO.read(path), "cannot read \(path)")
         let parser = NMEAOracle.parserEpochs(bytes)
         let source = replay.fixes.compactMap { fix -> NMEAOracle.Epoch? in
             guard let time = fix.time else { return nil }

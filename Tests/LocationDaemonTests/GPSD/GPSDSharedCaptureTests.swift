@@ -2,6 +2,7 @@ import LocationCore
 import Testing
 
 @testable import LocationDaemon
+import TestSupport
 
 /// The real receiver captures in `../shared/fixtures/nmea`, replayed through
 /// gpsd: the source's fixes must be gpsd's own epochs, and agree with the
@@ -10,15 +11,15 @@ import Testing
     .serialized,
     .enabled(if: GPSFake.isAvailable, "needs gpsfake (gpsd-clients), gpsd and python3-gps"),
     .enabled(
-        if: TestFixtures.hasSharedNMEA,
+        if: PackagePaths.hasSharedNMEA,
         "needs ../shared/fixtures/nmea (absent in a clone; GPSDSourceTests covers the behaviour with generated logs)")
 )
 struct GPSDSharedCaptureTests {
-    static let captures = TestFixtures.files(in: TestFixtures.sharedNMEA, suffix: ".log")
+    static let captures = FileIO.files(in: PackagePaths.sharedNMEA, suffix: ".log")
 
     @Test(arguments: captures)
     func fixesEqualGPSDsOwnViewAndItsExpectedOutput(capture: String) async throws {
-        let path = TestFixtures.sharedNMEA + "/" + capture
+        let path = PackagePaths.sharedNMEA + "/" + capture
         let replay = try await GPSDReplay.run(log: path, cycle: 0.001)
         replay.expectFixesMatchReference()
         let times = replay.fixes.compactMap(\.time)
@@ -59,7 +60,7 @@ struct GPSDSharedCaptureTests {
     }
 
     static func tpvs(in path: String) -> [JSONValue] {
-        guard let text = TestFixtures.contents(of: path) else { return [] }
+        guard let text = FileIO.text(path) else { return [] }
         return text.split(whereSeparator: \.isNewline).compactMap { line in
             guard line.hasPrefix("{"), let value = try? JSONValue.parse(String(line)),
                 value["class"]?.stringValue == "TPV"

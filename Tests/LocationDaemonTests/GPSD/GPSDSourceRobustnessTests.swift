@@ -2,6 +2,7 @@ import LocationCore
 import Testing
 
 @testable import LocationDaemon
+import TestSupport
 
 /// `GPSDSource` against a scripted server on a real socket: the misbehaviour
 /// a real gpsd rarely shows on demand.
@@ -27,7 +28,7 @@ import Testing
         let source = GPSDSource(host: "127.0.0.1", port: server.port, tuning: tuning)
         let recorder = SourceEventRecorder(source.start())
         defer { source.stop() }
-        let retried = await recorder.wait(timeout: 30) { _ in server.connections >= 3 }
+        let retried = await recorder.wait { _ in server.connections >= 3 }
         #expect(retried)
         #expect(recorder.states.allSatisfy { $0.0 == .connecting })
         #expect(recorder.states.last?.1.contains("did not answer like gpsd") == true, "\(recorder.states)")
@@ -46,7 +47,7 @@ import Testing
         let source = GPSDSource(host: "127.0.0.1", port: server.port, tuning: Self.fast())
         let recorder = SourceEventRecorder(source.start())
         defer { source.stop() }
-        let both = await recorder.wait(timeout: 30) { $0.fixes.count >= 2 }
+        let both = await recorder.wait { $0.fixes.count >= 2 }
         #expect(both, "\(recorder.snapshot)")
         let fixes = recorder.fixes
         #expect(fixes.first?.time == UTCTime.parse("2026-03-14T12:03:00.000Z"))
@@ -66,7 +67,7 @@ import Testing
         let source = GPSDSource(host: "127.0.0.1", port: server.port, tuning: Self.fast())
         let recorder = SourceEventRecorder(source.start())
         defer { source.stop() }
-        let again = await recorder.wait(timeout: 30) { events in
+        let again = await recorder.wait { events in
             source.statistics.connections >= 2 && !events.fixes.isEmpty
                 && events.contains {
                     if case .state(.connecting, let detail) = $0 { detail.contains("closed the connection") } else { false }
@@ -85,7 +86,7 @@ import Testing
         let source = GPSDSource(host: "127.0.0.1", port: server.port, tuning: Self.fast())
         let recorder = SourceEventRecorder(source.start())
         defer { source.stop() }
-        let again = await recorder.wait(timeout: 30) { events in
+        let again = await recorder.wait { events in
             source.statistics.connections >= 2
                 && events.contains {
                     if case .state(.connecting, let detail) = $0 { detail.contains("stopped answering") } else { false }
@@ -103,7 +104,7 @@ import Testing
         let source = GPSDSource(host: "127.0.0.1", port: server.port, tuning: Self.fast())
         let recorder = SourceEventRecorder(source.start())
         defer { source.stop() }
-        let connected = await recorder.wait(timeout: 30) { $0.states.contains(.connected) }
+        let connected = await recorder.wait { $0.states.contains(.connected) }
         #expect(connected)
         #expect(recorder.states.last?.1 == "connected to gpsd scripted at 127.0.0.1:\(server.port); gpsd has no receiver yet")
     }
@@ -116,7 +117,7 @@ import Testing
         let source = GPSDSource(host: "127.0.0.1", port: server.port, tuning: Self.fast())
         let recorder = SourceEventRecorder(source.start())
         defer { source.stop() }
-        let closed = await recorder.wait(timeout: 30) { events in
+        let closed = await recorder.wait { events in
             events.contains { if case .state(.connected, let detail) = $0 { detail.contains("closed receiver") } else { false } }
         }
         #expect(closed, "\(recorder.states)")
@@ -129,7 +130,7 @@ import Testing
         let source = GPSDSource(host: host, port: port, tuning: Self.fast())
         let recorder = SourceEventRecorder(source.start())
         defer { source.stop() }
-        let reported = await recorder.wait(timeout: 5) { $0.states.count >= 2 }
+        let reported = await recorder.wait { $0.states.count >= 2 }
         #expect(reported)
         #expect(recorder.states.allSatisfy { $0.0 == .connecting })
         #expect(recorder.states.last?.1.contains("is not usable") == true, "\(recorder.states)")
@@ -141,22 +142,22 @@ import Testing
         let source = GPSDSource(host: "127.0.0.1", port: port)
         let recorder = SourceEventRecorder(source.start())
         // Four attempts in, the reader sleeps a second or more before the next.
-        try #require(await recorder.wait(timeout: 30) { _ in source.statistics.connectionAttempts >= 4 })
+        try #require(await recorder.wait { _ in source.statistics.connectionAttempts >= 4 })
         let clock = ContinuousClock()
         let began = clock.now
         source.stop()
         #expect(clock.now - began < .seconds(1), "stop() should not wait out the backoff")
         #expect(source.hasReaderFinished, "the reader thread itself should be gone, not just the stream")
-        #expect(await recorder.waitForFinish(timeout: 2))
+        #expect(await recorder.waitForFinish())
     }
 
     @Test func aSecondStartGivesAFinishedStream() async throws {
         let source = GPSDSource(host: "127.0.0.1", port: try GPSFake.freePort())
         let first = SourceEventRecorder(source.start())
         let second = SourceEventRecorder(source.start())
-        #expect(await second.waitForFinish(timeout: 2))
+        #expect(await second.waitForFinish())
         #expect(second.snapshot.isEmpty)
         source.stop()
-        #expect(await first.waitForFinish(timeout: 2))
+        #expect(await first.waitForFinish())
     }
 }

@@ -1,5 +1,6 @@
 import LocationCore
 import Testing
+import TestSupport
 
 @testable import LocationDaemon
 
@@ -99,19 +100,18 @@ struct GPSDSourceTests {
         let recorder = SourceEventRecorder(source.start())
         defer { source.stop() }
 
-        try #require(await recorder.wait(timeout: 15) { $0.fixes.count >= 3 }, "no fixes: \(recorder.states)")
+        try #require(await recorder.wait { $0.fixes.count >= 3 }, "no fixes: \(recorder.states)")
         let before = recorder.snapshot.count
         #expect(first.killGPSD())
-        let noticed = await recorder.wait(timeout: 10) { Array($0[before...]).states.contains(.connecting) }
+        let noticed = await recorder.wait { Array($0[before...]).states.contains(.connecting) }
         #expect(noticed, "the source should report that gpsd is gone")
-        #expect(await first.waitForExit(timeout: 10))
-        first.stop()
+        #expect(await first.waitForExit(timeout: 60))
 
         var options = looping
         options.port = first.port
-        let second = try await GPSFake.start(log: path, options: options)
+        let second = try await GPSFake.start(log: path, options: options, replacing: first)
         defer { second.stop() }
-        let resumed = await recorder.wait(timeout: 20) { events in
+        let resumed = await recorder.wait { events in
             let after = Array(events[before...])
             guard let back = after.firstIndex(where: { if case .state(.connected, _) = $0 { true } else { false } })
             else { return false }
@@ -130,7 +130,7 @@ struct GPSDSourceTests {
 
         source.stop()
         #expect(source.hasReaderFinished)
-        #expect(await recorder.waitForFinish(timeout: 2))
+        #expect(await recorder.waitForFinish())
     }
 
     @Test func fixesResumeAfterGPSDRestartsItselfOnSIGHUP() async throws {
@@ -147,11 +147,11 @@ struct GPSDSourceTests {
         let recorder = SourceEventRecorder(source.start())
         defer { source.stop() }
 
-        try #require(await recorder.wait(timeout: 15) { $0.fixes.count >= 3 })
+        try #require(await recorder.wait { $0.fixes.count >= 3 })
         let gpsd = try #require(fake.gpsdPID())
         let before = recorder.snapshot.count
         #expect(kill(gpsd, SIGHUP) == 0)
-        let resumed = await recorder.wait(timeout: 20) { Array($0[before...]).fixes.count >= 3 }
+        let resumed = await recorder.wait { Array($0[before...]).fixes.count >= 3 }
         #expect(resumed, "fixes should flow again after the restart: \(recorder.states)")
         #expect(fake.gpsdPID() == gpsd, "the same gpsd, restarted in place")
     }
@@ -167,20 +167,20 @@ struct GPSDSourceTests {
         let source = GPSDSource(host: "127.0.0.1", port: fake.port, tuning: tuning)
         let recorder = SourceEventRecorder(source.start())
         defer { source.stop() }
-        try #require(await recorder.wait(timeout: 15) { $0.states.contains(.connected) })
+        try #require(await recorder.wait { $0.states.contains(.connected) })
         fake.release(sentences: 12)
-        try #require(await recorder.wait(timeout: 15) { $0.states.contains(.fix) })
+        try #require(await recorder.wait { $0.states.contains(.fix) })
         let before = recorder.snapshot.count
         // Four epochs, then gpsfake holds the rest back: the receiver is open
         // and silent. gpsd answers the probes, so the link stays up, and the
         // state says the receiver has gone quiet.
-        let quiet = await recorder.wait(timeout: 10) { events in
+        let quiet = await recorder.wait { events in
             Array(events[before...]).contains {
                 if case .state(.connected, let detail) = $0 { detail.contains("no report from the receiver") } else { false }
             }
         }
         #expect(quiet, "\(recorder.states)")
-        try await Task.sleep(for: .seconds(4))
+        await pause(4)
         #expect(source.statistics.connections == 1, "a gpsd that answers its probes is not reconnected")
         #expect(!Array(recorder.snapshot[before...]).states.contains(.connecting))
     }
@@ -194,7 +194,7 @@ struct GPSDSourceTests {
         let recorder = SourceEventRecorder(source.start())
         defer { source.stop() }
 
-        let retried = await recorder.wait(timeout: 10) { _ in source.statistics.connectionAttempts >= 8 }
+        let retried = await recorder.wait { _ in source.statistics.connectionAttempts >= 8 }
         #expect(retried, "attempts so far: \(source.statistics.connectionAttempts)")
         let states = recorder.states
         #expect(states.allSatisfy { $0.0 == .connecting })
@@ -207,7 +207,7 @@ struct GPSDSourceTests {
         let fake = try await GPSFake.start(
             log: path, options: .init(cycle: 0.02, once: false, gated: false, port: port))
         defer { fake.stop() }
-        let connected = await recorder.wait(timeout: 15) { $0.fixes.count >= 2 }
+        let connected = await recorder.wait { $0.fixes.count >= 2 }
         #expect(connected, "the source should connect once gpsd is up: \(recorder.states)")
         #expect(source.statistics.connections == 1)
     }
@@ -219,10 +219,10 @@ struct GPSDSourceTests {
         defer { fake.stop() }
         let source = GPSDSource(host: "127.0.0.1", port: fake.port)
         let recorder = SourceEventRecorder(source.start())
-        try #require(await recorder.wait(timeout: 15) { $0.states.contains(.connected) })
+        try #require(await recorder.wait { $0.states.contains(.connected) })
         source.stop()
         #expect(source.hasReaderFinished)
-        #expect(await recorder.waitForFinish(timeout: 2))
+        #expect(await recorder.waitForFinish())
         #expect(recorder.fixes.isEmpty)
     }
 }

@@ -4,6 +4,7 @@ import Glibc
 import LocationCore
 import LocationDaemon
 import Testing
+import TestSupport
 
 /// Disk full, file-size limits and I/O errors: reported once, nothing partial
 /// left in the file, the writer keeps going and resumes when writes succeed.
@@ -129,7 +130,7 @@ import Testing
             #expect(error.errno == EFBIG)
             // 40 lines are 4000 bytes; the 41st was cut short at 4096 and cut back.
             #expect(n - 1 == 40)
-            #expect(recordNumbers(try fileBytes(path)) == Array(0..<40))
+            #expect(recordNumbers(try FileIO.read(path)) == Array(0..<40))
             for _ in 0..<3 {
                 #expect(writer.append(logRecord(n)) == nil)
                 n += 1

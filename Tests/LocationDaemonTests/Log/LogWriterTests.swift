@@ -4,6 +4,7 @@ import Glibc
 import LocationCore
 import LocationDaemon
 import Testing
+import TestSupport
 
 /// A numbered JSON record, newline-terminated, `length` bytes long in all.
 func logRecord(_ n: Int, length: Int = 100) -> [UInt8] {

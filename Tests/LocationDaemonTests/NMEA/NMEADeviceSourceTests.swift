@@ -1,8 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CSupport
-import Foundation
 import LocationCore
 import LocationDaemon
 import Testing
+import TestSupport
 
 /// NMEADeviceSource against a pseudo-terminal standing in for a receiver, a
 /// FIFO and a plain file: real devices, real reads.
@@ -30,7 +33,7 @@ import Testing
     }
 
     @Test func unpluggedDeviceIsReopenedWhenItIsBack() async throws {
-        let scratch = try NMEAScratch()
+        let scratch = try ScratchDirectory("nmea")
         let first = try NMEAFakeReceiver()
         try scratch.link("gps", to: first.devicePath)
         let source = NMEADeviceSource(path: scratch.path + "/gps", baud: 9600)
@@ -59,7 +62,7 @@ import Testing
     }
 
     @Test func missingDeviceIsRetriedUntilItAppears() async throws {
-        let scratch = try NMEAScratch()
+        let scratch = try ScratchDirectory("nmea")
         let source = NMEADeviceSource(path: scratch.path + "/ttyACM0", baud: 9600)
         let log = NMEAEventLog(source.start())
         defer { source.stop() }
@@ -89,7 +92,7 @@ import Testing
     }
 
     @Test func fifoIsReopenedWhenItsWriterCloses() async throws {
-        let scratch = try NMEAScratch()
+        let scratch = try ScratchDirectory("nmea")
         let fifo = scratch.path + "/nmea.fifo"
         #expect(mkfifo(fifo, 0o600) == 0)
         let source = NMEADeviceSource(path: fifo, baud: 9600)
@@ -111,18 +114,15 @@ import Testing
     }
 
     @Test func plainFileIsReadToItsEndThenFollowed() async throws {
-        let scratch = try NMEAScratch()
+        let scratch = try ScratchDirectory("nmea")
         let file = scratch.path + "/track.nmea"
-        try Data((0..<4).map { NMEASourceText.epoch($0) }.joined().utf8).write(to: URL(fileURLWithPath: file))
+        try FileIO.write(file, (0..<4).map { NMEASourceText.epoch($0) }.joined())
         let source = NMEADeviceSource(path: file, baud: 9600)
         let log = NMEAEventLog(source.start())
         #expect(await log.wait { $0.count(.connecting, containing: "end of file") == 1 })
         #expect(log.fixes.map(NMEASourceText.second) == [0, 1, 2, 3])
 
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data((4..<6).map { NMEASourceText.epoch($0) }.joined().utf8))
-        try handle.close()
+        try FileIO.append(file, Array((4..<6).map { NMEASourceText.epoch($0) }.joined().utf8))
         #expect(await log.wait { $0.fixes.count == 6 })
         #expect(await log.wait { $0.count(.connecting, containing: "end of file") == 2 })
 
@@ -131,16 +131,16 @@ import Testing
     }
 
     @Test func aReplacedFileIsReadFromItsStart() async throws {
-        let scratch = try NMEAScratch()
+        let scratch = try ScratchDirectory("nmea")
         let file = scratch.path + "/track.nmea"
-        try Data((0..<2).map { NMEASourceText.epoch($0) }.joined().utf8).write(to: URL(fileURLWithPath: file))
+        try FileIO.write(file, (0..<2).map { NMEASourceText.epoch($0) }.joined())
         let source = NMEADeviceSource(path: file, baud: 9600)
         let log = NMEAEventLog(source.start())
         defer { source.stop() }
         #expect(await log.wait { $0.count(.connecting, containing: "end of file") == 1 })
         // Rotated: a new file takes the name (written aside, then renamed over).
         let fresh = scratch.path + "/track.nmea.new"
-        try Data((20..<23).map { NMEASourceText.epoch($0) }.joined().utf8).write(to: URL(fileURLWithPath: fresh))
+        try FileIO.write(fresh, (20..<23).map { NMEASourceText.epoch($0) }.joined())
         #expect(rename(fresh, file) == 0)
         #expect(await log.wait { $0.count(.connecting, containing: "replaced") == 1 })
         #expect(await log.wait { $0.fixes.count == 5 })
@@ -169,8 +169,7 @@ import Testing
         #expect(await log.wait { $0.ended })
         // The device side is closed: the receiver's writes find no reader
         // (the pty reports the hang-up as POLLHUP on the controller).
-        var fds = [pollfd(fd: receiver.controller, events: Int16(POLLOUT), revents: 0)]
-        #expect(poll(&fds, 1, 1000) == 1 && Int32(fds[0].revents) & Int32(POLLHUP) != 0)
+        #expect(await waitUntil { receiver.hungUp })
         source.stop()  // a second stop is harmless
     }
 
@@ -181,26 +180,15 @@ import Testing
         let consumer = Task { for await _ in stream {} }
         defer { source.stop() }
         // Wait until the source has the device open (the pty's termios turn raw).
-        var opened = false
-        for _ in 0..<500 where !opened {
-            opened = csupport_tty_is_raw(receiver.controller) == 1
-            if !opened { try await Task.sleep(for: .milliseconds(10)) }
-        }
-        #expect(opened)
+        #expect(await waitUntil { csupport_tty_is_raw(receiver.controller) == 1 })
         receiver.releaseTerminal()
         consumer.cancel()
         // The reader notices and closes the device: the controller sees the hang-up.
-        var closed = false
-        for _ in 0..<500 where !closed {
-            var fds = [pollfd(fd: receiver.controller, events: Int16(POLLOUT), revents: 0)]
-            closed = poll(&fds, 1, 0) == 1 && Int32(fds[0].revents) & Int32(POLLHUP) != 0
-            if !closed { try await Task.sleep(for: .milliseconds(10)) }
-        }
-        #expect(closed)
+        #expect(await waitUntil { receiver.hungUp })
     }
 
     @Test func aSecondStartGivesAFinishedStream() async throws {
-        let scratch = try NMEAScratch()
+        let scratch = try ScratchDirectory("nmea")
         let source = NMEADeviceSource(path: scratch.path + "/none", baud: 9600)
         _ = source.start()
         defer { source.stop() }

@@ -1,43 +1,35 @@
-import Foundation
 import LocationCore
 import Testing
+import TestSupport
 
 /// The NMEA parser against gpsd's own decoder (`gpsdecode`, gpsd 3.22) and a
 /// real gpsd fed by `gpsfake`, on the project's fixtures and, when present,
 /// the real captures in ../shared/fixtures/nmea.
 @Suite struct NMEAOracleTests {
-    static let packageRoot: String = {
-        var parts = String(#filePath).split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(4)  // Tests/LocationDaemonTests/NMEA/NMEAOracleTests.swift
-        return parts.joined(separator: "/")
-    }()
-    static let ownFixtures = packageRoot + "/fixtures/nmea"
-    static let sharedFixtures = packageRoot + "/../shared/fixtures/nmea"
-    static let sharedPresent = FileManager.default.fileExists(atPath: sharedFixtures)
+    static let ownFixtures = PackagePaths.projectNMEA
+    static let sharedFixtures = PackagePaths.sharedNMEA
+    static let sharedPresent = PackagePaths.hasSharedNMEA
 
     static let ownNames = [
         "walk.nmea", "equator-meridian.nmea", "antimeridian.nmea", "high-latitude.nmea",
         "midnight.nmea", "no-fix-gaps.nmea", "corrupted.nmea",
     ]
-    static let sharedNames: [String] = {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: sharedFixtures)) ?? []
-        return names.filter { $0.hasSuffix(".log") }.sorted()
-    }()
+    static let sharedNames = FileIO.files(in: sharedFixtures, suffix: ".log")
 
     private func requireTool(_ path: String) throws {
         try #require(
-            FileManager.default.isExecutableFile(atPath: path),
+            FileIO.isExecutable(path),
             "\(path) is missing: install gpsd-clients (scripts/install-deps)")
     }
 
     private func check(_ path: String, name: String) async throws -> NMEAOracle.Comparison {
         try requireTool(NMEAOracle.gpsdecode)
-        let bytes = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data())
+        let bytes = (try? FileIO.read(path)) ?? []
         try #require(!bytes.isEmpty, "cannot read \(path)")
-        let run = try await NMEATestProcess.run(NMEAOracle.gpsdecode, [], input: path, timeout: 30)
-        try #require(run.status == 0, "gpsdecode failed on \(name): \(run.errors)")
+        let run = try await ChildProcess.run([NMEAOracle.gpsdecode], stdin: .file(path))
+        try #require(run.status == 0, "gpsdecode failed on \(name): \(run.stderr)")
         let comparison = NMEAOracle.compare(
-            parser: NMEAOracle.parserEpochs(bytes), gpsd: NMEAOracle.gpsdEpochs(run.output),
+            parser: NMEAOracle.parserEpochs(bytes), gpsd: NMEAOracle.gpsdEpochs(run.stdout),
             expectations: NMEAOracleExpectations.forFile(name))
         #expect(comparison.problems.isEmpty, "\(name) vs gpsdecode:\n\(comparison.problems.joined(separator: "\n"))")
         return comparison
@@ -69,21 +61,28 @@ import Testing
     func ownFixturesGoThroughGpsfake(_ name: String) async throws {
         try requireTool(NMEAOracle.gpsfake)
         let path = Self.ownFixtures + "/" + name
-        let port = NMEATestProcess.freePort()
-        let run = try await NMEATestProcess.run(
-            NMEAOracle.gpsfake, ["-1", "-p", "-s", "38400", "-P", "\(port)", path], timeout: 60)
-        #expect(run.status == 0, "gpsfake \(name): exit \(run.status)\n\(run.errors)")
-        let bytes = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data())
+        // gpsfake in pipe mode (its own client, gpsd's reports on stdout), in a
+        // gpsfake slot like every other run.
+        // A TMPDIR of its own for gpsd's control socket (see GPSFake).
+        let scratch = try ScratchDirectory("gpsfake")
+        let run = try await GPSFakeSlots.shared.withSlot {
+            let port = try LoopbackTCP.freePort()
+            return try await ChildProcess.run(
+                [NMEAOracle.gpsfake, "-1", "-p", "-s", "38400", "-P", "\(port)", path],
+                environment: .inherited(["TMPDIR": scratch.path]))
+        }
+        #expect(run.status == 0, "gpsfake \(name): exit \(run.status)\n\(run.stderr)")
+        let bytes = (try? FileIO.read(path)) ?? []
         let comparison = NMEAOracle.compare(
-            parser: NMEAOracle.parserEpochs(bytes), gpsd: NMEAOracle.gpsdEpochs(run.output),
+            parser: NMEAOracle.parserEpochs(bytes), gpsd: NMEAOracle.gpsdEpochs(run.stdout),
             expectations: NMEAOracleExpectations.forFile(name), silenceIsOptional: true)
         #expect(comparison.problems.isEmpty, "\(name) vs gpsd:\n\(comparison.problems.joined(separator: "\n"))")
         #expect(comparison.matchedWithFix >= 35)
     }
 
     @Test func fixturesAreWhatTheGeneratorMakes() async throws {
-        let script = Self.packageRoot + "/scripts/nmea-fixtures"
-        let run = try await NMEATestProcess.run("/usr/bin/python3", [script, "--check"], timeout: 60)
-        #expect(run.status == 0, "fixtures/nmea differs from scripts/nmea-fixtures: \(run.errors)")
+        let script = PackagePaths.path("scripts/nmea-fixtures")
+        let run = try await ChildProcess.run(["/usr/bin/python3", script, "--check"])
+        #expect(run.status == 0, "fixtures/nmea differs from scripts/nmea-fixtures: \(run.stderr)")
     }
 }

@@ -1,8 +1,8 @@
-import Foundation
 import LocationCore
 @testable import LocationDaemon
 import Synchronization
 import Testing
+import TestSupport
 
 /// The bounded queue between a reading thread and the daemon.
 @Suite struct NMEASourceChannelTests {
@@ -11,44 +11,40 @@ import Testing
     @Test func aFullQueueHoldsTheReaderUntilTheConsumerCatchesUp() async {
         let channel = NMEASourceChannel(capacity: 2)
         let sent = Atomic<Int>(0)
-        let done = DispatchSemaphore(value: 0)
-        let producer = Thread {
+        let done = Atomic<Bool>(false)
+        // The reader blocks in send(): a thread of its own, as in the source.
+        DedicatedThread.run {
             for n in 0..<6 {
                 guard channel.send(event(n), keepGoing: { true }) else { break }
                 sent.add(1, ordering: .relaxed)
             }
             channel.finish()
-            done.signal()
+            done.store(true, ordering: .releasing)
         }
-        producer.start()
-        // With nobody reading, the reader stops after filling the queue.
-        var waited = 0
-        while sent.load(ordering: .relaxed) < 2 && waited < 500 {
-            try? await Task.sleep(for: .milliseconds(10))
-            waited += 1
-        }
-        try? await Task.sleep(for: .milliseconds(200))
+        // With nobody reading, the reader stops after filling the queue…
+        #expect(await waitUntil { sent.load(ordering: .relaxed) >= 2 })
+        // …and stays stopped.
+        await pause(0.2)
         #expect(sent.load(ordering: .relaxed) == 2)
         var received: [SourceEvent] = []
         for await e in channel.stream() { received.append(e) }
         #expect(received == (0..<6).map(event))
-        #expect(done.wait(timeout: .now() + 5) == .success)
+        #expect(await waitUntil { done.load(ordering: .acquiring) })
     }
 
-    @Test func finishingWakesABlockedReader() {
+    @Test func finishingWakesABlockedReader() async {
         let channel = NMEASourceChannel(capacity: 1)
         #expect(channel.send(event(0), keepGoing: { true }))
         let result = Atomic<Int>(-1)
-        let done = DispatchSemaphore(value: 0)
-        let producer = Thread {
-            result.store(channel.send(event(1), keepGoing: { true }) ? 1 : 0, ordering: .relaxed)
-            done.signal()
+        DedicatedThread.run {
+            result.store(channel.send(event(1), keepGoing: { true }) ? 1 : 0, ordering: .releasing)
         }
-        producer.start()
-        Thread.sleep(forTimeInterval: 0.1)
+        // Give the reader a moment to block on the full queue (if it has not
+        // yet, send sees the channel finished and fails all the same).
+        await pause(0.1)
         channel.finish()
-        #expect(done.wait(timeout: .now() + 5) == .success)
-        #expect(result.load(ordering: .relaxed) == 0)
+        #expect(await waitUntil { result.load(ordering: .acquiring) != -1 })
+        #expect(result.load(ordering: .acquiring) == 0)
     }
 
     @Test func aChannelFreedWithEventsQueuedDoesNotTrap() {
@@ -66,7 +62,7 @@ import Testing
         let channel = NMEASourceChannel(capacity: 4)
         let stream = channel.stream()
         let consumer = Task { for await _ in stream {} }
-        try? await Task.sleep(for: .milliseconds(50))
+        await pause(0.05)
         consumer.cancel()
         await consumer.value
         #expect(channel.isFinished)

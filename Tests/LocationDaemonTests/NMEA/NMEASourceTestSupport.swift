@@ -1,8 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CSupport
-import Foundation
 import LocationCore
 import LocationDaemon
 import Synchronization
+import TestSupport
 
 /// Collects a source's events on a task, for tests to wait on (every wait
 /// has a deadline).
@@ -30,13 +33,8 @@ final class NMEAEventLog: Sendable {
 
     /// Waits until `condition` holds (true) or `timeout` seconds pass (false).
     /// Sleeps without holding a thread, so the collecting task can run.
-    func wait(timeout: Double = 10, until condition: (NMEAEventLog) -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition(self) { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return condition(self)
+    func wait(timeout: Double = 60, until condition: (NMEAEventLog) -> Bool) async -> Bool {
+        await waitUntil(timeout: timeout) { condition(self) }
     }
 
     /// Number of state events equal to `state` whose detail contains `text`.
@@ -56,7 +54,7 @@ final class NMEAFakeReceiver {
         var controller: Int32 = -1, terminal: Int32 = -1
         var name = [CChar](repeating: 0, count: 128)
         guard csupport_openpty(&controller, &terminal, &name, name.count) == 0 else {
-            throw NMEATestProcess.Failure(description: "openpty: \(String(cString: strerror(errno)))")
+            throw SupportError.system("openpty")
         }
         self.controller = controller
         self.terminal = terminal
@@ -81,6 +79,13 @@ final class NMEAFakeReceiver {
         }
     }
 
+    /// Whether the device side has hung up (every descriptor of it closed):
+    /// the controller reports POLLHUP. Does not wait.
+    var hungUp: Bool {
+        var entry = pollfd(fd: controller, events: Int16(POLLOUT), revents: 0)
+        return poll(&entry, 1, 0) == 1 && Int32(entry.revents) & Int32(POLLHUP) != 0
+    }
+
     /// The receiver goes away (USB unplugged): the device side hangs up.
     func unplug() {
         releaseTerminal()
@@ -90,26 +95,13 @@ final class NMEAFakeReceiver {
     deinit { releaseTerminal() }
 }
 
-/// A scratch directory, removed at the end.
-final class NMEAScratch {
-    let path: String
-
-    init() throws {
-        var template = Array((FileManager.default.temporaryDirectory.path + "/locationd-nmea-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw NMEATestProcess.Failure(description: "mkdtemp: \(String(cString: strerror(errno)))")
-        }
-        path = String(cString: made)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
+extension ScratchDirectory {
     /// Points the symlink `name` at `target` (atomically, as udev does).
-    func link(_ name: String, to target: String) throws {
+    func link(_ name: String, to target: String) throws(SupportError) {
         let temporary = path + "/." + name + ".new"
         unlink(temporary)
         guard symlink(target, temporary) == 0, rename(temporary, path + "/" + name) == 0 else {
-            throw NMEATestProcess.Failure(description: "symlink: \(String(cString: strerror(errno)))")
+            throw .system("symlink \(file(name)) → \(target)")
         }
     }
 }

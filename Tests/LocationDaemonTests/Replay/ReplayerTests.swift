@@ -1,17 +1,11 @@
 import LocationCore
 import LocationDaemon
 import Testing
+import TestSupport
 
 /// The replay pipeline in-process: parser, engine on fix time, events, carrier, logs.
 @Suite struct ReplayerTests {
-    static let root: String = {
-        var path = #filePath
-        for _ in 0..<4 {
-            if let slash = path.lastIndex(of: "/") { path = String(path[..<slash]) }
-        }
-        return path
-    }()
-    static let walk = root + "/fixtures/nmea/walk.nmea"
+    static let walk = PackagePaths.fixture("walk.nmea")
 
     static let clients = DaemonFixtures.logger + """
 
@@ -27,7 +21,7 @@ import Testing
     func fixes(_ path: String) throws -> [Fix] {
         var parser = NMEAParser()
         var fixes: [Fix] = []
-        try fileBytes(path).withUnsafeBytes { parser.feed($0) { fixes.append($0) } }
+        try FileIO.read(path).withUnsafeBytes { parser.feed($0) { fixes.append($0) } }
         parser.finish { fixes.append($0) }
         return fixes
     }
@@ -116,7 +110,7 @@ import Testing
         let dir = try ScratchDirectory("replay")
         let config = try daemonConfig(in: dir)
         let summary = try Replayer.run(
-            Replayer.Options(input: Self.root + "/fixtures/nmea/corrupted.nmea", config: config))
+            Replayer.Options(input: PackagePaths.fixture("corrupted.nmea"), config: config))
         #expect(summary.statistics.badChecksums > 0)
         #expect(summary.statistics.malformed > 0)
         #expect(summary.clients.first?.delivered == summary.statistics.usableFixes)

@@ -4,33 +4,37 @@ import Glibc
 import LocationCore
 import LocationDaemon
 import Testing
+import TestSupport
 
 /// The systemd service against a real datagram socket standing in for `$NOTIFY_SOCKET`.
 @Suite struct NotifierServiceTests {
     @Test func sendsReadyThenStatusChangesWatchdogPingsAndStopping() async throws {
         let dir = try ScratchDirectory("notify")
-        let listener = try NotifySocketListener(address: dir.file("notify"))
+        let listener = try DatagramListener(address: dir.file("notify"))
         let core = try DaemonCore(config: try daemonConfig(in: dir), seed: 1, clock: ManualClock().clock)
         // WATCHDOG_USEC 0.2 s: a ping every 0.1 s.
         let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": listener.address, "WATCHDOG_USEC": "200000"])
         let service = NotifierService(notifier: notifier, core: core, interval: 0.05)
         let running = Task { try await service.run() }
-        // A loaded machine may take a while to run the task: wait (boundedly) for READY first.
-        var ready: String?
-        for _ in 0..<6 where ready == nil { ready = listener.receive() }
+        // A loaded machine may take a while to run the task: the bound is generous.
+        let ready = await listener.receive(timeout: 60)
         #expect(ready == "READY=1\nSTATUS=1 client waiting for a fix; waiting for gpsd 127.0.0.1:2947")
         await core.ingest(.state(.connected, detail: "connected"))
+        // Everything up to the first status change, and at least one ping.
         var messages: [String] = []
-        while messages.count < 200, !messages.contains(where: { $0.hasPrefix("STATUS=") }), let message = listener.receive() {
-            messages.append(message)
+        await waitUntil {
+            while let message = listener.receiveNow() { messages.append(message) }
+            return messages.contains("WATCHDOG=1") && messages.contains { $0.hasPrefix("STATUS=") }
         }
         #expect(messages.contains("WATCHDOG=1"))
-        #expect(messages.contains("STATUS=1 client waiting for a fix; gpsd 127.0.0.1:2947 connected, no fix yet"))
+        #expect(
+            messages.first { $0.hasPrefix("STATUS=") } == "STATUS=1 client waiting for a fix; gpsd 127.0.0.1:2947 connected, no fix yet")
         await service.shutdown()
         try await running.value
         var rest: [String] = []
-        while rest.count < 200, !rest.contains(where: { $0.hasPrefix("STOPPING=1") }), let message = listener.receive() {
-            rest.append(message)
+        await waitUntil {
+            while let message = listener.receiveNow() { rest.append(message) }
+            return rest.contains { $0.hasPrefix("STOPPING=1") }
         }
         #expect(rest.last == "STOPPING=1\nSTATUS=stopping")
     }

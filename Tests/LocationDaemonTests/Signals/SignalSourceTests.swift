@@ -3,6 +3,7 @@ import Glibc
 #endif
 import LocationDaemon
 import Testing
+import TestSupport
 
 /// Real signals sent to this test process (SIGHUP only, one test at a time)
 /// and to child processes (SIGTERM, SIGINT, SIGPIPE, SIGXFSZ).

@@ -4,6 +4,7 @@ import Glibc
 import LocationCore
 import LocationDaemon
 import Testing
+import TestSupport
 
 @Suite struct StateStoreTests {
     /// 2026-03-14T23:50:01Z
@@ -35,7 +36,7 @@ import Testing
         try store.save(Array(#"{"version":2}"#.utf8))
         #expect(store.load() == .bytes(Array(#"{"version":2}"#.utf8)))
         #expect(try dir.entries() == ["state"])
-        #expect(try ScratchDirectory.list(dir.file("state")) == ["state.json"], "no temporary file is left")
+        #expect(try FileIO.list(dir.file("state")) == ["state.json"], "no temporary file is left")
         var info = stat()
         #expect(stat(store.path, &info) == 0)
         #expect(info.st_mode & 0o777 & ~0o640 == 0)

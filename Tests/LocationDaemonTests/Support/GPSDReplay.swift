@@ -2,6 +2,7 @@ import LocationCore
 import Testing
 
 @testable import LocationDaemon
+import TestSupport
 
 /// A log replayed through a real gpsd (gpsfake) to a `GPSDSource` and, side
 /// by side, to a plain JSON watcher that records gpsd's own reports.
@@ -38,24 +39,22 @@ struct GPSDReplay {
     static func run(log: String, cycle: Double = 0.002, tuning: GPSDTuning = GPSDTuning()) async throws -> GPSDReplay {
         let fake = try await GPSFake.start(log: log, options: .init(cycle: cycle))
         defer { fake.stop() }
-        let watcher = try GPSDJSONWatcher(port: fake.port)
+        let watcher = try await GPSDJSONWatcher.connect(port: fake.port)
         defer { watcher.disconnect() }
         let source = GPSDSource(host: "127.0.0.1", port: fake.port, tuning: tuning)
         let recorder = SourceEventRecorder(source.start())
         defer { source.stop() }
 
-        let watching = await recorder.wait(timeout: 15) { $0.states.contains(.connected) }
+        let watching = await recorder.wait { $0.states.contains(.connected) }
         try #require(watching, "the source never connected: \(recorder.states)")
-        let referenceWatching = await recorder.wait(timeout: 10) { _ in
-            watcher.received.contains { $0.contains("\"class\":\"WATCH\"") }
-        }
+        let referenceWatching = await waitUntil { watcher.isWatching }
         try #require(referenceWatching, "the reference watcher got no WATCH reply")
 
         fake.release()
-        let lines = Double(GPSFake.lineCount(log) ?? 10_000)
-        let ended = await recorder.wait(timeout: lines * (cycle + 0.004) + 20) { $0.connectionEnded }
+        let lines = Double(FileIO.lineCount(log) ?? 10_000)
+        let ended = await recorder.wait(timeout: lines * (cycle + 0.01) + 60) { $0.connectionEnded }
         try #require(ended, "gpsfake never finished the log: \(fake.output.suffix(500))")
-        _ = await recorder.wait(timeout: 5) { _ in watcher.hasEnded }
+        _ = await recorder.wait { _ in watcher.hasEnded }
         source.stop()
 
         let (reference, timeless) = epochs(from: watcher.reports("TPV"))

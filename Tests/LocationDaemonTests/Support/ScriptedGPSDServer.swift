@@ -1,6 +1,7 @@
 import Synchronization
 
 @testable import LocationDaemon
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -37,7 +38,7 @@ final class ScriptedGPSDServer: Sendable {
 
     /// Listens on a free port and serves every connection with `script`.
     init(script: Script) throws(GPSFakeError) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw GPSFakeError(description: "socket failed") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -87,6 +88,7 @@ final class ScriptedGPSDServer: Sendable {
                 if errno == EINTR { continue }
                 return
             }
+            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
             accepted.add(1, ordering: .releasing)
             handle(client)
             close(client)

@@ -1,6 +1,7 @@
 import LocationCore
 import LocationDaemon
 import Synchronization
+import TestSupport
 
 /// Collects a source's events as they arrive, so a test can wait (with a
 /// deadline) for what it expects and then inspect the whole sequence.
@@ -35,20 +36,14 @@ final class SourceEventRecorder: Sendable {
     var hasFinished: Bool { finished.load(ordering: .acquiring) }
 
     /// Waits until `condition` holds for the events so far, or `timeout`
-    /// seconds pass. Returns whether it held.
+    /// seconds pass (a bound for a loaded machine). Returns whether it held.
     @discardableResult
-    func wait(timeout: Double, until condition: ([SourceEvent]) -> Bool) async -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now + .milliseconds(Int(timeout * 1000))
-        while clock.now < deadline {
-            if condition(snapshot) { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return condition(snapshot)
+    func wait(timeout: Double = 60, until condition: ([SourceEvent]) -> Bool) async -> Bool {
+        await waitUntil(timeout: timeout, every: 0.02) { condition(snapshot) }
     }
 
     /// Waits until the stream has finished, or `timeout` seconds pass.
-    func waitForFinish(timeout: Double) async -> Bool {
+    func waitForFinish(timeout: Double = 60) async -> Bool {
         await wait(timeout: timeout) { _ in self.hasFinished }
     }
 }

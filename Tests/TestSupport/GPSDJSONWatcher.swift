@@ -1,46 +1,37 @@
-import LocationCore
-import Synchronization
-
-@testable import LocationDaemon
-
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationCore
+import Synchronization
 
 /// gpsd's own view of a session, for comparison: a plain TCP client that
 /// sends `?WATCH={"enable":true,"json":true}` and records every JSON line
 /// gpsd sends, without libgps or any of our code in between.
-final class GPSDJSONWatcher: Sendable {
+public final class GPSDJSONWatcher: Sendable {
     private let fd: Int32
     private let lines = Mutex<[String]>([])
     private let ended = Atomic<Bool>(false)
 
-    /// Connects to gpsd on 127.0.0.1:`port` and starts watching.
-    init(port: Int) throws(GPSFakeError) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw GPSFakeError(description: "socket failed") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+    /// Connects to gpsd on 127.0.0.1:`port` (without holding a thread while
+    /// it does) and starts watching.
+    public static func connect(port: Int) async throws(GPSFakeError) -> GPSDJSONWatcher {
+        guard let fd = await LoopbackTCP.connect(port: port) else {
+            throw GPSFakeError(description: "cannot connect to gpsd on port \(port)")
         }
+        // The reader thread blocks in recv(2): make the socket blocking again.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         let command = Array("?WATCH={\"enable\":true,\"json\":true};\n".utf8)
-        guard connected == 0, send(fd, command, command.count, Int32(MSG_NOSIGNAL)) == command.count else {
+        guard send(fd, command, command.count, Int32(MSG_NOSIGNAL)) == command.count else {
             close(fd)
             throw GPSFakeError(description: "cannot watch gpsd on port \(port)")
         }
+        return GPSDJSONWatcher(fd: fd)
+    }
+
+    private init(fd: Int32) {
         self.fd = fd
         // A thread of its own: it blocks in recv(2) for the whole test.
-        do {
-            try ReaderThread.start(name: "gpsd-json-watcher") { [self] in readLoop() }
-        } catch {
-            // deinit closes the socket.
-            throw GPSFakeError(description: "cannot start the watcher thread: \(error)")
-        }
+        DedicatedThread.run { [self] in readLoop() }
     }
 
     deinit {
@@ -48,22 +39,38 @@ final class GPSDJSONWatcher: Sendable {
     }
 
     /// Every line so far.
-    var received: [String] { lines.withLock { $0 } }
+    public var received: [String] { lines.withLock { $0 } }
+
+    /// True once gpsd has acknowledged the watch: from then on it sends this
+    /// client every report.
+    public var isWatching: Bool { received.contains { $0.contains("\"class\":\"WATCH\"") } }
 
     /// True once gpsd closed the connection.
-    var hasEnded: Bool { ended.load(ordering: .acquiring) }
+    public var hasEnded: Bool { ended.load(ordering: .acquiring) }
 
     /// Shuts the connection down; the reader ends.
-    func disconnect() {
+    public func disconnect() {
         shutdown(fd, Int32(SHUT_RDWR))
     }
 
     /// The parsed reports of class `name`, in order.
-    func reports(_ name: String) -> [JSONValue] {
+    public func reports(_ name: String) -> [JSONValue] {
         received.compactMap { line in
             guard let value = try? JSONValue.parse(line), value["class"]?.stringValue == name else { return nil }
             return value
         }
+    }
+
+    /// The time of the first fix gpsd reported: the first TPV with a time and
+    /// a 2D or 3D mode.
+    public var firstFixTime: Double? {
+        for tpv in reports("TPV") {
+            guard let text = tpv["time"]?.stringValue, let time = UTCTime.parse(text),
+                let mode = tpv["mode"]?.intValue, mode >= 2
+            else { continue }
+            return time
+        }
+        return nil
     }
 
     private func readLoop() {

@@ -1,0 +1,292 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// One `/usr/bin/gpsfake` process, and the private gpsd it spawns, replaying
+/// an NMEA log on a free TCP port of 127.0.0.1.
+///
+/// gpsfake runs gpsd with `-n` (read the device before any client watches),
+/// `-1` (play the log once, then `-W` seconds later exit and stop gpsd) or
+/// endlessly, and `-c` seconds between sentences. A *gated* run also passes
+/// `-i`, which makes gpsfake wait for a line on stdin before each sentence:
+/// the harness holds those lines back until `release()`, so clients can
+/// connect and start watching before the first sentence reaches gpsd, and a
+/// test sees the whole log rather than whatever was left when it attached.
+///
+/// gpsfake and gpsd run in a process group of their own; `stop()` (and
+/// deinit) SIGKILLs the group and returns at once: a test's gpsd needs no
+/// graceful exit, and nothing here waits on a thread of the cooperative pool.
+/// Its files (output, gpsd's control socket) are removed with the value.
+public final class GPSFake: Sendable {
+    /// Where Debian's gpsd-clients installs gpsfake.
+    public static let gpsfakePath = "/usr/bin/gpsfake"
+    /// Where Debian's gpsd installs the daemon gpsfake runs.
+    public static let gpsdPath = "/usr/sbin/gpsd"
+    /// gpsfake's Python half (python3-gps).
+    public static let pythonModule = "/usr/lib/python3/dist-packages/gps/fake.py"
+
+    /// Why gpsfake cannot run here, or `nil` when it can.
+    public static let unavailableReason: String? = {
+        if access(gpsfakePath, X_OK) != 0 { return "\(gpsfakePath) is missing (install gpsd-clients)" }
+        if access(gpsdPath, X_OK) != 0 { return "\(gpsdPath) is missing (install gpsd)" }
+        if access(pythonModule, R_OK) != 0 { return "\(pythonModule) is missing (install python3-gps)" }
+        return nil
+    }()
+
+    /// Whether gpsfake, gpsd and python3-gps are installed.
+    public static var isAvailable: Bool { unavailableReason == nil }
+
+    /// How to run gpsfake.
+    public struct Options: Sendable {
+        /// Seconds between sentences (`-c`).
+        public var cycle: Double
+        /// Play the log once (`-1`) rather than in a loop.
+        public var once: Bool
+        /// Hold every sentence until `release()` (`-i`). Needs `once`.
+        public var gated: Bool
+        /// Seconds gpsfake waits after the log before exiting (`-W`).
+        public var linger: Int
+        /// The port; `nil` picks a free one.
+        public var port: Int?
+
+        /// Options; by default a gated single play at 5 ms a sentence.
+        public init(cycle: Double = 0.005, once: Bool = true, gated: Bool = true, linger: Int = 1, port: Int? = nil) {
+            self.cycle = cycle
+            self.once = once
+            self.gated = gated
+            self.linger = linger
+            self.port = port
+        }
+    }
+
+    /// The TCP port gpsd listens on (127.0.0.1).
+    public let port: Int
+    /// gpsfake and its output.
+    public let process: ChildProcess
+    /// gpsfake's TMPDIR, where it puts gpsd's control socket
+    /// (`gpsfake-PID.sock`), and its output. A directory of its own: gpsfake
+    /// takes an existing socket file of that name (a stale one, from a run that
+    /// was killed) for gpsd's, adds its receiver to nobody, and gpsd never
+    /// gets one.
+    private let scratch: ScratchDirectory
+    /// gpsfake's pid, also its process group id.
+    public var pid: pid_t { process.pid }
+    /// gpsfake's stdout and stderr, for failure messages.
+    public var outputPath: String { process.stdoutPath }
+    private let prompts: Int
+    /// The write end of gpsfake's stdin (-1 once closed), and whether this run
+    /// still holds its `GPSFakeSlots` slot.
+    private let state: Mutex<(gate: Int32, holdsSlot: Bool)>
+
+    /// Starts gpsfake on `log` (once a slot is free) and waits, polling without
+    /// holding a thread, until gpsd accepts connections and lists gpsfake's
+    /// receiver. `startTimeout` bounds that wait on a loaded machine.
+    /// `replacing` stops a previous run and hands its slot on, so a test that
+    /// restarts gpsd does not queue behind other tests for a new one.
+    public static func start(
+        log: String, options: Options = Options(), startTimeout: Double = 60, replacing previous: GPSFake? = nil
+    ) async throws(GPSFakeError) -> GPSFake {
+        if previous?.stop(handingOverSlot: true) != true { await GPSFakeSlots.shared.acquire() }
+        let deadline = monotonicNow() + startTimeout
+        if let port = options.port {
+            // A gpsd killed a moment ago may still hold the port it is asked to reuse.
+            guard await waitUntil(timeout: startTimeout, { LoopbackTCP.isFree(port: port) }) else {
+                GPSFakeSlots.shared.release()
+                throw GPSFakeError(description: "port \(port) is still taken after \(startTimeout) s")
+            }
+        }
+        // A port picked as free may be taken by someone else before gpsd binds
+        // it: then gpsfake exits at once, and another port is tried.
+        var attempt = 0
+        while true {
+            attempt += 1
+            let fake: GPSFake
+            do {
+                fake = try GPSFake(log: log, options: options)
+            } catch {
+                GPSFakeSlots.shared.release()
+                throw error
+            }
+            switch await fake.waitUntilServing(deadline: deadline) {
+            case nil:
+                return fake
+            case .some(let problem):
+                let exitedEarly = fake.process.hasExited
+                let output = fake.output
+                fake.stop()
+                if exitedEarly && options.port == nil && attempt < 3 && monotonicNow() < deadline {
+                    await GPSFakeSlots.shared.acquire()
+                    continue
+                }
+                throw GPSFakeError(description: "\(problem): \(output)")
+            }
+        }
+    }
+
+    /// Waits until gpsd serves gpsfake's receiver; `nil`, or what went wrong.
+    private func waitUntilServing(deadline: Double) async -> String? {
+        while await !LoopbackTCP.accepts(port: port) {
+            if process.hasExited { return "gpsfake exited before gpsd listened on port \(port)" }
+            if monotonicNow() > deadline { return "gpsd from gpsfake did not listen on port \(port)" }
+            await pause(0.05)
+        }
+        // gpsd listens before gpsfake has handed it the receiver, and it
+        // flushes the receiver when it opens it: release before that, and the
+        // first sentences are gone. With -n gpsd opens a receiver as it adds
+        // it, so wait until gpsd lists one.
+        while await !GPSFake.listsReceiver(port: port) {
+            if process.hasExited { return "gpsfake exited before gpsd on port \(port) got its receiver" }
+            if monotonicNow() > deadline { return "gpsd on port \(port) never got gpsfake's receiver" }
+            await pause(0.05)
+        }
+        return nil
+    }
+
+    /// Starts gpsfake on `log`; it may not be listening yet.
+    private init(log: String, options: Options) throws(GPSFakeError) {
+        if let reason = GPSFake.unavailableReason { throw GPSFakeError(description: reason) }
+        guard !options.gated || options.once else {
+            throw GPSFakeError(description: "a gated gpsfake must play its log once")
+        }
+        guard let lines = FileIO.lineCount(log) else { throw GPSFakeError(description: "cannot read \(log)") }
+        // Each sentence consumes one line from the gate; more is harmless.
+        prompts = lines + 16
+        // The gate is written in one go: it must fit in the pipe.
+        guard !options.gated || prompts < 60_000 else {
+            throw GPSFakeError(description: "\(log) has too many lines for a gated run")
+        }
+        let port: Int
+        do {
+            port = try options.port ?? LoopbackTCP.freePort()
+        } catch {
+            throw GPSFakeError(description: "no free port: \(error)")
+        }
+        self.port = port
+
+        var arguments = [
+            GPSFake.gpsfakePath, "-q", "-n", "-P", String(port), "-c", String(options.cycle),
+            "-W", String(options.linger),
+        ]
+        if options.once { arguments.append("-1") }
+        if options.gated { arguments.append("-i") }
+        arguments.append(log)
+
+        var gateEnds: [Int32] = [-1, -1]
+        if options.gated {
+            guard pipe(&gateEnds) == 0 else { throw GPSFakeError(description: "pipe: \(String(cString: strerror(errno)))") }
+            for end in gateEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        }
+        defer { if gateEnds[0] >= 0 { close(gateEnds[0]) } }
+        do {
+            scratch = try ScratchDirectory("gpsfake")
+            process = try ChildProcess(
+                arguments, environment: .inherited(["TMPDIR": scratch.path]),
+                stdin: options.gated ? .descriptor(gateEnds[0]) : .null, stdoutPath: scratch.file("gpsfake.out"))
+        } catch {
+            if gateEnds[1] >= 0 { close(gateEnds[1]) }
+            throw GPSFakeError(description: "cannot start gpsfake: \(error)")
+        }
+        state = Mutex((gate: gateEnds[1], holdsSlot: true))
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Lets the gated log flow to gpsd: all of it, or the next `sentences`
+    /// (gpsfake then waits, with the receiver open and silent). Does nothing
+    /// for an ungated run.
+    public func release(sentences: Int? = nil) {
+        let newlines = [UInt8](repeating: 10, count: min(sentences ?? prompts, prompts))
+        state.withLock { state in
+            // Fits in the pipe (see init): the write does not block.
+            if state.gate >= 0 { try? FileIO.writeAll(state.gate, newlines, what: "gpsfake's stdin") }
+        }
+    }
+
+    /// The pid of the gpsd this gpsfake started, if it is running.
+    public func gpsdPID() -> pid_t? {
+        ProcFS.processes(named: "gpsd", inGroup: pid).first
+    }
+
+    /// SIGKILLs gpsd (not gpsfake), as a crash would. Returns false if no gpsd was found.
+    @discardableResult
+    public func killGPSD() -> Bool {
+        guard let gpsd = gpsdPID() else { return false }
+        return Glibc.kill(gpsd, SIGKILL) == 0
+    }
+
+    /// Waits up to `timeout` seconds for gpsfake to exit on its own.
+    public func waitForExit(timeout: Double) async -> Bool {
+        await process.wait(timeout: timeout)
+    }
+
+    /// SIGKILLs gpsfake and gpsd, as a crash or a restart of gpsd would end
+    /// them, but keeps the slot for a `start(replacing:)`. Returns at once.
+    public func kill() {
+        process.kill()
+    }
+
+    /// Stops gpsfake and gpsd (SIGKILL to the group) and frees the slot.
+    /// Returns at once; safe to call more than once.
+    public func stop() {
+        stop(handingOverSlot: false)
+    }
+
+    /// Stops the run; with `handingOverSlot` its slot is kept for the caller.
+    /// Returns whether the run still held its slot.
+    @discardableResult
+    private func stop(handingOverSlot: Bool) -> Bool {
+        let (gate, heldSlot) = state.withLock { state in
+            defer { state = (gate: -1, holdsSlot: false) }
+            return state
+        }
+        if gate >= 0 { close(gate) }
+        process.kill()
+        if heldSlot && !handingOverSlot { GPSFakeSlots.shared.release() }
+        return heldSlot
+    }
+
+    /// True once gpsfake has exited (and been reaped).
+    public func hasExited() -> Bool { process.hasExited }
+
+    /// gpsfake's output so far.
+    public var output: String { process.stdout }
+
+    // MARK: - Helpers
+
+    /// A TCP port on 127.0.0.1 that nothing listens on right now.
+    public static func freePort() throws(GPSFakeError) -> Int {
+        do {
+            return try LoopbackTCP.freePort()
+        } catch {
+            throw GPSFakeError(description: "no free port: \(error)")
+        }
+    }
+
+    /// Whether gpsd on `port` lists a receiver (`?DEVICES;`). Polls without
+    /// holding a thread; false if it does not answer within 5 s.
+    public static func listsReceiver(port: Int) async -> Bool {
+        guard let fd = await LoopbackTCP.connect(port: port, timeout: 5) else { return false }
+        defer { close(fd) }
+        let query = Array("?DEVICES;\n".utf8)
+        guard send(fd, query, query.count, Int32(MSG_NOSIGNAL)) == query.count else { return false }
+        // gpsd answers VERSION on connect, then DEVICES; whole lines only (CR LF).
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let listed: Bool? = await eventualValue(timeout: 5) {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if n < 0 { return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? nil : false }
+            if n == 0 || received.count > 1 << 16 { return false }
+            received += buffer[..<n]
+            guard let lastNewline = received.lastIndex(of: 10) else { return nil }
+            for line in received[...lastNewline].split(separator: 10) {
+                let text = String(decoding: line, as: UTF8.self)
+                if text.hasPrefix("{\"class\":\"DEVICES\"") { return text.contains("\"path\":\"") }
+            }
+            return nil
+        }
+        return listed ?? false
+    }
+}
