@@ -13,16 +13,8 @@ final class Wakeup: Sendable {
 
     /// A fresh, unsignalled wakeup.
     init() throws(SystemError) {
-        var ends: [Int32] = [-1, -1]
-        try retryingEINTR("pipe") { pipe(&ends) }
-        for end in ends {
-            // Close-on-exec so a spawned helper cannot keep it; non-blocking
-            // so signal() can never stall, even if called many times.
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-        }
-        descriptor = ends[0]
-        writeEnd = ends[1]
+        // Non-blocking, so signal() can never stall however often it is called.
+        (descriptor, writeEnd) = try DescriptorIO.makePipe("a reader's wakeup")
     }
 
     deinit {
