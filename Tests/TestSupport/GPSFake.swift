@@ -84,23 +84,30 @@ public final class GPSFake: Sendable {
     /// receiver. `startTimeout` bounds that wait on a loaded machine.
     /// `replacing` stops a previous run and hands its slot on, so a test that
     /// restarts gpsd does not queue behind other tests for a new one.
+    ///
+    /// A start that fails in one of gpsfake's own races is tried again, up to
+    /// three times within `startTimeout`: a port picked as free and taken by
+    /// someone else before gpsd binds it (gpsfake exits at once), and a gpsd
+    /// that never gets the receiver. gpsfake hands gpsd the receiver over
+    /// gpsd's control socket as soon as its file exists; on a loaded machine
+    /// gpsd can be between bind(2) and listen(2) then, the connect is refused,
+    /// and gpsfake carries on silently with a gpsd that has no receiver.
     public static func start(
-        log: String, options: Options = Options(), startTimeout: Double = 60, replacing previous: GPSFake? = nil
+        log: String, options: Options = Options(), startTimeout: Double = 120, replacing previous: GPSFake? = nil
     ) async throws(GPSFakeError) -> GPSFake {
         if previous?.stop(handingOverSlot: true) != true { await GPSFakeSlots.shared.acquire() }
         let deadline = monotonicNow() + startTimeout
-        if let port = options.port {
-            // A gpsd killed a moment ago may still hold the port it is asked to reuse.
-            guard await waitUntil(timeout: startTimeout, { LoopbackTCP.isFree(port: port) }) else {
-                GPSFakeSlots.shared.release()
-                throw GPSFakeError(description: "port \(port) is still taken after \(startTimeout) s")
-            }
-        }
-        // A port picked as free may be taken by someone else before gpsd binds
-        // it: then gpsfake exits at once, and another port is tried.
         var attempt = 0
         while true {
             attempt += 1
+            if let port = options.port {
+                // A gpsd killed a moment ago may still hold the port it is asked to reuse.
+                guard await waitUntil(timeout: max(0, deadline - monotonicNow()), { LoopbackTCP.isFree(port: port) })
+                else {
+                    GPSFakeSlots.shared.release()
+                    throw GPSFakeError(description: "port \(port) is still taken after \(startTimeout) s")
+                }
+            }
             let fake: GPSFake
             do {
                 fake = try GPSFake(log: log, options: options)
@@ -108,39 +115,59 @@ public final class GPSFake: Sendable {
                 GPSFakeSlots.shared.release()
                 throw error
             }
-            switch await fake.waitUntilServing(deadline: deadline) {
-            case nil:
-                return fake
-            case .some(let problem):
-                let exitedEarly = fake.process.hasExited
-                let output = fake.output
-                fake.stop()
-                if exitedEarly && options.port == nil && attempt < 3 && monotonicNow() < deadline {
-                    await GPSFakeSlots.shared.acquire()
-                    continue
-                }
-                throw GPSFakeError(description: "\(problem): \(output)")
+            let outcome = await fake.waitUntilServing(deadline: deadline)
+            guard case .failed(let problem, let retry) = outcome else { return fake }
+            let output = fake.output
+            // Keep the slot for the next attempt; give it up only when throwing.
+            let heldSlot = fake.stop(handingOverSlot: true)
+            if retry && attempt < 3 && monotonicNow() < deadline {
+                if !heldSlot { await GPSFakeSlots.shared.acquire() }
+                continue
             }
+            if heldSlot { GPSFakeSlots.shared.release() }
+            throw GPSFakeError(description: "\(problem) (attempt \(attempt)): \(output)")
         }
     }
 
-    /// Waits until gpsd serves gpsfake's receiver; `nil`, or what went wrong.
-    private func waitUntilServing(deadline: Double) async -> String? {
+    /// How long gpsd may listen without the receiver before the start counts
+    /// as gpsfake's lost hand-over: gpsd opens a pty as it adds it, so on an
+    /// idle machine it lists it within milliseconds.
+    static let receiverGrace = 15.0
+
+    /// What waiting for a fresh gpsfake ended with.
+    private enum Serving {
+        case serving
+        /// What went wrong, and whether starting afresh may help.
+        case failed(String, retry: Bool)
+    }
+
+    /// Waits until gpsd serves gpsfake's receiver.
+    private func waitUntilServing(deadline: Double) async -> Serving {
         while await !LoopbackTCP.accepts(port: port) {
-            if process.hasExited { return "gpsfake exited before gpsd listened on port \(port)" }
-            if monotonicNow() > deadline { return "gpsd from gpsfake did not listen on port \(port)" }
+            if process.hasExited {
+                return .failed("gpsfake exited before gpsd listened on port \(port)", retry: true)
+            }
+            if monotonicNow() > deadline { return .failed("gpsd from gpsfake did not listen on port \(port)", retry: false) }
             await pause(0.05)
         }
         // gpsd listens before gpsfake has handed it the receiver, and it
         // flushes the receiver when it opens it: release before that, and the
         // first sentences are gone. With -n gpsd opens a receiver as it adds
         // it, so wait until gpsd lists one.
+        let listening = monotonicNow()
         while await !GPSFake.listsReceiver(port: port) {
-            if process.hasExited { return "gpsfake exited before gpsd on port \(port) got its receiver" }
-            if monotonicNow() > deadline { return "gpsd on port \(port) never got gpsfake's receiver" }
+            if process.hasExited {
+                return .failed("gpsfake exited before gpsd on port \(port) got its receiver", retry: false)
+            }
+            let now = monotonicNow()
+            if now > deadline { return .failed("gpsd on port \(port) never got gpsfake's receiver", retry: false) }
+            if now - listening > GPSFake.receiverGrace {
+                return .failed(
+                    "gpsd on port \(port) had no receiver \(Int(GPSFake.receiverGrace)) s after it listened", retry: true)
+            }
             await pause(0.05)
         }
-        return nil
+        return .serving
     }
 
     /// Starts gpsfake on `log`; it may not be listening yet.

@@ -154,22 +154,15 @@ public actor DaemonCore: ControlHandler {
         guard !stopped else { return [] }
         var effective = newConfig
         var needRestart: [String] = []
-        if newConfig.socket != config.socket {
-            needRestart.append("socket")
-            effective.socket = config.socket
+        func keepRunning<Value: Equatable>(_ setting: WritableKeyPath<DaemonConfig, Value>, _ name: String) {
+            guard newConfig[keyPath: setting] != config[keyPath: setting] else { return }
+            needRestart.append(name)
+            effective[keyPath: setting] = config[keyPath: setting]
         }
-        if newConfig.socketGroup != config.socketGroup {
-            needRestart.append("socket_group")
-            effective.socketGroup = config.socketGroup
-        }
-        if newConfig.source != config.source {
-            needRestart.append("[source]")
-            effective.source = config.source
-        }
-        if newConfig.stateDirectory != config.stateDirectory {
-            needRestart.append("state_dir")
-            effective.stateDirectory = config.stateDirectory
-        }
+        keepRunning(\.socket, "socket")
+        keepRunning(\.socketGroup, "socket_group")
+        keepRunning(\.source, "[source]")
+        keepRunning(\.stateDirectory, "state_dir")
         let now = clock.monotonic()
         effects = engine.reconfigure(effective.engineSettings, now: now)
         carrier.logs.reconfigure(effective)

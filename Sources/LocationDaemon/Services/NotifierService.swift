@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Talks to systemd (`Type=notify`): `READY=1` as soon as it runs (the
 /// daemon starts it last, after the state, the logs, the socket and the
 /// source are up), a `STATUS=` line whenever the core's one-line summary
@@ -13,6 +15,10 @@ public final class NotifierService: Service {
     private let core: DaemonCore
     private let ticks: TickStream
     private let failures = FailureLatch()
+    /// Whether STOPPING=1 has been sent. Every notification is sent holding
+    /// this lock, so none (a watchdog ping from a tick that was under way)
+    /// can follow STOPPING=1.
+    private let stopped = Mutex(false)
 
     /// A notifier service for `core`, checking its status every `interval` seconds.
     public init(notifier: SystemdNotifier, core: DaemonCore, interval: Double = 1) {
@@ -48,7 +54,7 @@ public final class NotifierService: Service {
 
     /// Sends STOPPING=1 and stops.
     public func shutdown() async {
-        send { try notifier.stopping(status: "stopping") }
+        send(last: true) { try notifier.stopping(status: "stopping") }
         ticks.stop()
     }
 
@@ -63,12 +69,19 @@ public final class NotifierService: Service {
         send { try notifier.ready(status: status) }
     }
 
-    private func send(_ body: () throws -> Void) {
-        do {
-            try body()
-            failures.clear()
-        } catch {
-            if failures.set() { Diagnostics.warning("cannot notify systemd: \(error)") }
+    /// Sends one notification unless STOPPING=1 has gone; `last` marks it as
+    /// STOPPING=1 itself. (One short datagram, as sd_notify(3) sends it:
+    /// holding the lock over it is what keeps the order.)
+    private func send(last: Bool = false, _ body: () throws -> Void) {
+        stopped.withLock { stopped in
+            guard !stopped else { return }
+            stopped = last
+            do {
+                try body()
+                failures.clear()
+            } catch {
+                if failures.set() { Diagnostics.warning("cannot notify systemd: \(error)") }
+            }
         }
     }
 }

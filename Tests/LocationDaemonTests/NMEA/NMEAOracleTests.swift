@@ -65,12 +65,23 @@ import TestSupport
         // gpsfake slot like every other run.
         // A TMPDIR of its own for gpsd's control socket (see GPSFake).
         let scratch = try ScratchDirectory("gpsfake")
-        let run = try await GPSFakeSlots.shared.withSlot {
-            let port = try LoopbackTCP.freePort()
-            return try await ChildProcess.run(
-                [NMEAOracle.gpsfake, "-1", "-p", "-s", "38400", "-P", "\(port)", path],
-                environment: .inherited(["TMPDIR": scratch.path]))
-        }
+        // gpsfake hands gpsd the receiver as soon as gpsd's control socket
+        // file exists; on a loaded machine gpsd may not listen on it yet, the
+        // hand-over is silently lost, and gpsfake times out with nothing
+        // reported. That run says nothing about the file: try again (as
+        // GPSFake.start does).
+        var attempt = 0
+        var run: ChildProcess.Outcome
+        repeat {
+            attempt += 1
+            run = try await GPSFakeSlots.shared.withSlot {
+                let port = try LoopbackTCP.freePort()
+                return try await ChildProcess.run(
+                    [NMEAOracle.gpsfake, "-1", "-p", "-s", "38400", "-P", "\(port)", path],
+                    environment: .inherited(["TMPDIR": scratch.path]))
+            }
+        } while attempt < 3 && run.status != 0 && run.stderr.contains("Test timed out")
+            && NMEAOracle.gpsdEpochs(run.stdout).isEmpty
         #expect(run.status == 0, "gpsfake \(name): exit \(run.status)\n\(run.stderr)")
         let bytes = (try? FileIO.read(path)) ?? []
         let comparison = NMEAOracle.compare(

@@ -39,6 +39,25 @@ import TestSupport
         #expect(rest.last == "STOPPING=1\nSTATUS=stopping")
     }
 
+    @Test func nothingIsSentAfterStopping() async throws {
+        let dir = try ScratchDirectory("notify")
+        let listener = try DatagramListener(address: dir.file("notify"))
+        let core = try DaemonCore(config: try daemonConfig(in: dir), seed: 1, clock: ManualClock().clock)
+        let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": listener.address, "WATCHDOG_USEC": "200000"])
+        let service = NotifierService(notifier: notifier, core: core, interval: 0.05)
+        let running = Task { try await service.run() }
+        #expect(await listener.receive(timeout: 60)?.hasPrefix("READY=1") == true)
+        await service.shutdown()
+        // A reload that races the stop, as a SIGHUP during shutdown would.
+        service.reloading()
+        await service.reloaded()
+        try await running.value
+        var after: [String] = []
+        while let message = listener.receiveNow() { after.append(message) }
+        let stopping = try #require(after.firstIndex { $0.hasPrefix("STOPPING=1") }, "STOPPING=1 was sent: \(after)")
+        #expect(after[(stopping + 1)...].isEmpty, "sent after STOPPING=1: \(after[(stopping + 1)...])")
+    }
+
     @Test func withoutNotifySocketItOnlyWaitsForShutdown() async throws {
         let dir = try ScratchDirectory("notify")
         let core = try DaemonCore(config: try daemonConfig(in: dir), seed: 1, clock: ManualClock().clock)
