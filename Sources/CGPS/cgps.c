@@ -33,12 +33,24 @@
 #error "libgps built for Qt keeps a QTcpSocket in gps_fd; CGPS needs the plain-socket build that Debian ships."
 #endif
 
+/* Room for one line from gpsd, as libgps 3.22 has (twice its 10 KiB
+ * GPS_JSON_RESPONSE_MAX): a line that does not fit ends the session there
+ * too, so the two behave alike. */
+#define CGPS_LINE_MAX 20480
+
 struct cgps_session {
     struct gps_data_t gps;
-    /* The last gps_read found only part of a line. libgps's gps_waiting
-     * would now say "data waiting" until the rest arrives, so wait on the
-     * socket instead. */
-    bool partial;
+    /* Bytes read from gpsd's socket, [start, end) not yet consumed. The shim
+     * reads the socket itself instead of through gps_read(): one recv(2) per
+     * wakeup takes whatever gpsd sent, every complete line is unpacked from
+     * here, and no recv(2) is spent learning that the socket is empty. */
+    size_t start;
+    size_t end;
+    /* The last recv(2) left the socket empty (it returned less than asked):
+     * when no complete line is buffered, wait for the socket before reading
+     * again instead of asking it for nothing. */
+    bool drained;
+    char buffer[CGPS_LINE_MAX];
 };
 
 int cgps_api_major(void) { return GPSD_API_MAJOR_VERSION; }
@@ -95,10 +107,16 @@ int cgps_open(const char *host, const char *port, cgps_session **session)
     if (strcmp(host, GPSD_SHARED_MEMORY) == 0 || strcmp(host, GPSD_DBUS_EXPORT) == 0)
         return EINVAL;
 
-    cgps_session *opened = calloc(1, sizeof *opened);
+    /* malloc, not calloc: the line buffer is only ever read where it was
+     * written, so its pages are touched only as far as gpsd's lines reach. */
+    cgps_session *opened = malloc(sizeof *opened);
     if (opened == NULL)
         return ENOMEM;
+    memset(&opened->gps, 0, sizeof opened->gps);
     opened->gps.gps_fd = -1;
+    opened->start = 0;
+    opened->end = 0;
+    opened->drained = false;
 
     errno = 0;
     if (gps_open(host, port, &opened->gps) != 0) {
@@ -189,10 +207,39 @@ static void copy_text(char *to, size_t size, const char *from, size_t from_size)
     to[n] = '\0';
 }
 
-int cgps_read(cgps_session *session, cgps_report *report, int *sys_errno)
+/* The report classes locationd uses. Every other class (GST, PPS, TOFF, ATT,
+ * AIS, RTCM, SUBFRAME, RAW, ...) is reported as CGPS_REPORT_OTHER without
+ * being unpacked: libgps's generic unpacker is the costliest part of a
+ * report, and a GST comes with every epoch from many receivers. */
+static bool wanted_class(const char *line)
+{
+    /* Found as libgps finds it: the first "class": anywhere in the line. */
+    const char *tag = strstr(line, "\"class\":\"");
+    if (tag == NULL)
+        return true; /* not gpsd's JSON; libgps decides what it is */
+    const char *name = tag + strlen("\"class\":\"");
+    static const char *const wanted[] = {"TPV\"", "SKY\"", "VERSION\"", "DEVICES\"", "DEVICE\"", "WATCH\"", "ERROR\""};
+    for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++) {
+        if (strncmp(name, wanted[i], strlen(wanted[i])) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Unpacks one line (NUL-terminated, without its \n) into *report. */
+static void unpack_line(cgps_session *session, char *line, cgps_report *report)
 {
     struct gps_data_t *gps = &session->gps;
-    *sys_errno = 0;
+
+    memset(report, 0, sizeof *report);
+    report->satellites_used = -1;
+    report->satellites_visible = -1;
+    report->fix.latitude = NAN;
+    report->fix.longitude = NAN;
+    if (!wanted_class(line)) {
+        report->kind = CGPS_REPORT_OTHER;
+        return;
+    }
 
     /* libgps recomputes `set` for a TPV but only ORs bits in for the other
      * classes; clearing it first makes the bits name this one line. */
@@ -203,27 +250,10 @@ int cgps_read(cgps_session *session, cgps_report *report, int *sys_errno)
     timespec_t activated = gps->dev.activated;
     gps->dev.activated.tv_sec = -1;
     gps->dev.activated.tv_nsec = 0;
-    errno = 0;
-    int status = gps_read(gps, NULL, 0);
+    (void)gps_unpack(line, gps);
     bool device_closed = gps->dev.activated.tv_sec == 0 && gps->dev.activated.tv_nsec == 0;
     if (gps->dev.activated.tv_sec == -1)
         gps->dev.activated = activated;
-    if (status < 0) {
-        *sys_errno = errno;
-        session->partial = false;
-        return -1;
-    }
-    if (status == 0 || (gps->set & PACKET_SET) == 0) {
-        session->partial = true;
-        return 0;
-    }
-    session->partial = false;
-
-    memset(report, 0, sizeof *report);
-    report->satellites_used = -1;
-    report->satellites_visible = -1;
-    report->fix.latitude = NAN;
-    report->fix.longitude = NAN;
 
     gps_mask_t set = gps->set;
     if ((set & STATUS_SET) != 0) {
@@ -256,14 +286,58 @@ int cgps_read(cgps_session *session, cgps_report *report, int *sys_errno)
     } else {
         report->kind = CGPS_REPORT_OTHER;
     }
-    return status;
+}
+
+int cgps_read(cgps_session *session, cgps_report *report, int *sys_errno)
+{
+    *sys_errno = 0;
+    for (;;) {
+        char *first = session->buffer + session->start;
+        size_t length = session->end - session->start;
+        char *newline = length > 0 ? memchr(first, '\n', length) : NULL;
+        if (newline != NULL) {
+            *newline = '\0';
+            size_t consumed = (size_t)(newline - first) + 1;
+            session->start += consumed;
+            if (session->start == session->end)
+                session->start = session->end = 0;
+            unpack_line(session, first, report);
+            return (int)consumed;
+        }
+        if (session->drained)
+            return 0;
+        /* No complete line: make room at the front, then read what gpsd sent. */
+        if (session->start > 0) {
+            memmove(session->buffer, first, length);
+            session->start = 0;
+            session->end = length;
+        }
+        size_t room = sizeof session->buffer - session->end;
+        if (room == 0) {
+            /* A line longer than the buffer: libgps ends the session here too. */
+            return -1;
+        }
+        ssize_t got = recv(session->gps.gps_fd, session->buffer + session->end, room, MSG_DONTWAIT);
+        if (got > 0) {
+            session->end += (size_t)got;
+            session->drained = (size_t)got < room;
+            continue;
+        }
+        if (got == 0)
+            return -1; /* gpsd closed the connection */
+        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+            session->drained = true;
+            return 0;
+        }
+        *sys_errno = errno;
+        return -1;
+    }
 }
 
 int cgps_wait(cgps_session *session, int wake_fd, int timeout_ms)
 {
-    /* gps_waiting knows about lines libgps has already buffered, which
-     * poll(2) on the socket cannot see. */
-    if (!session->partial && gps_waiting(&session->gps, 0))
+    /* A complete line already read needs no syscall at all. */
+    if (session->end > session->start && memchr(session->buffer + session->start, '\n', session->end - session->start) != NULL)
         return CGPS_WAIT_READY;
 
     struct pollfd fds[2] = {
@@ -278,9 +352,9 @@ int cgps_wait(cgps_session *session, int wake_fd, int timeout_ms)
         return CGPS_WAIT_TIMEOUT;
     if (count == 2 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) != 0)
         return CGPS_WAIT_WOKEN;
-    /* New bytes (or a hangup) arrived: the next read may complete the line
-     * or report the end of the session. */
-    session->partial = false;
+    /* New bytes (or a hangup) arrived: the next read takes them, and may
+     * complete the line or report the end of the session. */
+    session->drained = false;
     return CGPS_WAIT_READY;
 }
 

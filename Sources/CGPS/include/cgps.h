@@ -12,26 +12,35 @@
  * -------
  * `cgps_open` connects and starts a JSON watch. The reader then alternates
  * `cgps_read` (one gpsd report per call) and `cgps_wait` (block until there
- * is input, a wakeup, or a timeout). libgps's own semantics, which the shim
- * turns into this contract:
+ * is input, a wakeup, or a timeout).
  *
- *   gps_read   > 0  one complete JSON line was consumed and unpacked;
- *              = 0  nothing complete yet (the socket is non-blocking; a
- *                   partial line stays in libgps's buffer);
- *              < 0  a socket error (errno set), or gpsd closed the
- *                   connection, or sent a line longer than libgps's buffer
- *                   (errno 0). Later libgps versions also return -2 for end
- *                   of file when reading a local file. All of them mean:
- *                   this session is over.
- *   gps_waiting     timeout in MICROseconds; true when libgps already holds
- *                   buffered bytes (even an incomplete line — so a loop of
- *                   gps_waiting + gps_read spins until the rest of the line
- *                   arrives) or the socket becomes readable; false on timeout
- *                   and on every error. `cgps_wait` uses it only to learn
- *                   about buffered complete lines, and otherwise polls the
- *                   socket together with the caller's wakeup descriptor, so
- *                   an idle reader sleeps in poll(2) with no periodic wakeups
- *                   and can be stopped at once.
+ * The shim reads gpsd's socket itself rather than through gps_read(), and
+ * hands each complete line to libgps's gps_unpack(). gps_read() does one
+ * recv(2) per call, so a reader that drains it learns that the socket is
+ * empty only from a recv(2) that fails with EAGAIN, and gps_waiting() says
+ * "data waiting" while it holds part of a line. The shim's own buffer
+ * (CGPS_LINE_MAX, libgps 3.22's size) avoids both: `cgps_read` unpacks
+ * every complete line it holds without a syscall, reads the socket once
+ * when it holds none (MSG_DONTWAIT), and after a read that left the socket
+ * empty returns 0 at once; `cgps_wait` answers "ready" without a syscall
+ * while a complete line is buffered and otherwise polls the socket together
+ * with the caller's wakeup descriptor, so an idle reader sleeps in poll(2)
+ * with no periodic wakeups and can be stopped at once. A report costs one
+ * poll(2) and one recv(2), as it does gpxlogger. Outcomes keep libgps's
+ * meaning: a line longer than the buffer, or gpsd closing the connection,
+ * ends the session with errno 0; a socket error ends it with its errno.
+ *
+ * Only the classes locationd uses (TPV, SKY, VERSION, DEVICES, DEVICE,
+ * WATCH, ERROR; the class found as libgps finds it) are unpacked; any other
+ * class is reported as CGPS_REPORT_OTHER unread, which saves libgps's
+ * generic unpacker the GST many receivers send every epoch.
+ *
+ * libgps semantics the shim still relies on:
+ *
+ *   gps_unpack      unpacks one NUL-terminated line into struct gps_data_t,
+ *                   as gps_read does after it found the line's end; public
+ *                   in <gps.h> in every API version below (`char *` in 11,
+ *                   `const char *` later: the shim passes a writable line).
  *   gps_open        returns -1 and leaves a negative NL_* code in errno
  *                   (NL_NOHOST, NL_NOCONNECT, ...), which gps_errstr turns
  *                   into text. The connect(2) errno itself is lost inside
@@ -177,7 +186,8 @@ int cgps_watch(cgps_session *session);
 /**
  * Reads one report. Returns > 0 when *report was filled, 0 when no complete
  * report is buffered yet (wait, then read again), and -1 when the session is
- * over; then *sys_errno holds errno, 0 meaning gpsd closed the connection.
+ * over; then *sys_errno holds errno, 0 meaning gpsd closed the connection or
+ * sent a line longer than CGPS_LINE_MAX.
  */
 int cgps_read(cgps_session *session, cgps_report *report, int *sys_errno);
 

@@ -26,7 +26,7 @@ public final class NMEADeviceSource: FixSource {
     private let running = Mutex<Running?>(nil)
 
     private struct Running: Sendable {
-        let control: NMEAReaderControl?
+        let control: NMEAReaderControl
         let finished: DispatchSemaphore
     }
 
@@ -62,13 +62,14 @@ public final class NMEADeviceSource: FixSource {
         }
         let stream = channel.stream()
         let (path, baud, timing) = (self.path, self.baud, self.timing)
-        let started = NMEAThread.start {
-            // The reader lives and dies on this thread.
-            NMEAReader(path: path, baud: baud, channel: channel, control: control, timing: timing).run()
-            finished.signal()
-        }
-        if !started {
-            _ = channel.send(.state(.connecting, detail: "cannot start a thread to read \(path)"), keepGoing: { false })
+        do {
+            try ReaderThread.start(name: "nmea-reader") {
+                // The reader lives and dies on this thread.
+                NMEAReader(path: path, baud: baud, channel: channel, control: control, timing: timing).run()
+                finished.signal()
+            }
+        } catch {
+            _ = channel.send(.state(.connecting, detail: "cannot start a thread to read \(path): \(error)"), keepGoing: { false })
             channel.finish()
             finished.signal()
         }
@@ -79,7 +80,7 @@ public final class NMEADeviceSource: FixSource {
     /// about 250 ms), after which the stream finishes.
     public func stop() {
         guard let current = running.withLock({ $0 }) else { return }
-        current.control?.requestStop()
+        current.control.requestStop()
         if current.finished.wait(timeout: .now() + .milliseconds(250)) == .success {
             current.finished.signal()  // let a second stop() return at once too
         }

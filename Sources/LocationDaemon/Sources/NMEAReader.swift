@@ -110,7 +110,7 @@ final class NMEAReader {
     // MARK: - Reading
 
     private func pump(_ input: borrowing NMEAInput, gotData: inout Bool) -> End {
-        var lastData = Self.now()
+        var lastData = SystemClock.monotonic()
         var pending = false  // bytes fed since the last flush
         var atEnd = false
         var bytes = 0
@@ -129,7 +129,7 @@ final class NMEAReader {
                 warnedNoSentences = true
                 report(reported?.state ?? .connected, "\(path): \(bytes) bytes but no NMEA sentence; is \(baud) baud right?")
             }
-            lastData = Self.now()
+            lastData = SystemClock.monotonic()
             pending = true
             gotData = true
         }
@@ -164,10 +164,10 @@ final class NMEAReader {
                 continue
             }
 
-            let timeout = pending ? max(0, timing.silence - (Self.now() - lastData)) : timing.follow
+            let timeout = pending ? max(0, timing.silence - (SystemClock.monotonic() - lastData)) : timing.follow
             var fds = [
                 pollfd(fd: input.fd, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: control.wakeRead, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: control.wakeup.descriptor, events: Int16(POLLIN), revents: 0),
             ]
             let ready = poll(&fds, 2, Int32((timeout * 1000).rounded(.up)))
             if ready < 0 {
@@ -193,7 +193,7 @@ final class NMEAReader {
                 consume(n)
             } else if events & Int32(POLLHUP | POLLERR | POLLNVAL) != 0 {
                 return input.kind == .fifo ? .writerClosed : .gone("the device hung up")
-            } else if ready == 0 && pending && Self.now() - lastData >= timing.silence {
+            } else if ready == 0 && pending && SystemClock.monotonic() - lastData >= timing.silence {
                 flushIfPending(&pending)
             }
         }
@@ -233,20 +233,9 @@ final class NMEAReader {
 
     /// Waits `seconds` unless stopped first; false if stopped.
     private func pause(_ seconds: Double) -> Bool {
-        var fds = [pollfd(fd: control.wakeRead, events: Int16(POLLIN), revents: 0)]
-        let deadline = Self.now() + seconds
-        while !stopping {
-            let left = deadline - Self.now()
-            if left <= 0 { return true }
-            _ = poll(&fds, 1, Int32((left * 1000).rounded(.up)))
-        }
-        return false
-    }
-
-    private static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        guard !stopping else { return false }
+        _ = control.wakeup.wait(seconds: seconds)
+        return !stopping
     }
 
     /// `250 ms`, `2 s`, `2.5 s`.

@@ -1,29 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Synchronization
 
 /// What the reading thread and `NMEADeviceSource.stop()` share: the stop
-/// request and a pipe that wakes the reader's `poll(2)` at once.
+/// request and the `Wakeup` that interrupts the reader's poll(2) at once.
 final class NMEAReaderControl: Sendable {
     private let stopped = Atomic<Bool>(false)
-    let wakeRead: Int32
-    let wakeWrite: Int32
+    /// Signalled once, by `requestStop()`, and never cleared.
+    let wakeup: Wakeup
 
     init() throws(SystemError) {
-        var fds: [Int32] = [-1, -1]
-        try retryingEINTR("pipe") { pipe(&fds) }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        }
-        wakeRead = fds[0]
-        wakeWrite = fds[1]
-    }
-
-    deinit {
-        close(wakeRead)
-        close(wakeWrite)
+        wakeup = try Wakeup()
     }
 
     /// Whether stop was requested.
@@ -32,7 +17,6 @@ final class NMEAReaderControl: Sendable {
     /// Asks the reader to stop and wakes it.
     func requestStop() {
         stopped.store(true, ordering: .releasing)
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
+        wakeup.signal()
     }
 }

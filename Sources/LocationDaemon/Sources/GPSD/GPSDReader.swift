@@ -28,6 +28,8 @@ struct GPSDReader {
     private var assembler: EpochAssembler
     private var reporter = SourceStateReporter()
     private var statistics = GPSDSourceStatistics()
+    private var published: GPSDSourceStatistics?
+    private var scratch: [Fix] = []
     private var outage: Outage?
     private var everConnected = false
 
@@ -44,7 +46,7 @@ struct GPSDReader {
 
     /// Runs until a stop is requested, then finishes the stream.
     mutating func run() {
-        outage = Outage(since: MonotonicClock.now())
+        outage = Outage(since: SystemClock.monotonic())
         Diagnostics.notice("gpsd: connecting to \(endpoint)")
         report(.connecting, "connecting to gpsd at \(endpoint)")
         while !control.isStopping {
@@ -74,7 +76,7 @@ struct GPSDReader {
 
     /// Reads one session until it ends or a stop is requested.
     private mutating func serve(_ session: inout GPSDSession) -> SessionEnd {
-        let openedAt = MonotonicClock.now()
+        let openedAt = SystemClock.monotonic()
         let handshakeDeadline = openedAt + tuning.handshakeTimeout
         var watching = false
         var release: String?
@@ -82,7 +84,7 @@ struct GPSDReader {
         var lastInput = openedAt
         var probeSentAt: Double?
         func ended(_ error: GPSDError) -> SessionEnd {
-            .ended(error, watching: watching, duration: MonotonicClock.now() - openedAt)
+            .ended(error, watching: watching, duration: SystemClock.monotonic() - openedAt)
         }
 
         while true {
@@ -122,7 +124,7 @@ struct GPSDReader {
             }
             if control.isStopping { return .stopped }
 
-            let now = MonotonicClock.now()
+            let now = SystemClock.monotonic()
             if heard {
                 lastInput = now
                 probeSentAt = nil
@@ -173,7 +175,7 @@ struct GPSDReader {
     }
 
     private mutating func take(_ tpv: GPSDFixReport, watching: Bool) {
-        let now = MonotonicClock.now()
+        let now = SystemClock.monotonic()
         deliver { assembler, emit in assembler.add(tpv, at: now, emit) }
         // Mode 0 only means gpsd has heard nothing yet; mode 1 is the receiver saying "no fix".
         if tpv.time == nil && tpv.mode == .noFix && watching {
@@ -183,9 +185,12 @@ struct GPSDReader {
 
     /// Runs an assembler step and delivers the epochs it completes. (The
     /// epochs are collected first: delivering touches `self`, which the
-    /// assembler step is still mutating.)
+    /// assembler step is still mutating. The collection's storage is kept
+    /// from one call to the next.)
     private mutating func deliver(_ step: (inout EpochAssembler, (Fix) -> Void) -> Void) {
-        var completed: [Fix] = []
+        var completed = scratch
+        scratch = []
+        completed.removeAll(keepingCapacity: true)
         step(&assembler) { completed.append($0) }
         for fix in completed {
             if fix.mode == .twoD || fix.mode == .threeD {
@@ -195,12 +200,13 @@ struct GPSDReader {
             }
             control.yield(.fix(fix))
         }
+        scratch = completed
     }
 
     private mutating func connected(release: String?, deviceCount: Int?) {
         statistics.connections += 1
         let gpsd = release.map { "gpsd \($0)" } ?? "gpsd"
-        let now = MonotonicClock.now()
+        let now = SystemClock.monotonic()
         if everConnected, let outage {
             let seconds = ((now - outage.since) * 10).rounded() / 10
             Diagnostics.notice(
@@ -227,14 +233,14 @@ struct GPSDReader {
     private mutating func lost(_ error: GPSDError, after duration: Double) {
         deliver { assembler, emit in assembler.flush(emit) }
         backoff.sessionEnded(after: duration)
-        outage = Outage(since: MonotonicClock.now(), attempts: 0, reason: error.reason)
+        outage = Outage(since: SystemClock.monotonic(), attempts: 0, reason: error.reason)
         Diagnostics.warning("gpsd: lost the connection: \(error); reconnecting")
         report(.connecting, "\(error); reconnecting")
     }
 
     /// An attempt failed before gpsd confirmed the watch.
     private mutating func failed(_ error: GPSDError) {
-        var current = outage ?? Outage(since: MonotonicClock.now())
+        var current = outage ?? Outage(since: SystemClock.monotonic())
         if current.reason == nil {
             Diagnostics.warning(
                 "gpsd: \(error); retrying, with backoff up to \(seconds(tuning.backoff.cap)) s between attempts")
@@ -261,6 +267,9 @@ struct GPSDReader {
         statistics.lateReports = counters.late
         statistics.epochs = counters.epochs
         statistics.earlyEpochs = counters.early
+        // Once per pass of the read loop: skip the lock when nothing changed.
+        guard statistics != published else { return }
+        published = statistics
         control.publish(statistics)
     }
 

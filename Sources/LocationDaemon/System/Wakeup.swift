@@ -3,8 +3,9 @@ import Glibc
 #endif
 
 /// A one-shot wakeup for a thread blocked in poll(2): a pipe that, once
-/// written, stays readable (nobody reads it). Stopping a reader is then
-/// immediate, and an idle reader needs no periodic timeouts to notice a stop.
+/// written, stays readable (nobody reads it). Both fix-source readers (gpsd
+/// and NMEA) include it in their poll sets, so stopping one is immediate and
+/// an idle reader needs no periodic timeouts to notice a stop.
 final class Wakeup: Sendable {
     /// The descriptor to include in poll(2) sets (the pipe's read end).
     let descriptor: Int32
@@ -12,16 +13,8 @@ final class Wakeup: Sendable {
 
     /// A fresh, unsignalled wakeup.
     init() throws(SystemError) {
-        var ends: [Int32] = [-1, -1]
-        try retryingEINTR("pipe") { pipe(&ends) }
-        for end in ends {
-            // Close-on-exec so a spawned helper cannot keep it; non-blocking
-            // so signal() can never stall, even if called many times.
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-        }
-        descriptor = ends[0]
-        writeEnd = ends[1]
+        // Non-blocking, so signal() can never stall however often it is called.
+        (descriptor, writeEnd) = try DescriptorIO.makePipe("a reader's wakeup")
     }
 
     deinit {
@@ -39,9 +32,9 @@ final class Wakeup: Sendable {
     /// Sleeps up to `seconds`; true when woken by `signal` instead.
     func wait(seconds: Double) -> Bool {
         var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        let deadline = MonotonicClock.now() + seconds
+        let deadline = SystemClock.monotonic() + seconds
         while true {
-            let remaining = deadline - MonotonicClock.now()
+            let remaining = deadline - SystemClock.monotonic()
             if remaining <= 0 { return false }
             let milliseconds = Int32(min((remaining * 1000).rounded(.up), Double(Int32.max)))
             let ready = poll(&entry, 1, milliseconds)

@@ -2,9 +2,10 @@
 import Glibc
 #endif
 
-/// Starts a detached POSIX thread for a blocking reader. A thread of its own
-/// (not a Dispatch or Swift-concurrency worker) because it blocks in poll(2)
-/// and connect(2) for as long as it likes without starving anyone.
+/// Starts a detached POSIX thread for a blocking reader (the gpsd and NMEA
+/// sources). A thread of its own (not a Dispatch or Swift-concurrency
+/// worker) because it blocks in poll(2), read(2) and connect(2) for as long
+/// as it likes without starving anyone.
 enum ReaderThread {
     private final class Box {
         let name: String
