@@ -184,7 +184,7 @@ struct ControlPlaneEndToEndTests {
         let out = running.sandbox.file("watch.out")
         let watch = try ChildProcess(
             [PackagePaths.product("locationctl"), "--socket", running.sandbox.socketPath, "watch", "logger"], stdoutPath: out, stderrPath: out + ".err")
-        #expect(await waitUntil(timeout: 60) { watch.stdout.components(" logger location ").count > 3 })
+        #expect(await waitUntil(timeout: 60) { watch.stdout.occurrences(of: " logger location ") >= 3 })
         #expect(watch.stdout.hasPrefix("watching logger (Ctrl-C to stop)\n"))
         watch.signal(SIGINT)
         #expect(await watch.wait(timeout: 60))
