@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The two clocks the daemon reads: monotonic seconds for the engine's `now`
 /// (timers must not jump with the wall clock), and UTC seconds to stamp
 /// events and status replies. Tests hand in their own.
@@ -18,14 +14,5 @@ public struct DaemonClock: Sendable {
     }
 
     /// The system's clocks.
-    public static let system = DaemonClock(
-        monotonic: { DaemonClock.read(CLOCK_MONOTONIC) },
-        wall: { DaemonClock.read(CLOCK_REALTIME) })
-
-    /// Seconds of `clock`.
-    public static func read(_ clock: clockid_t) -> Double {
-        var ts = timespec()
-        clock_gettime(clock, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    public static let system = DaemonClock(monotonic: { SystemClock.monotonic() }, wall: { SystemClock.utc() })
 }
