@@ -268,7 +268,7 @@ struct DaemonRunTests {
         #expect(ready.contains("waiting for gpsd 127.0.0.1:"))
         var heard: [String] = []
         let pinged = await waitUntil(timeout: 60) {
-            while let message = listener.receiveNow() { heard.append(message) }
+            heard += listener.receiveAllNow()
             return heard.contains("WATCHDOG=1")
         }
         #expect(pinged, "no WATCHDOG=1: \(heard)")
@@ -276,7 +276,7 @@ struct DaemonRunTests {
         #expect(await daemon.wait(timeout: 60))
         var rest: [String] = []
         await waitUntil(timeout: 60) {
-            while let message = listener.receiveNow() { rest.append(message) }
+            rest += listener.receiveAllNow()
             return rest.contains { $0.hasPrefix("STOPPING=1") }
         }
         #expect(rest.contains { $0.hasPrefix("STOPPING=1") }, "\(rest)")

@@ -53,6 +53,13 @@ public final class DatagramListener: Sendable {
         }
     }
 
+    /// Every datagram waiting now, in order (none: empty, at once).
+    public func receiveAllNow() -> [String] {
+        var all: [String] = []
+        while let message = receiveNow() { all.append(message) }
+        return all
+    }
+
     /// The next datagram's text, or `nil` if none comes within `timeout` seconds.
     public func receive(timeout: Double) async -> String? {
         await eventualValue(timeout: timeout, every: 0.005) { receiveNow() }
