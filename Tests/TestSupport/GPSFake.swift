@@ -35,7 +35,9 @@ public final class GPSFake: Sendable {
     }()
 
     /// Whether gpsfake, gpsd and python3-gps are installed.
-    public static var isAvailable: Bool { unavailableReason == nil }
+    /// Where CI sets `LOCATIOND_REQUIRE_TOOLS`, always `true`: the tests run
+    /// and fail for a missing tool instead of being skipped (`ExternalTool`).
+    public static var isAvailable: Bool { ExternalTool.isAvailable(when: unavailableReason == nil) }
 
     /// How to run gpsfake.
     public struct Options: Sendable {

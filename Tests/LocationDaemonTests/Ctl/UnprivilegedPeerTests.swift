@@ -11,7 +11,7 @@ import TestSupport
 /// group and `SO_PEERCRED` let it do.
 @Suite(
     .enabled(if: getuid() == 0, "needs root to run locationctl as another user"),
-    .enabled(if: FileIO.isExecutable("/usr/bin/setpriv"), "needs setpriv (util-linux)"),
+    .enabled(if: ExternalTool.isAvailable("setpriv"), "needs setpriv (util-linux)"),
     .enabled(if: Locationctl.isBuilt, "build locationctl first: swift build --build-tests"))
 struct UnprivilegedPeerTests {
     static let setpriv = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]

@@ -72,7 +72,7 @@ struct GPSBabelReadBackTests {
 /// Running `/usr/bin/gpsbabel`, and reading its unicsv output.
 enum GPSBabel {
     static let path = "/usr/bin/gpsbabel"
-    static var isInstalled: Bool { FileIO.isExecutable(path) }
+    static var isInstalled: Bool { ExternalTool.isAvailable(when: FileIO.isExecutable(path)) }
 
     /// Runs gpsbabel to its end; its output goes to a file named in `arguments`.
     static func run(_ arguments: [String]) async throws -> Int32 {
