@@ -40,6 +40,8 @@ extension ControlServer {
         public var accepted = 0
         /// Connections refused with `busy`.
         public var refusedBusy = 0
+        /// Peers refused as soon as they connected (a program whose user is not in `allow_users`/`allow_groups`).
+        public var refusedPeers = 0
         /// Request lines answered (including those refused).
         public var requests = 0
         /// Request lines refused as malformed or too long.

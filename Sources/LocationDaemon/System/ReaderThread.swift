@@ -18,6 +18,12 @@ enum ReaderThread {
 
     /// Runs `body` on a new detached thread; `name` says what it is in errors.
     static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(SystemError) {
+        pthread_detach(try startJoinable(name: name, body))
+    }
+
+    /// Runs `body` on a new thread the caller joins (a server loop, stopped
+    /// and waited for); `name` says what it is in errors.
+    static func startJoinable(name: String, _ body: @escaping @Sendable () -> Void) throws(SystemError) -> pthread_t {
         let box = Unmanaged.passRetained(Box(name: name, body: body))
         var thread = pthread_t()
         let status = pthread_create(
@@ -32,6 +38,6 @@ enum ReaderThread {
             box.release()
             throw SystemError("pthread_create \(name)", errno: status)
         }
-        pthread_detach(thread)
+        return thread
     }
 }
