@@ -70,13 +70,18 @@ import TestSupport
             }
         }
         if !current.isEmpty { blocks.append(current.joined(separator: "\n")) }
-        #expect(blocks.count == 2)
+        #expect(blocks.count == 3)
         let shipped = try DaemonConfig.parse(blocks[0], file: "example 1")
         #expect(shipped.engineSettings.clients == (try load()).engineSettings.clients)
         let second = try DaemonConfig.parse(blocks[1], file: "example 2")
         #expect(second.source == .nmea(device: "/dev/ttyACM0", baud: 38_400))
         #expect(second.client(named: "weather")?.usage == "Local forecast #1: the town you are in")
         #expect(second.restricted == ["tracker"])
+        let third = try DaemonConfig.parse(blocks[2], file: "example 3")
+        #expect(third.client(named: "qgis")?.programs.gpsdPort == 2948)
+        #expect(third.client(named: "qgis")?.programs.allowGroups == ["users"])
+        #expect(third.client(named: "geoclue")?.programs.nmeaSocket == "/run/locationd/geoclue.nmea")
+        #expect(third.clients.allSatisfy { $0.log == nil })
     }
 
     @Test func renderedShippedConfigParsesBack() throws {
