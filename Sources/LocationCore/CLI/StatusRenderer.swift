@@ -12,6 +12,9 @@ public enum StatusRenderer {
         for client in status.clients {
             lines.append("")
             lines.append(contentsOf: clientLines(client, now: report.time))
+            for program in report.programs where program.client == client.authorization.client {
+                lines.append("  program: \(program.summary)")
+            }
         }
         let prompts = status.clients.compactMap(\.prompt)
         if !prompts.isEmpty {

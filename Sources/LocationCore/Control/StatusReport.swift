@@ -8,12 +8,15 @@ public struct StatusReport: Sendable, Hashable {
     public var time: Double?
     /// The source as people name it, e.g. `gpsd 127.0.0.1:2947` or `nmea /dev/ttyACM0`.
     public var sourceName: String?
+    /// The programs connected to the clients' program sockets now.
+    public var programs: [ConnectedProgram]
 
     /// A report from its parts.
-    public init(status: EngineStatus, time: Double? = nil, sourceName: String? = nil) {
+    public init(status: EngineStatus, time: Double? = nil, sourceName: String? = nil, programs: [ConnectedProgram] = []) {
         self.status = status
         self.time = time
         self.sourceName = sourceName
+        self.programs = programs
     }
 
     /// The same report with only `client` (and everything not per client),
@@ -22,6 +25,7 @@ public struct StatusReport: Sendable, Hashable {
         guard let match = status.clients.first(where: { $0.authorization.client == client }) else { return nil }
         var copy = self
         copy.status.clients = [match]
+        copy.programs = programs.filter { $0.client == client }
         return copy
     }
 
@@ -31,6 +35,7 @@ public struct StatusReport: Sendable, Hashable {
         if let time, UTCTime.isWritable(time) { members.append(("time", .string(UTCTime.format(time)))) }
         if let sourceName { members.append(("sourceName", .string(sourceName))) }
         members.append(contentsOf: status.jsonMembers)
+        if !programs.isEmpty { members.append(("programs", .array(programs.map(\.json)))) }
         return .object(members)
     }
 
@@ -44,6 +49,8 @@ public struct StatusReport: Sendable, Hashable {
             throw error.decodeError
         }
         status = try EngineStatus(json: value)
+        programs = []
+        for item in value["programs"]?.arrayValue ?? [] { programs.append(try ConnectedProgram(json: item)) }
     }
 }
 

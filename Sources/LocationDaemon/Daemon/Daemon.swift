@@ -8,11 +8,12 @@ import LocationCore
 /// Start-up order, each step refusing to start (exit 1, every problem
 /// logged) when it fails: signals are caught (so a SIGTERM during start-up
 /// is not lost), the configuration is read, the state loaded (a corrupt file
-/// set aside) and every log opened, the control socket bound, the source
-/// started; then READY=1. The services run as a group in that order —
-/// core, control, source, systemd — and stop in reverse: STOPPING=1, stop
-/// reading, close and unlink the socket, then write and sync the logs and
-/// save the state. SIGHUP reopens the logs and reloads the configuration,
+/// set aside) and every log opened, the control socket bound, the program
+/// sockets bound (when a client has any), the source started; then
+/// READY=1. The services run as a group in that order — core, control,
+/// programs, source, systemd — and stop in reverse: STOPPING=1, stop
+/// reading, close the program sockets, close and unlink the socket, then
+/// write and sync the logs and save the state. SIGHUP reopens the logs and reloads the configuration,
 /// keeping the running one when the file has errors.
 public enum Daemon {
     /// Makes the fix source for a `[source]` section.
@@ -71,6 +72,15 @@ public enum Daemon {
         if let control {
             do {
                 services.append(try control(config, core))
+            } catch {
+                Diagnostics.error("not started: \(error)")
+                await core.abandon()
+                return .refused
+            }
+        }
+        if config.clients.contains(where: \.programs.servesPrograms) {
+            do {
+                services.append(try ProgramService(config: config, core: core))
             } catch {
                 Diagnostics.error("not started: \(error)")
                 await core.abandon()

@@ -35,7 +35,7 @@ public actor DaemonCore: ControlHandler {
     private var engine: Engine
     private let carrier: EffectCarrier
     private let state: StateKeeper
-    private let audit: AuditLog
+    let audit: AuditLog
     private let clock: DaemonClock
     private var effects: [Effect] = []
     private var watchers: [WatcherID: Watcher] = [:]
@@ -43,6 +43,10 @@ public actor DaemonCore: ControlHandler {
     private var nextWatcher: UInt64 = 1
     private var reportedSource: SourceState?
     private var stopped = false
+    /// Whether `shutdown()` or `abandon()` has run.
+    var isStopped: Bool { stopped }
+    /// Where deliveries meet the clients' programs (the program server takes them from here).
+    public nonisolated let programSinks = ProgramSinks()
     /// Fixes the source has reported (any mode).
     public private(set) var fixesSeen = 0
 
@@ -77,6 +81,7 @@ public actor DaemonCore: ControlHandler {
             throw .audit(error)
         }
         carrier = EffectCarrier(logs: logs)
+        carrier.programs = programSinks
         effects.reserveCapacity(16)
         if saved == nil {
             // Write the state at once, so the reduced-accuracy secrets just drawn survive a crash.
@@ -163,6 +168,7 @@ public actor DaemonCore: ControlHandler {
         keepRunning(\.socketGroup, "socket_group")
         keepRunning(\.source, "[source]")
         keepRunning(\.stateDirectory, "state_dir")
+        if Self.programSockets(of: newConfig) != Self.programSockets(of: config) { needRestart.append(Self.programKeys) }
         let now = clock.monotonic()
         effects = engine.reconfigure(effective.engineSettings, now: now)
         carrier.logs.reconfigure(effective)
@@ -220,7 +226,9 @@ public actor DaemonCore: ControlHandler {
 
     /// The engine's status, as `status` replies carry it.
     public func statusReport() -> StatusReport {
-        StatusReport(status: engine.status(now: clock.monotonic()), time: clock.wall(), sourceName: sourceName)
+        var report = StatusReport(status: engine.status(now: clock.monotonic()), time: clock.wall(), sourceName: sourceName)
+        report.programs = programSinks.programs
+        return report
     }
 
     /// What the engine would save now.

@@ -4,7 +4,8 @@ import LocationCore
 /// and `locationd replay` share, so the two cannot drift apart:
 ///
 /// * `deliver` → the §5.3 log line → the client's `LogWriter` (and a
-///   `location` event for watchers, when anyone watches);
+///   `location` event for watchers, when anyone watches), and the record to
+///   the client's programs (`ProgramSinks`, which only queues it);
 /// * `event` → a diagnostic line for people (client-facing errors at
 ///   info/notice, authorization changes and prompts at notice), and a
 ///   `ControlEvent` kept for watchers (`takeEvents()`);
@@ -33,6 +34,8 @@ public final class EffectCarrier {
     public var collectsEvents = false
     /// Whether to keep `location` events too (building them costs a little per fix).
     public var collectsLocations = false
+    /// The clients' program servers, when any serve (the daemon's; a replay has none).
+    public var programs: ProgramSinks?
     /// What has been carried out so far.
     public private(set) var tally = Tally()
     private var persistRequested = false
@@ -82,6 +85,7 @@ public final class EffectCarrier {
         record.append(to: &line)
         line.append(0x0A)
         logs.append(line, client: delivery.client)
+        programs?.deliver(record)
         if collectsLocations { pending.append(ControlEvent(location: record)) }
     }
 

@@ -1,0 +1,93 @@
+import LocationCore
+import Synchronization
+
+/// Where a client's deliveries meet its programs: the one owner of the
+/// engine hands every delivered record here (from `EffectCarrier.deliver`,
+/// the single fan-out point), and the program server's thread takes them
+/// and writes them out. Handing over only queues, under a lock held for an
+/// append: a slow program can never delay the log or the engine.
+///
+/// Only the clients a program watches now have their records queued; the
+/// queue is bounded (`maximumPending`), and records that find it full are
+/// counted, not kept. The program server publishes here who is connected,
+/// for `status`.
+public final class ProgramSinks: Sendable {
+    /// Records queued for the program server at most; more are counted as dropped.
+    public static let maximumPending = 4096
+
+    private struct State {
+        var watched: Set<String> = []
+        var pending: [LogRecord] = []
+        var dropped = 0
+        var programs: [ConnectedProgram] = []
+        var refused: [String: Int] = [:]
+        var waker: LoopWaker?
+    }
+
+    private let state = Mutex(State())
+
+    /// An empty registry: nothing watched, nobody connected.
+    public init() {}
+
+    // MARK: The engine's owner
+
+    /// Queues a delivered record for the programs of its client, if any watch.
+    public func deliver(_ record: LogRecord) {
+        let waker = state.withLock { state -> LoopWaker? in
+            guard state.watched.contains(record.client) else { return nil }
+            guard state.pending.count < Self.maximumPending else {
+                state.dropped += 1
+                return nil
+            }
+            state.pending.append(record)
+            return state.waker
+        }
+        waker?.wake()
+    }
+
+    /// The programs connected now, in the order they connected.
+    public var programs: [ConnectedProgram] { state.withLock { $0.programs } }
+
+    /// Peers refused at connect time, per client, since the start.
+    public var refused: [String: Int] { state.withLock { $0.refused } }
+
+    /// Records that found the queue full, since the start.
+    public var dropped: Int { state.withLock { $0.dropped } }
+
+    // MARK: The program server
+
+    /// The waker of the server loop that takes the records.
+    func attach(_ waker: LoopWaker?) {
+        state.withLock { $0.waker = waker }
+    }
+
+    /// Whether `client`'s records are queued (some program of it watches).
+    func setWatched(_ client: String, _ watched: Bool) {
+        state.withLock { state in
+            if watched {
+                state.watched.insert(client)
+            } else {
+                state.watched.remove(client)
+                state.pending.removeAll { $0.client == client }
+            }
+        }
+    }
+
+    /// The records queued since the last call, in delivery order.
+    func take() -> [LogRecord] {
+        state.withLock { state in
+            defer { state.pending.removeAll(keepingCapacity: true) }
+            return state.pending
+        }
+    }
+
+    /// Who is connected now.
+    func publish(_ programs: [ConnectedProgram]) {
+        state.withLock { $0.programs = programs }
+    }
+
+    /// Counts a peer of `client` refused at connect time.
+    func countRefused(_ client: String) {
+        state.withLock { $0.refused[client, default: 0] += 1 }
+    }
+}
