@@ -30,12 +30,12 @@ final class ConnectionOutput: WatchSink {
     /// The most bytes of event lines queued for a watcher before it is cut off.
     let watcherBacklog: Int
     private let state = Mutex(State())
-    private let waker: LoopWaker
+    private let waker: Wakeup
     private let cutOffLine: [UInt8]
 
     /// `tooSlowLine` is the last line a watcher gets when it is cut off
     /// (the control protocol's `too-slow` error unless given).
-    init(watcherBacklog: Int, waker: LoopWaker, tooSlowLine: [UInt8]? = nil) {
+    init(watcherBacklog: Int, waker: Wakeup, tooSlowLine: [UInt8]? = nil) {
         self.watcherBacklog = watcherBacklog
         self.waker = waker
         self.cutOffLine = tooSlowLine ?? Self.tooSlowLine(backlog: watcherBacklog)
@@ -69,12 +69,12 @@ final class ConnectionOutput: WatchSink {
         }
         switch outcome {
         case .queued(let wake):
-            if wake { waker.wake() }
+            if wake { waker.signal() }
             return true
         case .refused:
             return false
         case .cutOff:
-            waker.wake()
+            waker.signal()
             return false
         }
     }
@@ -90,7 +90,7 @@ final class ConnectionOutput: WatchSink {
             state.buffer.append(contentsOf: bytes)
             return true
         }
-        if wake { waker.wake() }
+        if wake { waker.signal() }
     }
 
     /// Queues a last line in place of whatever has not begun to go out.

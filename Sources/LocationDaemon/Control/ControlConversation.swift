@@ -104,14 +104,14 @@ final class ControlConversation: ServerConversation {
             loop.spawn {
                 let watcher = await handler.watch(request, client: client, from: peer, sink: output)
                 inbox.complete(id, .watch(watcher))
-                waker.wake()
+                waker.signal()
             }
         } else {
             loop.spawn {
                 let reply = await handler.handle(request, from: peer)
                 output.enqueue(Array(reply.line().utf8))
                 inbox.complete(id, .replied)
-                waker.wake()
+                waker.signal()
             }
         }
     }

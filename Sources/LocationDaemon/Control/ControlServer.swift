@@ -109,7 +109,7 @@ public final class ControlServer: Sendable {
     /// Starts serving on a thread of its own. Calling it again does nothing.
     public func start() throws(ControlServerError) {
         do {
-            try loop.startThread(name: "control server")
+            try loop.startThread(name: "control")
         } catch {
             throw .system(path: path, error)
         }

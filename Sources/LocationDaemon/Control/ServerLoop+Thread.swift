@@ -1,22 +1,18 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Whether a server loop's thread has started, and its handle.
 enum ServerThreadState {
     case idle
-    case running(pthread_t)
+    case running(DaemonThread.Handle)
     case stopped
 }
 
 extension ServerLoop {
-    /// Runs the loop on a thread of its own; `name` says what it is in errors.
+    /// Runs the loop on a thread of its own named `name` (`control`, `programs`).
     /// Calling it again does nothing.
     func startThread(name: String) throws(SystemError) {
         let body: @Sendable () -> Void = { [self] in run() }
         try thread.withLock { state throws(SystemError) in
             guard case .idle = state else { return }
-            state = .running(try ReaderThread.startJoinable(name: name, body))
+            state = .running(try DaemonThread.start(name: name, detached: false, body))
         }
     }
 
@@ -35,10 +31,8 @@ extension ServerLoop {
             return true
         case .running(let handle):
             inbox.requestStop()
-            waker.wake()
-            if pthread_equal(handle, pthread_self()) == 0 {
-                pthread_join(handle, nil)
-            }
+            waker.signal()
+            if !handle.isCurrent { handle.join() }
             return true
         }
     }

@@ -44,7 +44,7 @@ final class ServerInbox<Completion: Sendable>: Sendable {
 /// themselves.
 final class ServerLoop<Conversation: ServerConversation>: @unchecked Sendable {
     let inbox = ServerInbox<Conversation.Completion>()
-    let waker: LoopWaker
+    let waker: Wakeup
     let published = Mutex(ControlServer.Statistics())
     /// The loop's thread, once started (`ServerLoop+Thread`).
     let thread = Mutex(ServerThreadState.idle)
@@ -69,7 +69,7 @@ final class ServerLoop<Conversation: ServerConversation>: @unchecked Sendable {
         self.conversation = conversation
         self.executor = executor
         self.limits = limits
-        self.waker = try LoopWaker()
+        self.waker = try Wakeup()
     }
 
     private var path: String { conversation.name }
@@ -84,7 +84,7 @@ final class ServerLoop<Conversation: ServerConversation>: @unchecked Sendable {
             let now = SystemClock.monotonic()
             pollFDs.removeAll(keepingCapacity: true)
             polled.removeAll(keepingCapacity: true)
-            pollFDs.append(pollfd(fd: waker.fd, events: Int16(POLLIN), revents: 0))
+            pollFDs.append(pollfd(fd: waker.descriptor, events: Int16(POLLIN), revents: 0))
             let accepting = now >= acceptPausedUntil
             if accepting {
                 for fd in listeners { pollFDs.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }

@@ -120,7 +120,7 @@ public final class ProgramServer: Sendable {
     /// changes in a task. Returns when the changes are all carried out.
     public func run() async throws(SystemError) {
         sinks.attach(loop.waker)
-        try loop.startThread(name: "program server")
+        try loop.startThread(name: "programs")
         await use.run(handler: handler)
     }
 

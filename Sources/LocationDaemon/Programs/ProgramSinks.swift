@@ -21,7 +21,7 @@ public final class ProgramSinks: Sendable {
         var dropped = 0
         var programs: [ConnectedProgram] = []
         var refused: [String: Int] = [:]
-        var waker: LoopWaker?
+        var waker: Wakeup?
     }
 
     private let state = Mutex(State())
@@ -33,7 +33,7 @@ public final class ProgramSinks: Sendable {
 
     /// Queues a delivered record for the programs of its client, if any watch.
     public func deliver(_ record: LogRecord) {
-        let waker = state.withLock { state -> LoopWaker? in
+        let waker = state.withLock { state -> Wakeup? in
             guard state.watched.contains(record.client) else { return nil }
             guard state.pending.count < Self.maximumPending else {
                 state.dropped += 1
@@ -42,7 +42,7 @@ public final class ProgramSinks: Sendable {
             state.pending.append(record)
             return state.waker
         }
-        waker?.wake()
+        waker?.signal()
     }
 
     /// The programs connected now, in the order they connected.
@@ -57,7 +57,7 @@ public final class ProgramSinks: Sendable {
     // MARK: The program server
 
     /// The waker of the server loop that takes the records.
-    func attach(_ waker: LoopWaker?) {
+    func attach(_ waker: Wakeup?) {
         state.withLock { $0.waker = waker }
     }
 

@@ -14,7 +14,7 @@ public final class ProgramService: Service {
     public init(config: DaemonConfig, core: DaemonCore) throws(ProgramServer.SetupError) {
         server = try ProgramServer(
             config: config, sinks: core.programSinks, handler: core,
-            audit: { record in Task { await core.auditProgram(record) } })
+            audit: { record in core.auditProgram(record) })
     }
 
     /// Serves until shutdown.
