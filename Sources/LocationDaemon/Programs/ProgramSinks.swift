@@ -31,10 +31,10 @@ public final class ProgramSinks: Sendable {
 
     // MARK: The engine's owner
 
-    /// Queues a delivered record for the programs of its client, if any watch.
-    public func deliver(_ record: LogRecord) {
+    /// Queues a delivery, as its log record, for the programs of its client, if any watch.
+    public func deliver(_ delivery: Delivery) {
         let waker = state.withLock { state -> Wakeup? in
-            guard state.watched.contains(record.client) else { return nil }
+            guard state.watched.contains(delivery.client), let record = LogRecord(delivery: delivery) else { return nil }
             guard state.pending.count < Self.maximumPending else {
                 state.dropped += 1
                 return nil
