@@ -23,14 +23,10 @@ public struct GeoJSONLineEncoder: ExportEncoder {
     private var first = true
 
     /// An encoder that splits lines at `gap` seconds.
-    public init(gap: Double = TrackSegmenter.defaultGap) {
-        segmenter = TrackSegmenter(gap: gap)
-    }
+    public init(gap: Double = TrackSegmenter.defaultGap) { segmenter = TrackSegmenter(gap: gap) }
 
     /// Appends the FeatureCollection's start.
-    public mutating func begin(into out: inout [UInt8]) {
-        ByteText.append("{\"type\":\"FeatureCollection\",\"features\":[\n", to: &out)
-    }
+    public mutating func begin(into out: inout [UInt8]) { GeoJSONEncoder.appendCollectionStart(to: &out) }
 
     /// Adds one record to the current line (writing out the track before it when the client changes).
     public mutating func add(_ record: LogRecord, into out: inout [UInt8]) {
@@ -64,7 +60,7 @@ public struct GeoJSONLineEncoder: ExportEncoder {
     /// Writes the last track and closes the collection.
     public mutating func finish(into out: inout [UInt8]) {
         flush(into: &out)
-        ByteText.append(first ? "]}\n" : "\n]}\n", to: &out)
+        GeoJSONEncoder.appendCollectionEnd(empty: first, to: &out)
     }
 
     /// Writes the held track: its line feature, then its single fixes.
