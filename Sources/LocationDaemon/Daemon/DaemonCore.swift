@@ -64,6 +64,7 @@ public actor DaemonCore: ControlHandler {
         state = StateKeeper(store: StateStore(path: config.statePath))
         let saved = state.load()
         engine = Engine(settings: config.engineSettings, saved: saved, seed: seed)
+        engine.wallClockOffset = clock.wall() - clock.monotonic()
         let logs: ClientLogs
         do {
             logs = try ClientLogs(config: config)
@@ -124,6 +125,8 @@ public actor DaemonCore: ControlHandler {
     public func tick() {
         guard !stopped else { return }
         let now = clock.monotonic()
+        // The wall clock may have been set (NTP, gpsd): the saved reduced-accuracy time follows it.
+        engine.wallClockOffset = clock.wall() - now
         effects.removeAll(keepingCapacity: true)
         engine.handle(.tick, now: now, into: &effects)
         carry(now: now)
@@ -204,7 +207,7 @@ public actor DaemonCore: ControlHandler {
         case .noFix: source = "\(sourceName) connected, receiver has no fix"
         case .fix: source = "\(sourceName) connected"
         }
-        let receiving = status.clients.filter(\.delivering)
+        let receiving = status.clients.filter(\.eligible)
         let count = receiving.count == 1 ? "1 client" : "\(receiving.count) clients"
         if !status.services { return "Location Services are off; \(source)" }
         if receiving.isEmpty {
