@@ -80,16 +80,8 @@ import TestSupport
     }
 
     @Test func aReducedClientIsNeitherBlockedNorHurriedByAYearAheadEpoch() throws {
-        let clients = DaemonFixtures.logger + """
-
-
-            [client.rough]
-            log = rough.jsonl
-            precise = off
-            reduced_interval = 60
-            authorization = always
-            updating = on
-            """
+        // The logger and `rough`, a reduced client at most once a minute.
+        let clients = ReplayerTests.clients
         let text = try Self.splice { epoch, body in epoch == 30 ? Self.redate(body, to: "140327") : body }
         let dir = try ScratchDirectory("replay-fault")
         let input = try dir.write("input.nmea", text)
