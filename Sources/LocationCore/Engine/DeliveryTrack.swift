@@ -33,6 +33,14 @@ struct DeliveryTrack: Sendable, Hashable {
         lastDrop = nil
     }
 
+    /// A fix delivered an epoch already delivered before (a reduced `locate` within the interval gets
+    /// the coarse fix it already had): a delivery, but not a new epoch.
+    mutating func deliveredAgain(now: Double) {
+        lastAt = now
+        delivered += 1
+        lastDrop = nil
+    }
+
     /// A fix was not delivered, for `reason`.
     @inline(__always)
     mutating func drop(_ reason: DropReason) {

@@ -96,7 +96,16 @@ extension Engine {
                     clients[i].reducedLimit.isOpen(
                         now: now, utc: now + wallClockOffset, interval: clients[i].settings.reducedInterval)
                 else {
-                    clients[i].track.drop(.reducedRate)
+                    // A locate within the interval gets the coarse position already delivered in it again:
+                    // promptly, and with no new information.
+                    if locating, let again = clients[i].lastReducedFix {
+                        effects.append(.deliver(Delivery(client: clients[i].settings.name, fix: again, accuracy: .reduced)))
+                        clients[i].track.deliveredAgain(now: now)
+                        clients[i].locateDeadline = nil
+                        if !clients[i].updating { clients[i].anchor = nil }
+                    } else {
+                        clients[i].track.drop(.reducedRate)
+                    }
                     continue
                 }
                 let hour = clients[i].reduced.driftHour
@@ -134,6 +143,7 @@ extension Engine {
             if reduced {
                 clients[i].reducedLimit.delivered(now: now)
                 clients[i].reduced.lastDelivery = now + wallClockOffset
+                clients[i].lastReducedFix = out
                 persistPending = true
             }
             if locating {

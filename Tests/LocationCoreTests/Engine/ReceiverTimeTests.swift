@@ -94,7 +94,9 @@ import Testing
 
     @Test func locateTimeoutAndAllowOnceRunOnTheMonotonicClockNotOnFixTimes() {
         var engine = E.engine(E.client(authorization: .ask, updating: false, inUse: true, onceGrace: 60, locateTimeout: 30))
-        _ = engine.run(.share(client: "app"), at: 0)
+        _ = engine.run(.request(client: "app", kind: .whileUsing), at: 0)
+        _ = engine.run(.answer(client: "app", answer: .allowOnce), at: 0)
+        #expect(engine.auth().once)
         _ = engine.run(.session(client: "app", inUse: false), at: 0)
         // A fix dated a year ahead does not end the grace (now is 10 s later).
         _ = Self.feed(&engine, E.fix(Self.year), at: 10)
