@@ -72,14 +72,18 @@ final class ProgramUse: Sendable {
         }
     }
 
-    /// Why `client` delivers nothing now, with the command that would change
-    /// it; `nil` while it delivers.
+    /// Why `client`'s permission lets nothing through now, with the command
+    /// that would change it; `nil` while it is authorized (a receiver without
+    /// a fix is no reason to tell a program it is not allowed).
     private func refusal(_ client: String, _ handler: any ControlHandler, _ peer: PeerCredentials) async -> String? {
         let reply = await handler.handle(ControlRequest(.status(client: client)), from: peer)
         guard let report = try? reply.statusReport(),
             let status = report.status.clients.first(where: { $0.authorization.client == client })
         else { return nil }
-        guard !status.delivering else { return nil }
+        // Only the permission is the program's business: an outage or a filter is not refused access.
+        let authorization = status.authorization
+        let allowed = authorization.status == .always || authorization.status == .whileUsing
+        guard !allowed, !status.delivering else { return nil }
         var sentence = "locationd: \(client) gets no fixes: \(status.reason)"
         if let suggestion = status.suggestion { sentence += "; to change that: locationctl \(suggestion)" }
         return sentence
