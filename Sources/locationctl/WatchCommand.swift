@@ -32,7 +32,11 @@ enum WatchCommand {
         }
         switch message {
         case .event(let event):
-            if json { Console.out(bytes: line + [0x0A]) } else { Console.out(EventRenderer.render(event) + "\n") }
+            if json {
+                Console.out(bytes: line + [0x0A])
+            } else {
+                Console.out(EventRenderer.render(event, receivedAt: SystemClock.utc()) + "\n")
+            }
             return nil
         case .reply(let reply):
             // A watcher gets a reply line only as the stream's last word: cut off, or the daemon stopping.

@@ -136,8 +136,12 @@ public enum Daemon {
         core.reopenLogs()
         do {
             let config = try ConfigLoader.load(path: configPath)
+            let running = core.config
             let needRestart = core.reload(config)
-            Diagnostics.notice("reloaded the configuration from \(configPath)")
+            let changes = ConfigChanges.between(running, core.config)
+            Diagnostics.notice(
+                "reloaded the configuration from \(configPath): "
+                    + (changes.isEmpty ? "no setting changed" : changes.joined(separator: "; ")))
             if !needRestart.isEmpty {
                 Diagnostics.warning(
                     "changes to \(needRestart.joined(separator: ", ")) take effect only after a restart "
