@@ -14,9 +14,20 @@ public final class ControlService: Service {
     private let stopped: AsyncStream<Void>
     private let stop: AsyncStream<Void>.Continuation
 
-    /// Binds `config.socket` (group `config.socketGroup`) for `core`.
-    public init(config: DaemonConfig, core: DaemonCore) throws(ControlServerError) {
-        server = try ControlServer(path: config.socket, socketGroup: config.socketGroup, handler: core)
+    /// Binds `config.socket` (group `config.socketGroup`) for `core`, or
+    /// serves `passed`, the socket systemd handed over (locationd.socket).
+    public init(config: DaemonConfig, core: DaemonCore, passed: PassedSocket? = nil) throws(ControlServerError) {
+        if let passed {
+            server = try ControlServer(passed: passed, socketGroup: config.socketGroup, handler: core)
+            Diagnostics.info("control socket \(passed.path): passed by systemd (locationd.socket)")
+            if passed.path != config.socket {
+                Diagnostics.warning(
+                    "systemd passed the control socket \(passed.path), but [daemon] socket is \(config.socket): serving "
+                        + "\(passed.path); make locationd.socket's ListenStream= and the configuration name the same path")
+            }
+        } else {
+            server = try ControlServer(path: config.socket, socketGroup: config.socketGroup, handler: core)
+        }
         (stopped, stop) = AsyncStream.makeStream(of: Void.self)
     }
 
