@@ -67,70 +67,57 @@ _locationctl()
         return
     fi
 
-    local words_here=""
+    # Commands of the form COMMAND CLIENT WORD: the words of the second argument.
+    local second=""
     case $command in
-        help)
-            ((arg == 0)) && words_here=$_locationctl_commands
-            ;;
-        services)
-            ((arg == 0)) && words_here="on off"
-            ;;
-        status | watch | share | start | stop | request-full-accuracy)
-            ((arg == 0)) && words_here=$(_locationctl_clients)
-            ;;
-        authorize)
-            case $arg in
-                0) words_here=$(_locationctl_clients) ;;
-                1) words_here="never ask while-using always" ;;
-            esac
-            ;;
-        accuracy)
-            case $arg in
-                0) words_here=$(_locationctl_clients) ;;
-                1) words_here="full reduced" ;;
-            esac
-            ;;
-        request)
-            case $arg in
-                0) words_here=$(_locationctl_clients) ;;
-                1) words_here="while-using always" ;;
-            esac
-            ;;
-        answer)
-            case $arg in
-                0) words_here=$(_locationctl_clients) ;;
-                1) words_here="allow-once allow-while-using deny keep-while-using change-to-always allow" ;;
-            esac
-            ;;
-        session)
-            case $arg in
-                0) words_here=$(_locationctl_clients) ;;
-                1) words_here="begin end" ;;
-            esac
-            ;;
-        locate)
-            if [[ $cur == -* ]]; then
-                words_here="--timeout"
-            elif ((arg == 0)); then
-                words_here=$(_locationctl_clients)
-            fi
-            ;;
-        tail)
-            if [[ $cur == -* ]]; then
-                words_here="-n -f"
-            else
-                words_here=$(_locationctl_clients)
-                _filedir
-            fi
-            ;;
-        export)
-            if [[ $cur == -* ]]; then
-                words_here="--format -o --gap"
-            else
-                _filedir
-            fi
-            ;;
+        authorize) second="never ask while-using always" ;;
+        accuracy) second="full reduced" ;;
+        request) second="while-using always" ;;
+        answer) second="allow-once allow-while-using deny keep-while-using change-to-always allow" ;;
+        session) second="begin end" ;;
     esac
+
+    local words_here=""
+    if [[ -n $second ]]; then
+        case $arg in
+            0) words_here=$(_locationctl_clients) ;;
+            1) words_here=$second ;;
+        esac
+    else
+        case $command in
+            help)
+                ((arg == 0)) && words_here=$_locationctl_commands
+                ;;
+            services)
+                ((arg == 0)) && words_here="on off"
+                ;;
+            status | watch | share | start | stop | request-full-accuracy)
+                ((arg == 0)) && words_here=$(_locationctl_clients)
+                ;;
+            locate)
+                if [[ $cur == -* ]]; then
+                    words_here="--timeout"
+                elif ((arg == 0)); then
+                    words_here=$(_locationctl_clients)
+                fi
+                ;;
+            tail)
+                if [[ $cur == -* ]]; then
+                    words_here="-n -f"
+                else
+                    words_here=$(_locationctl_clients)
+                    _filedir
+                fi
+                ;;
+            export)
+                if [[ $cur == -* ]]; then
+                    words_here="--format -o --gap"
+                else
+                    _filedir
+                fi
+                ;;
+        esac
+    fi
     [[ $cur == -* && -z $words_here ]] && words_here="--help"
     COMPREPLY+=($(compgen -W "$words_here" -- "$cur"))
 }
