@@ -118,6 +118,7 @@ private struct CommandParser {
     /// Options each command takes, and whether they take a value.
     static let optionTable: [String: [(names: [String], takesValue: Bool)]] = [
         "locate": [(["--timeout"], true)],
+        "answer": [(["--approximate"], false)],
         "tail": [(["-n", "--lines"], true), (["-f", "--follow"], false)],
         "export": [(["--format"], true), (["-o", "--output"], true), (["--gap"], true)],
     ]
@@ -250,10 +251,12 @@ private struct CommandParser {
         case "answer":
             return expect(["CLIENT", "ANSWER"]).flatMap { args in
                 word(args[1], "answer", Answer.allCases.map(\.rawValue)) { Answer(rawValue: $0) }
-                    .flatMap { request(.answer(client: args[0], answer: $0)) }
+                    .flatMap { request(.answer(client: args[0], answer: $0, precise: flag("--approximate") ? false : nil)) }
             }
         case "share":
             return expect(["CLIENT"]).flatMap { request(.share(client: $0[0])) }
+        case "reset":
+            return expect(["CLIENT"]).flatMap { request(.reset(client: $0[0])) }
         case "start":
             return expect(["CLIENT"]).flatMap { request(.start(client: $0[0])) }
         case "stop":

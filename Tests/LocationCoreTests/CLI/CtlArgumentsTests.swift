@@ -26,6 +26,15 @@ import Testing
         (["answer", "logger", "allow"], .request(.command(.answer(client: "logger", answer: .allow)))),
         (["answer", "logger", "keep-while-using"], .request(.command(.answer(client: "logger", answer: .keepWhileUsing)))),
         (["answer", "logger", "change-to-always"], .request(.command(.answer(client: "logger", answer: .changeToAlways)))),
+        (
+            ["answer", "logger", "allow-while-using", "--approximate"],
+            .request(.command(.answer(client: "logger", answer: .allowWhileUsing, precise: false)))
+        ),
+        (
+            ["answer", "--approximate", "logger", "allow-once"],
+            .request(.command(.answer(client: "logger", answer: .allowOnce, precise: false)))
+        ),
+        (["reset", "logger"], .request(.command(.reset(client: "logger")))),
         (["share", "logger"], .request(.command(.share(client: "logger")))),
         (["request-full-accuracy", "logger", "survey"],
          .request(.command(.requestFullAccuracy(client: "logger", purpose: "survey")))),
@@ -66,7 +75,7 @@ import Testing
 
     @Test func everyCommandOfTheSpecHasAParserAndAHelpPage() {
         let spec = [
-            "status", "services", "authorize", "accuracy", "request", "prompts", "answer", "share",
+            "status", "services", "authorize", "accuracy", "request", "prompts", "answer", "share", "reset",
             "request-full-accuracy", "session", "start", "stop", "locate", "watch", "tail", "export",
         ]
         #expect(CtlUsage.commandNames == spec)
