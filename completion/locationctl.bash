@@ -6,7 +6,7 @@
 # does not answer. Keep the command list in step with locationctl's
 # (Tests/LocationCoreTests/CLI/CompletionScriptTests.swift checks it).
 
-_locationctl_commands="status services authorize accuracy request prompts answer share
+_locationctl_commands="status services authorize accuracy request prompts answer share reset
 request-full-accuracy session start stop locate watch tail export help"
 
 # The clients the daemon reports, one per line; nothing when it does not answer.
@@ -78,7 +78,9 @@ _locationctl()
     esac
 
     local words_here=""
-    if [[ -n $second ]]; then
+    if [[ $command == answer && $cur == -* ]]; then
+        words_here="--approximate"
+    elif [[ -n $second ]]; then
         case $arg in
             0) words_here=$(_locationctl_clients) ;;
             1) words_here=$second ;;
@@ -91,7 +93,7 @@ _locationctl()
             services)
                 ((arg == 0)) && words_here="on off"
                 ;;
-            status | watch | share | start | stop | request-full-accuracy)
+            status | watch | share | reset | start | stop | request-full-accuracy)
                 ((arg == 0)) && words_here=$(_locationctl_clients)
                 ;;
             locate)

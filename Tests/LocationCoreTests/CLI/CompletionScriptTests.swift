@@ -84,6 +84,8 @@ import TestSupport
             == ["always", "ask", "never", "while-using"])
         #expect(try await Self.complete(["answer", "logger", "allow"], program: fake)
             == ["allow", "allow-once", "allow-while-using"])
+        #expect(try await Self.complete(["answer", "logger", "allow-once", "--a"], program: fake) == ["--approximate"])
+        #expect(try await Self.complete(["reset", "l"], program: fake) == ["logger"])
         #expect(try await Self.complete(["services", ""], program: fake) == ["off", "on"])
         #expect(try await Self.complete(["export", "log.jsonl", "--format", ""], program: fake)
             == ["csv", "geojson", "gpx", "kml"])
