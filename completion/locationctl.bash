@@ -7,7 +7,7 @@
 # (Tests/LocationCoreTests/CLI/CompletionScriptTests.swift checks it).
 
 _locationctl_commands="status services authorize accuracy request prompts answer share reset
-request-full-accuracy session start stop locate watch tail export help"
+request-full-accuracy session start stop locate watch tail export summary plot help"
 
 # The clients the daemon reports, one per line; nothing when it does not answer.
 _locationctl_clients()
@@ -111,9 +111,13 @@ _locationctl()
                     _filedir
                 fi
                 ;;
-            export)
+            export | summary | plot)
                 if [[ $cur == -* ]]; then
-                    words_here="--format -o --gap"
+                    case $command in
+                        export) words_here="--format -o --gap" ;;
+                        summary) words_here="--gap" ;;
+                        plot) words_here="-o --gap" ;;
+                    esac
                 else
                     _filedir
                 fi

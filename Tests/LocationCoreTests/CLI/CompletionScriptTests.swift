@@ -90,6 +90,7 @@ import TestSupport
         #expect(try await Self.complete(["export", "log.jsonl", "--format", ""], program: fake)
             == ["csv", "geojson", "gpx", "kml"])
         #expect(try await Self.complete(["help", "req"], program: fake) == ["request", "request-full-accuracy"])
+        #expect(try await Self.complete(["plot", "a.jsonl", "-"], program: fake) == ["--gap", "-o"])
         // No daemon: no client names, and no error.
         #expect(try await Self.complete(["authorize", ""], program: silent) == [])
     }
