@@ -2,7 +2,8 @@ import LocationCore
 
 /// Serves the control socket (SPEC §5.4): the `ControlServer` runs on a
 /// thread of its own and hands every request to the daemon core (its
-/// `ControlHandler`). The socket is bound when the service is made, so a
+/// `ControlHandler`) as a task on the core thread (`CoreExecutor`), never
+/// on the cooperative pool. The socket is bound when the service is made, so a
 /// socket that cannot be set up (another daemon running, a bad path) stops
 /// start-up before READY=1; shutdown tells watchers, closes every
 /// connection and removes the socket file.
@@ -17,16 +18,16 @@ public final class ControlService: Service {
     /// Binds `config.socket` (group `config.socketGroup`) for `core`, or
     /// serves `passed`, the socket systemd handed over (locationd.socket).
     public init(config: DaemonConfig, core: DaemonCore, passed: PassedSocket? = nil) throws(ControlServerError) {
+        server = try ControlServer(
+            path: passed?.path ?? config.socket, socketGroup: config.socketGroup, handler: core,
+            limits: ControlServer.Limits(), adjustPeer: nil, executor: CoreExecutor.shared, passed: passed)
         if let passed {
-            server = try ControlServer(passed: passed, socketGroup: config.socketGroup, handler: core)
             Diagnostics.info("control socket \(passed.path): passed by systemd (locationd.socket)")
             if passed.path != config.socket {
                 Diagnostics.warning(
                     "systemd passed the control socket \(passed.path), but [daemon] socket is \(config.socket): serving "
                         + "\(passed.path); make locationd.socket's ListenStream= and the configuration name the same path")
             }
-        } else {
-            server = try ControlServer(path: config.socket, socketGroup: config.socketGroup, handler: core)
         }
         (stopped, stop) = AsyncStream.makeStream(of: Void.self)
     }
