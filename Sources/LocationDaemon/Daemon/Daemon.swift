@@ -39,12 +39,14 @@ public enum Daemon {
             return .refused
         }
         return await withTaskExecutorPreference(CoreExecutor.shared) {
-            await serve(configPath: configPath, sources: sources, control: control, environment: environment)
+            await serve(
+                configPath: configPath, sources: sources, control: control, environment: environment, activation: activation)
         }
     }
 
     private static func serve(
-        configPath: String, sources: SourceFactory, control: ControlFactory?, environment: [String: String]
+        configPath: String, sources: SourceFactory, control: ControlFactory?, environment: [String: String],
+        activation: [String: String]
     ) async -> ExitCode {
         let signals: SignalSource
         do {
