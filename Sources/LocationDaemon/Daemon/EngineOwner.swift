@@ -74,6 +74,11 @@ final class EngineOwner {
         carry(now: now)
     }
 
+    func writeBatchedLines() {
+        guard !stopped else { return }
+        carrier.logs.writeBatches()
+    }
+
     func tick() {
         guard !stopped else { return }
         let now = clock.monotonic()
