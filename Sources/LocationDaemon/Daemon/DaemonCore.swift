@@ -252,7 +252,7 @@ public actor DaemonCore: ControlHandler {
             }
             return .hello(id: request.id, HelloReply(clients: clients))
         case .status(let client):
-            let report = statusReport()
+            let report = disclosure(to: peer).status(statusReport())
             guard let client else { return .status(id: request.id, report) }
             guard let one = report.only(client: client) else {
                 return .unknownClient(id: request.id, client: client, known: engine.settings.clients.map(\.name))
@@ -300,6 +300,12 @@ public actor DaemonCore: ControlHandler {
         return .object(members)
     }
 
+    /// What `peer` may see now: the one read-tier decision for status and
+    /// watch (docs/protocol.md § Read tiers).
+    private func disclosure(to peer: PeerCredentials) -> Disclosure {
+        Disclosure(tier: peer.readTier, services: engine.servicesOn)
+    }
+
     /// Registers a watcher: the reply, the initial state, then every matching event.
     public func watch(
         _ request: ControlRequest, client: String?, from peer: PeerCredentials, sink: any WatchSink
@@ -309,7 +315,9 @@ public actor DaemonCore: ControlHandler {
             _ = sink.send(Array(reply.line().utf8))
             return nil
         }
-        guard sink.send(Array(ControlReply.watching(id: request.id, client: client).line().utf8)) else { return nil }
+        let withheld = disclosure(to: peer).withheldNote(group: config.socketGroup)
+        let reply = ControlReply.watching(id: request.id, client: client, withheld: withheld)
+        guard sink.send(Array(reply.line().utf8)) else { return nil }
         let snapshot = ControlEvent.snapshot(
             source: engine.status(now: clock.monotonic()).source, authorizations: engine.authorizations,
             prompts: engine.prompts, time: clock.wall(), client: client)
@@ -351,7 +359,8 @@ public actor DaemonCore: ControlHandler {
         var dropped: [WatcherID] = []
         for id in watcherOrder {
             guard let watcher = watchers[id] else { continue }
-            for (i, event) in events.enumerated() where event.matches(client: watcher.client) {
+            let filter = disclosure(to: watcher.peer)
+            for (i, event) in events.enumerated() where event.matches(client: watcher.client) && filter.allows(event) {
                 let line = lines[i] ?? event.line()
                 lines[i] = line
                 if !watcher.sink.send(line) {
