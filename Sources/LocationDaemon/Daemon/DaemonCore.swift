@@ -77,6 +77,8 @@ public actor DaemonCore: ControlHandler {
             throw .audit(error)
         }
         carrier = EffectCarrier(logs: logs)
+        let written = [config.statePath, config.auditLogPath] + logs.clients.compactMap { logs.path(of: $0) }
+        for problem in SafeFile.directoryProblems(of: written) { Diagnostics.warning(problem) }
         effects.reserveCapacity(16)
         if saved == nil {
             // Write the state at once, so the reduced-accuracy secrets just drawn survive a crash.
