@@ -36,8 +36,8 @@ import TestSupport
         try DaemonCore(config: try daemonConfig(in: dir, clients: clients), seed: 1, clock: clock.clock)
     }
 
-    static func statusLine(_ core: DaemonCore, peer: PeerCredentials) async -> String {
-        await core.handle(ControlRequest(.status(client: nil)), from: peer).line()
+    static func statusLine(_ core: DaemonCore, peer: PeerCredentials) -> String {
+        core.handle(ControlRequest(.status(client: nil)), from: peer).line()
     }
 
     static func hasCoordinates(_ text: String) -> Bool {
@@ -48,12 +48,12 @@ import TestSupport
         let dir = try ScratchDirectory("tier")
         let clock = ManualClock()
         let core = try Self.core(dir, clock: clock)
-        await core.ingest(.fix(walkFix(0)))
+        core.ingest(.fix(walkFix(0)))
         clock.advance(2)
-        let line = await Self.statusLine(core, peer: Self.reader)
+        let line = Self.statusLine(core, peer: Self.reader)
         #expect(!Self.hasCoordinates(line), "\(line)")
         #expect(!line.contains("\"alt\"") && !line.contains("\"speed\"") && !line.contains("\"course\""))
-        let report = try await core.handle(ControlRequest(.status(client: "logger")), from: Self.reader).statusReport()
+        let report = try core.handle(ControlRequest(.status(client: "logger")), from: Self.reader).statusReport()
         let fix = try #require(report.status.lastFix)
         #expect(fix.mode == .threeD && fix.horizontalError == 3.5 && fix.verticalError == 6 && fix.satellitesUsed == 9)
         #expect(fix.time == walkFix(0).time)
@@ -61,7 +61,7 @@ import TestSupport
         #expect(report.status.lastFixAge == 2)
         #expect(report.status.clients.first?.deliveredCount == 1)
         // Root sees the position.
-        let rootLine = await Self.statusLine(core, peer: rootPeer)
+        let rootLine = Self.statusLine(core, peer: rootPeer)
         #expect(rootLine.contains("\"lat\":35.681199"), "\(rootLine)")
     }
 
@@ -69,17 +69,17 @@ import TestSupport
         let dir = try ScratchDirectory("tier")
         let clock = ManualClock()
         let core = try Self.core(dir, clock: clock)
-        await core.ingest(.fix(walkFix(0)))
-        #expect(await core.handle(request(.services(on: false)), from: rootPeer).isOK)
+        core.ingest(.fix(walkFix(0)))
+        #expect(core.handle(request(.services(on: false)), from: rootPeer).isOK)
         clock.advance(1)
-        await core.ingest(.fix(walkFix(1)))
+        core.ingest(.fix(walkFix(1)))
         for peer in [rootPeer, Self.reader] {
-            let line = await Self.statusLine(core, peer: peer)
+            let line = Self.statusLine(core, peer: peer)
             #expect(!Self.hasCoordinates(line), "\(peer): \(line)")
             #expect(line.contains("\"mode\":3"))
         }
-        #expect(await core.handle(request(.services(on: true)), from: rootPeer).isOK)
-        #expect(Self.hasCoordinates(await Self.statusLine(core, peer: rootPeer)))
+        #expect(core.handle(request(.services(on: true)), from: rootPeer).isOK)
+        #expect(Self.hasCoordinates(Self.statusLine(core, peer: rootPeer)))
     }
 
     @Test func anUnprivilegedWatcherIsToldLocationsAreWithheldAndGetsEveryOtherEvent() async throws {
@@ -88,13 +88,13 @@ import TestSupport
         let core = try Self.core(dir, clock: clock)
         let reader = RecordingSink()
         let root = RecordingSink()
-        _ = await core.watch(ControlRequest(id: 1, .watch(client: nil)), client: nil, from: Self.reader, sink: reader)
-        _ = await core.watch(ControlRequest(id: 1, .watch(client: nil)), client: nil, from: rootPeer, sink: root)
+        _ = core.watch(ControlRequest(id: 1, .watch(client: nil)), client: nil, from: Self.reader, sink: reader)
+        _ = core.watch(ControlRequest(id: 1, .watch(client: nil)), client: nil, from: rootPeer, sink: root)
         for i in 0..<5 {
             clock.advance(1)
-            await core.ingest(.fix(walkFix(i, metres: Double(i) * 10)))
+            core.ingest(.fix(walkFix(i, metres: Double(i) * 10)))
         }
-        _ = await core.handle(request(.authorize(client: "quiet", status: .always)), from: rootPeer)
+        _ = core.handle(request(.authorize(client: "quiet", status: .always)), from: rootPeer)
         let reply = try #require(reader.values.first)
         #expect(reply["withheld"]?["code"] == "not-authorized")
         #expect(reply["withheld"]?["events"] == .array(["location"]))
@@ -115,11 +115,11 @@ import TestSupport
         let core = try Self.core(dir, clock: clock)
         let rough = RecordingSink()
         let quiet = RecordingSink()
-        _ = await core.watch(ControlRequest(.watch(client: "rough")), client: "rough", from: rootPeer, sink: rough)
-        _ = await core.watch(ControlRequest(.watch(client: "quiet")), client: "quiet", from: rootPeer, sink: quiet)
+        _ = core.watch(ControlRequest(.watch(client: "rough")), client: "rough", from: rootPeer, sink: rough)
+        _ = core.watch(ControlRequest(.watch(client: "quiet")), client: "quiet", from: rootPeer, sink: quiet)
         for i in 0..<3 {
             clock.advance(1)
-            await core.ingest(.fix(walkFix(i, metres: Double(i) * 10)))
+            core.ingest(.fix(walkFix(i, metres: Double(i) * 10)))
         }
         let locations = rough.values.filter { $0["event"] == "location" }
         #expect(!locations.isEmpty)
