@@ -27,7 +27,7 @@ extension ControlServer {
         public init(
             maximumConnections: Int = 128, idleTimeout: Double = 60, watcherBacklog: Int = 1 << 20,
             replyBacklog: Int = 256 << 10, closeGrace: Double = 2, perUser: Int = 16, reservedForPrivileged: Int = 16,
-            lineTimeout: Double = 10
+            lineTimeout: Double = 30
         ) {
             self.maximumConnections = maximumConnections
             self.idleTimeout = idleTimeout

@@ -339,7 +339,8 @@ final class ServerLoop: @unchecked Sendable {
         guard !connection.eof, !connection.backlogged, connection.output.pendingBytes <= limits.replyBacklog else {
             return false
         }
-        return connection.bufferedInput > 0 || connection.discarding
+        // The rest of a too-long line being dropped is not a request: the idle timeout bounds it.
+        return connection.bufferedInput > 0 && !connection.discarding
     }
 
     private func closeIfDone(_ connection: ServerConnection, now: Double) {
