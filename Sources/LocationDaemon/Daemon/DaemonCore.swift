@@ -74,6 +74,13 @@ public final class DaemonCore: ControlHandler, Sendable {
         owner.withLock { $0.ingest(event) }
     }
 
+    /// The source paused (its reader is about to wait): writes the log lines
+    /// batched since (`fsync = interval`), so a live fix reaches its log at
+    /// once while a burst still goes out in one write.
+    public func writeBatchedLines() {
+        owner.withLock { $0.writeBatchedLines() }
+    }
+
     /// The 1 s duty: engine timers, held log lines and `fsync = interval`, a pending state save.
     public func tick() {
         owner.withLock { $0.tick() }
