@@ -7,6 +7,7 @@
 /// {"event":"location","time":"…","lat":52.3765432,"lon":4.8954321,…,"accuracy":"full","client":"logger"}
 /// {"event":"error","time":"…","client":"logger","code":"location-unknown","message":"…"}
 /// {"event":"source","time":"…","state":"no-fix"}
+/// {"event":"broker","time":"…","client":"fleet","broker":"mqtt://…","state":"connected",…}
 /// ```
 public struct ControlEvent: Sendable, Hashable {
     /// What happened.
@@ -15,6 +16,8 @@ public struct ControlEvent: Sendable, Hashable {
         case engine(Event)
         /// A fix delivered to a client, as its log line records it.
         case location(LogRecord)
+        /// A client's MQTT connection changed state (connected, refused, lost …).
+        case broker(BrokerStatus)
     }
 
     /// What happened.
@@ -35,6 +38,12 @@ public struct ControlEvent: Sendable, Hashable {
         time = location.time
     }
 
+    /// A broker event at `time` (the daemon's clock).
+    public init(broker: BrokerStatus, time: Double?) {
+        kind = .broker(broker)
+        self.time = time
+    }
+
     /// The location event for a delivery, or `nil` if the fix cannot be a
     /// log record (see `LogRecord.init?(delivery:)`).
     public init?(delivery: Delivery) {
@@ -46,6 +55,7 @@ public struct ControlEvent: Sendable, Hashable {
     public var name: String {
         switch kind {
         case .location: "location"
+        case .broker: "broker"
         case .engine(.authorization): "authorization"
         case .engine(.prompt): "prompt"
         case .engine(.error): "error"
@@ -57,6 +67,7 @@ public struct ControlEvent: Sendable, Hashable {
     public var client: String? {
         switch kind {
         case .location(let record): record.client
+        case .broker(let broker): broker.client
         case .engine(.authorization(let a)): a.client
         case .engine(.prompt(let p, _)): p.client
         case .engine(.error(let client, _, _)): client
@@ -79,6 +90,11 @@ public struct ControlEvent: Sendable, Hashable {
             ByteText.append(#"{"event":"location","#, to: &out)
             record.appendMembers(to: &out)
             out.append(UInt8(ascii: "}"))
+        case .broker(let broker):
+            var members: [(String, JSONValue)] = [("event", .string(name))]
+            if let time, UTCTime.isWritable(time) { members.append(("time", .string(UTCTime.format(time)))) }
+            members.append(contentsOf: broker.jsonMembers)
+            ByteText.append(JSONValue.object(members).serialized, to: &out)
         case .engine(let event):
             var members: [(String, JSONValue)] = [("event", .string(name))]
             if let time, UTCTime.isWritable(time) { members.append(("time", .string(UTCTime.format(time)))) }
@@ -117,7 +133,7 @@ public struct ControlEvent: Sendable, Hashable {
         let name: String
         let time: Double?
         do throws(FieldReader.FieldError) {
-            name = try f.word("event", ["authorization", "prompt", "location", "error", "source"]) { $0 }
+            name = try f.word("event", ["authorization", "prompt", "location", "error", "source", "broker"]) { $0 }
             time = try f.optionalTime("time")
         } catch {
             throw error.decodeError
@@ -129,6 +145,8 @@ public struct ControlEvent: Sendable, Hashable {
             } catch {
                 throw ControlDecodeError("location event: \(error)")
             }
+        case "broker":
+            self.init(broker: try BrokerStatus(json: value), time: time)
         case "authorization":
             self.init(.authorization(try ClientAuthorization(json: value)), time: time)
         case "prompt":

@@ -8,12 +8,15 @@ public struct StatusReport: Sendable, Hashable {
     public var time: Double?
     /// The source as people name it, e.g. `gpsd 127.0.0.1:2947` or `nmea /dev/ttyACM0`.
     public var sourceName: String?
+    /// Each publishing client's MQTT connection, in config order (empty: no client publishes).
+    public var brokers: [BrokerStatus] = []
 
     /// A report from its parts.
-    public init(status: EngineStatus, time: Double? = nil, sourceName: String? = nil) {
+    public init(status: EngineStatus, time: Double? = nil, sourceName: String? = nil, brokers: [BrokerStatus] = []) {
         self.status = status
         self.time = time
         self.sourceName = sourceName
+        self.brokers = brokers
     }
 
     /// The same report with only `client` (and everything not per client),
@@ -22,6 +25,7 @@ public struct StatusReport: Sendable, Hashable {
         guard let match = status.clients.first(where: { $0.authorization.client == client }) else { return nil }
         var copy = self
         copy.status.clients = [match]
+        copy.brokers = brokers.filter { $0.client == client }
         return copy
     }
 
@@ -31,6 +35,7 @@ public struct StatusReport: Sendable, Hashable {
         if let time, UTCTime.isWritable(time) { members.append(("time", .string(UTCTime.format(time)))) }
         if let sourceName { members.append(("sourceName", .string(sourceName))) }
         members.append(contentsOf: status.jsonMembers)
+        if !brokers.isEmpty { members.append(("brokers", .array(brokers.map(\.json)))) }
         return .object(members)
     }
 
@@ -44,6 +49,9 @@ public struct StatusReport: Sendable, Hashable {
             throw error.decodeError
         }
         status = try EngineStatus(json: value)
+        if let list = value["brokers"]?.arrayValue {
+            for item in list { brokers.append(try BrokerStatus(json: item)) }
+        }
     }
 }
 

@@ -45,6 +45,8 @@ public actor DaemonCore: ControlHandler {
     private var stopped = false
     /// Fixes the source has reported (any mode).
     public private(set) var fixesSeen = 0
+    /// Each publishing client's MQTT status, for `status` (filled by `MQTTService`).
+    public nonisolated let brokerBoard = BrokerBoard()
 
     private struct Watcher {
         var client: String?
@@ -163,6 +165,9 @@ public actor DaemonCore: ControlHandler {
         keepRunning(\.socketGroup, "socket_group")
         keepRunning(\.source, "[source]")
         keepRunning(\.stateDirectory, "state_dir")
+        if newConfig.clients.map({ [$0.name: $0.mqtt] }) != config.clients.map({ [$0.name: $0.mqtt] }) {
+            needRestart.append("mqtt_* keys")
+        }
         let now = clock.monotonic()
         effects = engine.reconfigure(effective.engineSettings, now: now)
         carrier.logs.reconfigure(effective)
@@ -220,7 +225,9 @@ public actor DaemonCore: ControlHandler {
 
     /// The engine's status, as `status` replies carry it.
     public func statusReport() -> StatusReport {
-        StatusReport(status: engine.status(now: clock.monotonic()), time: clock.wall(), sourceName: sourceName)
+        StatusReport(
+            status: engine.status(now: clock.monotonic()), time: clock.wall(), sourceName: sourceName,
+            brokers: brokerBoard.statuses)
     }
 
     /// What the engine would save now.
@@ -327,6 +334,12 @@ public actor DaemonCore: ControlHandler {
     public func unwatch(_ watcher: WatcherID) {
         guard watchers.removeValue(forKey: watcher) != nil else { return }
         watcherOrder.removeAll { $0 == watcher }
+    }
+
+    /// Tells every watcher of `event`'s client about it (an MQTT broker coming or going).
+    public func announce(_ event: ControlEvent) {
+        guard !stopped else { return }
+        broadcast([event])
     }
 
     /// Watchers registered now.
