@@ -100,7 +100,7 @@ public enum CtlArguments {
 }
 
 /// The arguments after one command word.
-private struct CommandParser {
+struct CommandParser {
     let command: String
     var positionals: [String] = []
     var options: [(name: String, value: String?)] = []
@@ -118,8 +118,11 @@ private struct CommandParser {
     /// Options each command takes, and whether they take a value.
     static let optionTable: [String: [(names: [String], takesValue: Bool)]] = [
         "locate": [(["--timeout"], true)],
+        "answer": [(["--approximate"], false)],
         "tail": [(["-n", "--lines"], true), (["-f", "--follow"], false)],
         "export": [(["--format"], true), (["-o", "--output"], true), (["--gap"], true)],
+        "summary": [(["--gap"], true)],
+        "plot": [(["-o", "--output"], true), (["--gap"], true)],
     ]
 
     mutating func parse() -> Result<CtlInvocation.Action, UsageError> {
@@ -250,10 +253,12 @@ private struct CommandParser {
         case "answer":
             return expect(["CLIENT", "ANSWER"]).flatMap { args in
                 word(args[1], "answer", Answer.allCases.map(\.rawValue)) { Answer(rawValue: $0) }
-                    .flatMap { request(.answer(client: args[0], answer: $0)) }
+                    .flatMap { request(.answer(client: args[0], answer: $0, precise: flag("--approximate") ? false : nil)) }
             }
         case "share":
             return expect(["CLIENT"]).flatMap { request(.share(client: $0[0])) }
+        case "reset":
+            return expect(["CLIENT"]).flatMap { request(.reset(client: $0[0])) }
         case "start":
             return expect(["CLIENT"]).flatMap { request(.start(client: $0[0])) }
         case "stop":
@@ -318,6 +323,8 @@ private struct CommandParser {
                 }
                 return .success(.export(CtlInvocation.Export(log: args[0], format: format, output: output, gap: gap)))
             }
+        case "summary", "plot":
+            return trackAction()
         default:
             // CtlArguments.parse only hands over words that have a help page; every page has a case here.
             preconditionFailure("locationctl command \"\(command)\" has a help page but no parser")

@@ -92,26 +92,46 @@ public enum CtlUsage {
                   locationctl prompts
                 """),
         Page(
-            name: "answer", synopsis: "answer CLIENT ANSWER",
+            name: "answer", synopsis: "answer CLIENT ANSWER [--approximate]",
             summary: "answer a client's pending prompt, as the user does",
             details: """
                 ANSWER depends on the prompt:
                   while-using or always prompt:  allow-once | allow-while-using | deny
                   always-upgrade prompt:         keep-while-using | change-to-always
                   full-accuracy prompt:          allow | deny
+                  share prompt:                  allow | deny
 
-                Example:
+                Options:
+                  --approximate   turn the prompt's Precise switch off: with allow-once or
+                                  allow-while-using the client gets reduced accuracy at once
+
+                Examples:
                   locationctl answer logger allow-while-using
+                  locationctl answer logger allow-once --approximate
                 """),
         Page(
             name: "share", synopsis: "share CLIENT",
             summary: "the location button: allow once and put the client in use",
             details: """
                 From 'ask' (or a once grant) this gives while-using for this session only and marks
-                the client in use. A client set to never must be changed with 'authorize'.
+                the client in use. The first time a client's button is used from 'ask' it opens a
+                one-time share prompt instead ('locationctl answer CLIENT allow'); once allowed,
+                later shares grant at once. A client set to never must be changed with 'authorize'.
 
                 Example:
                   locationctl share logger
+                """),
+        Page(
+            name: "reset", synopsis: "reset CLIENT",
+            summary: "reset a client's location and privacy settings, as Settings does",
+            details: """
+                Puts the client back to its configured first-start status (authorization) and
+                accuracy (precise), ends once, provisional and temporary grants, and forgets that
+                the always-upgrade prompt and the share prompt were shown. Its reduced-accuracy
+                secret is kept.
+
+                Example:
+                  locationctl reset logger
                 """),
         Page(
             name: "request-full-accuracy", synopsis: "request-full-accuracy CLIENT KEY",
@@ -204,6 +224,40 @@ public enum CtlUsage {
 
                 Example:
                   locationctl export /var/log/locationd/logger.jsonl --format gpx -o walk.gpx
+                """),
+        Page(
+            name: "summary", synopsis: "summary LOG... [--gap S]",
+            summary: "what a coordinate log recorded: fixes, time, distance, gaps, accuracy",
+            details: """
+                Reads the logs (a log and its rotated files, in any order; - for standard input)
+                as one track in time order and prints: fixes, first and last time, duration,
+                distance along the track (WGS-84 geodesic), gaps longer than S seconds with their
+                times, median and 95th percentile of the horizontal accuracy, fix modes, bytes
+                read and the fix rate. With --json, one object (keys in locationctl(1)).
+
+                Options:
+                  --gap S         seconds without a record that make a gap (default 10)
+
+                Example:
+                  locationctl summary /var/log/locationd/logger.jsonl.1 /var/log/locationd/logger.jsonl
+                """),
+        Page(
+            name: "plot", synopsis: "plot LOG... -o FILE [--gap S]",
+            summary: "draw coordinate logs as a track in a self-contained SVG",
+            details: """
+                Reads the logs as summary does and writes an SVG map of the track: north up,
+                equirectangular around its middle latitude, a scale bar, start and end marks,
+                breaks at gaps longer than S seconds, each fix coloured by its horizontal
+                accuracy with a legend, and the summary's figures in the title. No map tiles
+                and no network: it opens in any browser.
+
+                Options:
+                  -o, --output FILE
+                                  the SVG to write (- for standard output)
+                  --gap S         seconds without a record that break the line (default 10)
+
+                Example:
+                  locationctl plot /var/log/locationd/logger.jsonl -o track.svg
                 """),
     ]
 

@@ -73,8 +73,6 @@ public enum ReplyRenderer {
             return "Use a purpose key from purpose.KEY = … in [client.\(client)] of locationd.conf."
         case CommandError.Code.notInUse.rawValue:
             return "→ run: locationctl session \(client) begin"
-        case CommandError.Code.alreadyFull.rawValue:
-            return nil
         case ProtocolError.Code.unknownCommand.rawValue, ProtocolError.Code.badRequest.rawValue,
             ProtocolError.Code.invalidArgument.rawValue:
             return "Is locationctl the same version as the daemon? (locationctl --version)"

@@ -65,6 +65,7 @@ enum TextFormat {
         case .always: "always authorization"
         case .alwaysUpgrade: "change to always"
         case .fullAccuracy: "temporary full accuracy"
+        case .share: "the location button, first use"
         }
     }
 }

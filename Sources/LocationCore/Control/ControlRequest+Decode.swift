@@ -97,8 +97,10 @@ extension ControlRequest {
             return (.command(.request(client: try client(), kind: kind)), ["client", "kind"])
         case "answer":
             let answer = try f.word("answer", Answer.allCases.map(\.rawValue)) { Answer(rawValue: $0) }
-            return (.command(.answer(client: try client(), answer: answer)), ["client", "answer"])
+            let precise = try f.optionalBool("precise")
+            return (.command(.answer(client: try client(), answer: answer, precise: precise)), ["client", "answer", "precise"])
         case "share": return (.command(.share(client: try client())), ["client"])
+        case "reset": return (.command(.reset(client: try client())), ["client"])
         case "start": return (.command(.start(client: try client())), ["client"])
         case "stop": return (.command(.stop(client: try client())), ["client"])
         case "request-full-accuracy":

@@ -61,7 +61,7 @@ public struct ControlRequest: Sendable, Hashable {
 
     /// Every `cmd` word, in the order of SPEC §5.4.
     public static let commandNames = [
-        "hello", "status", "services", "authorize", "accuracy", "request", "prompts", "answer", "share",
+        "hello", "status", "services", "authorize", "accuracy", "request", "prompts", "answer", "share", "reset",
         "request-full-accuracy", "session", "start", "stop", "locate", "watch",
     ]
 
@@ -95,9 +95,11 @@ public struct ControlRequest: Sendable, Hashable {
                 return [("client", .string(client)), ("accuracy", full ? "full" : "reduced")]
             case .request(let client, let kind):
                 return [("client", .string(client)), ("kind", .string(kind.rawValue))]
-            case .answer(let client, let answer):
-                return [("client", .string(client)), ("answer", .string(answer.rawValue))]
-            case .share(let client), .start(let client), .stop(let client):
+            case .answer(let client, let answer, let precise):
+                var fields: [(String, JSONValue)] = [("client", .string(client)), ("answer", .string(answer.rawValue))]
+                if let precise { fields.append(("precise", .bool(precise))) }
+                return fields
+            case .share(let client), .reset(let client), .start(let client), .stop(let client):
                 return [("client", .string(client))]
             case .requestFullAccuracy(let client, let purpose):
                 return [("client", .string(client)), ("purpose", .string(purpose))]

@@ -89,13 +89,15 @@ public enum PromptKind: String, Sendable, Hashable, Codable, CaseIterable {
     case alwaysUpgrade = "always-upgrade"
     /// Temporary full accuracy for a purpose.
     case fullAccuracy = "full-accuracy"
+    /// The location button's one-time consent (iOS 15), before the first `share` grants.
+    case share
 
     /// The answers this prompt accepts, in the order an alert shows them.
     public var answers: [Answer] {
         switch self {
         case .whileUsing, .always: [.allowOnce, .allowWhileUsing, .deny]
         case .alwaysUpgrade: [.keepWhileUsing, .changeToAlways]
-        case .fullAccuracy: [.allow, .deny]
+        case .fullAccuracy, .share: [.allow, .deny]
         }
     }
 }
@@ -108,7 +110,7 @@ public enum Answer: String, Sendable, Hashable, Codable, CaseIterable {
     case allowWhileUsing = "allow-while-using"
     /// Don't Allow.
     case deny
-    /// Allow temporary full accuracy.
+    /// Allow temporary full accuracy, or the location button.
     case allow
     /// Keep Only While Using.
     case keepWhileUsing = "keep-while-using"

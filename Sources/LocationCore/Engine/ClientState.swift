@@ -20,6 +20,8 @@ struct ClientState: Sendable {
     /// Temporary full accuracy, by purpose key.
     var temporaryPurpose: String?
     var upgradePromptShown: Bool
+    /// The user allowed the location button once (its one-time share prompt); later shares grant at once.
+    var shareConsent: Bool
     var prompt: Prompt?
 
     // App state.
@@ -41,6 +43,9 @@ struct ClientState: Sendable {
     /// Told `location-unknown` for the current outage.
     var outageNotified = false
     var reduced: ReducedAccuracyState
+    /// The last reduced fix delivered (already obfuscated), which a `locate` within the same reduced
+    /// interval gets again; not saved, so after a restart such a locate waits for the interval.
+    var lastReducedFix: Fix?
 
     /// A client as the config and, if present, its saved state describe it.
     init(settings: ClientSettings, restricted: Bool, saved: SavedClientState?, seed: UInt64) {
@@ -56,6 +61,7 @@ struct ClientState: Sendable {
             provisional = saved.provisional && stored == .always
             fullAccuracy = saved.fullAccuracy
             upgradePromptShown = saved.upgradePromptShown
+            shareConsent = saved.shareConsent
             reduced = saved.reduced
             reduced.sanitize()
         } else {
@@ -63,6 +69,7 @@ struct ClientState: Sendable {
             provisional = false
             fullAccuracy = settings.precise
             upgradePromptShown = false
+            shareConsent = false
             reduced = ReducedAccuracyState(random: Xoshiro256(seed: Self.clientSeed(seed, settings.name)))
         }
         configure(settings, restricted: restricted)
@@ -98,7 +105,7 @@ struct ClientState: Sendable {
     var saved: SavedClientState {
         SavedClientState(
             name: settings.name, status: once ? .ask : stored, provisional: provisional, fullAccuracy: fullAccuracy,
-            upgradePromptShown: upgradePromptShown, reduced: reduced)
+            upgradePromptShown: upgradePromptShown, shareConsent: shareConsent, reduced: reduced)
     }
 
     /// A per-client seed from the engine's seed and the client's name (FNV-1a, stable across runs,

@@ -18,10 +18,15 @@ public enum Command: Sendable, Hashable {
     case accuracy(client: String, full: Bool)
     /// App: `requestWhenInUseAuthorization()` / `requestAlwaysAuthorization()`.
     case request(client: String, kind: RequestKind)
-    /// User: answer the client's pending prompt.
-    case answer(client: String, answer: Answer)
+    /// User: answer the client's pending prompt. `precise` is the prompt's Precise switch (iOS 14), for an
+    /// answer that grants location on a while-using or always prompt: `false` grants approximate location
+    /// at once, `true` precise; `nil` leaves the accuracy as it is.
+    case answer(client: String, answer: Answer, precise: Bool? = nil)
     /// Settings/user: the location button.
     case share(client: String)
+    /// Settings: Reset Location & Privacy for one client: back to its configured first-start status and
+    /// accuracy; the upgrade prompt and the location button's consent count as never shown.
+    case reset(client: String)
     /// App: `requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`.
     case requestFullAccuracy(client: String, purpose: String)
     /// App: foreground (`inUse: true`) or background.
@@ -42,6 +47,7 @@ public enum Command: Sendable, Hashable {
         case .request: "request"
         case .answer: "answer"
         case .share: "share"
+        case .reset: "reset"
         case .requestFullAccuracy: "request-full-accuracy"
         case .session: "session"
         case .start: "start"
@@ -54,8 +60,8 @@ public enum Command: Sendable, Hashable {
     public var client: String? {
         switch self {
         case .services: nil
-        case .authorize(let c, _), .accuracy(let c, _), .request(let c, _), .answer(let c, _), .share(let c),
-            .requestFullAccuracy(let c, _), .session(let c, _), .start(let c), .stop(let c), .locate(let c, _):
+        case .authorize(let c, _), .accuracy(let c, _), .request(let c, _), .answer(let c, _, _), .share(let c),
+            .reset(let c), .requestFullAccuracy(let c, _), .session(let c, _), .start(let c), .stop(let c), .locate(let c, _):
             c
         }
     }
@@ -79,8 +85,6 @@ public struct CommandError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidAnswer = "invalid-answer"
         /// `request-full-accuracy` with a purpose key not in the config.
         case unknownPurpose = "unknown-purpose"
-        /// `request-full-accuracy` while accuracy is already full.
-        case alreadyFull = "already-full"
         /// `request-full-accuracy` while the client is not in use.
         case notInUse = "not-in-use"
         /// A field value out of range (e.g. a negative timeout).

@@ -71,7 +71,8 @@ extension Engine {
                 CommandError(.unknownPurpose, "\(name) has no purpose.\(purpose) in [client.\(name)]; \(list)"))
         }
         if c.accuracy.isFull {
-            return .failure(CommandError(.alreadyFull, "\(name) already has \(c.accuracy) accuracy"))
+            // As requestTemporaryFullAccuracyAuthorization: already full completes at once, without a prompt.
+            return .success(CommandOutcome(changed: false, message: "\(name) already has \(c.accuracy) accuracy; nothing was asked"))
         }
         if !c.inUse {
             return .failure(

@@ -76,6 +76,14 @@ extension Engine {
             let reduced = !clients[i].deliversFull
             if reduced {
                 if let last = clients[i].reduced.lastDelivery, !(time - last >= clients[i].settings.reducedInterval) {
+                    // A locate within the interval gets the coarse position already delivered in it again:
+                    // promptly, and with no new information.
+                    if locating, let again = clients[i].lastReducedFix {
+                        effects.append(.deliver(Delivery(client: clients[i].settings.name, fix: again, accuracy: .reduced)))
+                        clients[i].deliveredCount += 1
+                        clients[i].locateDeadline = nil
+                        if !clients[i].updating { clients[i].anchor = nil }
+                    }
                     continue
                 }
                 let hour = clients[i].reduced.driftHour
@@ -112,6 +120,7 @@ extension Engine {
             clients[i].deliveredCount += 1
             if reduced {
                 clients[i].reduced.lastDelivery = time
+                clients[i].lastReducedFix = out
                 persistPending = true
             }
             if locating {

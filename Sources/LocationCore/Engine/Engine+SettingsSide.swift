@@ -1,4 +1,4 @@
-/// The settings side of SPEC §3.2 (the iOS Settings app): services, authorize, accuracy, share.
+/// The settings side of SPEC §3.2 (the iOS Settings app): services, authorize, accuracy, share, reset.
 extension Engine {
     mutating func setServices(_ on: Bool) -> Outcome {
         let word = on ? "on" : "off"
@@ -55,7 +55,7 @@ extension Engine {
         return .success(CommandOutcome(changed: true, message: "\(name): accuracy \(before) → \(clients[i].accuracy)"))
     }
 
-    mutating func share(_ i: Int) -> Outcome {
+    mutating func share(_ i: Int, effects: inout [Effect]) -> Outcome {
         let name = clients[i].settings.name
         if clients[i].restricted { return .failure(restrictedError(i)) }
         guard services else {
@@ -68,6 +68,15 @@ extension Engine {
                     .denied,
                     "\(name) is never allowed location; the location button cannot override that, the user must change it in settings: authorize \(name) while-using"
                 ))
+        case .ask where !clients[i].shareConsent:
+            // iOS 15: the button's first use asks once; after one allow, later shares grant at once.
+            if let pending = clients[i].prompt {
+                return .success(
+                    CommandOutcome(
+                        changed: false, message: "a \(pending.kind.rawValue) prompt is already pending for \(name); answer it first"))
+            }
+            let c = clients[i]
+            return .success(open(Prompt(client: name, kind: .share, text: c.settings.usage ?? ""), i, effects: &effects))
         case .ask:
             grantOnce(i)
             return .success(CommandOutcome(changed: true, message: "\(name): ask → while-using (once); it is in use"))
@@ -99,5 +108,35 @@ extension Engine {
         clients[i].inUse = true
         clients[i].onceDeadline = nil
         clients[i].fullDeadline = nil
+    }
+}
+
+extension Engine {
+    /// Settings → Reset Location & Privacy, for one client: the configured first-start status and
+    /// accuracy, no once, provisional or temporary grant, and the upgrade and share prompts as never
+    /// shown. The reduced-accuracy secret stays: a fresh one would let someone average across resets.
+    mutating func reset(_ i: Int) -> Outcome {
+        let name = clients[i].settings.name
+        if clients[i].restricted { return .failure(restrictedError(i)) }
+        let settings = clients[i].settings
+        let status = settings.authorization == .restricted ? AuthorizationStatus.never : settings.authorization
+        let before = authorization(of: i)
+        let wasShown = clients[i].upgradePromptShown || clients[i].shareConsent
+        if clients[i].stored == status, !clients[i].once, !clients[i].provisional,
+            clients[i].fullAccuracy == settings.precise, clients[i].temporaryPurpose == nil, !wasShown
+        {
+            return .success(CommandOutcome(changed: false, message: "\(name) already has its configured first-start settings"))
+        }
+        setStored(i, status)
+        clients[i].fullAccuracy = settings.precise
+        clients[i].temporaryPurpose = nil
+        clients[i].fullDeadline = nil
+        clients[i].upgradePromptShown = false
+        clients[i].shareConsent = false
+        let after = authorization(of: i)
+        return .success(
+            CommandOutcome(
+                changed: true,
+                message: "\(name) reset: \(before.statusDescription), \(before.accuracy) accuracy → \(after.statusDescription), \(after.accuracy) accuracy; the upgrade and share prompts will be shown again"))
     }
 }

@@ -26,6 +26,9 @@ extension Engine {
         if let prompt = c.prompt, prompt.kind == .whileUsing || prompt.kind == .always {
             return ("waiting for the user to answer its \(prompt.kind.rawValue) prompt", "answer \(name) allow-while-using")
         }
+        if let prompt = c.prompt, prompt.kind == .share {
+            return ("waiting for the user to answer its share prompt (the location button's first use)", "answer \(name) allow")
+        }
         switch c.stored {
         case .ask:
             return ("not authorized yet (ask)", "authorize \(name) while-using")

@@ -281,7 +281,7 @@ public struct Engine: Sendable {
         let c = clients[i]
         let status = effectiveStatus(i)
         switch prompt.kind {
-        case .whileUsing, .always:
+        case .whileUsing, .always, .share:
             return status == .ask
         case .alwaysUpgrade:
             return (status == .whileUsing && !c.once) || (status == .always && c.provisional)

@@ -10,19 +10,38 @@ public struct SavedClientState: Sendable, Hashable, Codable {
     public var fullAccuracy: Bool
     /// Whether the one always-upgrade prompt has been shown.
     public var upgradePromptShown: Bool
+    /// Whether the user allowed the location button (its one-time share prompt).
+    public var shareConsent: Bool
     /// The reduced-accuracy offset, its random source and its clocks.
     public var reduced: ReducedAccuracyState
 
     /// A saved client from its parts.
     public init(
         name: String, status: AuthorizationStatus, provisional: Bool, fullAccuracy: Bool, upgradePromptShown: Bool,
-        reduced: ReducedAccuracyState
+        shareConsent: Bool = false, reduced: ReducedAccuracyState
     ) {
         self.name = name
         self.status = status
         self.provisional = provisional
         self.fullAccuracy = fullAccuracy
         self.upgradePromptShown = upgradePromptShown
+        self.shareConsent = shareConsent
         self.reduced = reduced
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name, status, provisional, fullAccuracy, upgradePromptShown, shareConsent, reduced
+    }
+
+    /// Decodes one client; a file written before the location button's consent existed has none.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        status = try c.decode(AuthorizationStatus.self, forKey: .status)
+        provisional = try c.decode(Bool.self, forKey: .provisional)
+        fullAccuracy = try c.decode(Bool.self, forKey: .fullAccuracy)
+        upgradePromptShown = try c.decode(Bool.self, forKey: .upgradePromptShown)
+        shareConsent = try c.decodeIfPresent(Bool.self, forKey: .shareConsent) ?? false
+        reduced = try c.decode(ReducedAccuracyState.self, forKey: .reduced)
     }
 }

@@ -26,6 +26,15 @@ import Testing
         (["answer", "logger", "allow"], .request(.command(.answer(client: "logger", answer: .allow)))),
         (["answer", "logger", "keep-while-using"], .request(.command(.answer(client: "logger", answer: .keepWhileUsing)))),
         (["answer", "logger", "change-to-always"], .request(.command(.answer(client: "logger", answer: .changeToAlways)))),
+        (
+            ["answer", "logger", "allow-while-using", "--approximate"],
+            .request(.command(.answer(client: "logger", answer: .allowWhileUsing, precise: false)))
+        ),
+        (
+            ["answer", "--approximate", "logger", "allow-once"],
+            .request(.command(.answer(client: "logger", answer: .allowOnce, precise: false)))
+        ),
+        (["reset", "logger"], .request(.command(.reset(client: "logger")))),
         (["share", "logger"], .request(.command(.share(client: "logger")))),
         (["request-full-accuracy", "logger", "survey"],
          .request(.command(.requestFullAccuracy(client: "logger", purpose: "survey")))),
@@ -50,6 +59,11 @@ import Testing
          .export(.init(log: "log.jsonl", format: .geojson, output: "x.json"))),
         (["export", "-", "--format", "kml", "--gap", "300"], .export(.init(log: "-", format: .kml, gap: 300))),
         (["export", "log.jsonl", "--output", "walk.csv"], .export(.init(log: "log.jsonl", format: .csv, output: "walk.csv"))),
+        (["summary", "logger.jsonl"], .summary(.init(logs: ["logger.jsonl"], gap: 10))),
+        (["summary", "a.jsonl.1", "a.jsonl", "--gap", "30"], .summary(.init(logs: ["a.jsonl.1", "a.jsonl"], gap: 30))),
+        (["--json", "summary", "-"], .summary(.init(logs: ["-"]))),
+        (["plot", "a.jsonl", "-o", "walk.svg"], .plot(.init(logs: ["a.jsonl"], gap: 10, output: "walk.svg"))),
+        (["plot", "a.jsonl.1", "a.jsonl", "--output=-", "--gap=5"], .plot(.init(logs: ["a.jsonl.1", "a.jsonl"], gap: 5, output: "-"))),
         (["help"], .help(command: nil)),
         (["help", "authorize"], .help(command: "authorize")),
         (["authorize", "--help"], .help(command: "authorize")),
@@ -66,8 +80,9 @@ import Testing
 
     @Test func everyCommandOfTheSpecHasAParserAndAHelpPage() {
         let spec = [
-            "status", "services", "authorize", "accuracy", "request", "prompts", "answer", "share",
+            "status", "services", "authorize", "accuracy", "request", "prompts", "answer", "share", "reset",
             "request-full-accuracy", "session", "start", "stop", "locate", "watch", "tail", "export",
+            "summary", "plot",
         ]
         #expect(CtlUsage.commandNames == spec)
         for name in spec {
@@ -134,6 +149,12 @@ import Testing
         (["export", "log.jsonl", "-o", "x.txt"], "missing --format", "export"),
         (["export", "log.jsonl", "--format", "gpx", "--gap", "0"], "--gap must be", "export"),
         (["authorize", "", "never"], "CLIENT must not be empty", "authorize"),
+        (["summary"], "missing LOG", "summary"),
+        (["summary", "a.jsonl", "--gap", "-1"], "--gap must be", "summary"),
+        (["summary", "a.jsonl", "--gpa", "5"], "did you mean \"--gap\"", "summary"),
+        (["summary", "-", "-"], "standard input (-) can be read only once", "summary"),
+        (["plot", "a.jsonl"], "missing -o FILE", "plot"),
+        (["plot", "-o", "x.svg"], "missing LOG", "plot"),
     ]
 
     @Test(arguments: refused)

@@ -13,7 +13,9 @@ import Testing
         .command(.request(client: "logger", kind: .whileUsing)), .command(.request(client: "logger", kind: .always)),
         .command(.answer(client: "logger", answer: .allowOnce)),
         .command(.answer(client: "logger", answer: .changeToAlways)),
-        .command(.share(client: "logger")), .command(.requestFullAccuracy(client: "logger", purpose: "survey")),
+        .command(.answer(client: "logger", answer: .allowWhileUsing, precise: false)),
+        .command(.answer(client: "logger", answer: .allowOnce, precise: true)),
+        .command(.share(client: "logger")), .command(.reset(client: "logger")), .command(.requestFullAccuracy(client: "logger", purpose: "survey")),
         .command(.session(client: "logger", inUse: true)), .command(.session(client: "logger", inUse: false)),
         .command(.start(client: "logger")), .command(.stop(client: "logger")),
         .command(.locate(client: "logger", timeout: nil)), .command(.locate(client: "logger", timeout: 12.5)),
@@ -33,6 +35,17 @@ import Testing
     @Test func writesTheSpecExample() {
         let request = ControlRequest(id: 7, .command(.authorize(client: "logger", status: .never)))
         #expect(request.line() == #"{"id":7,"cmd":"authorize","client":"logger","status":"never"}"# + "\n")
+    }
+
+    @Test func theNewRequestsReadAsTheProtocolWritesThem() throws {
+        let approximate = try ControlRequest.decode(
+            #"{"cmd":"answer","client":"logger","answer":"allow-while-using","precise":false}"#).get()
+        #expect(approximate.operation == .command(.answer(client: "logger", answer: .allowWhileUsing, precise: false)))
+        #expect(try ControlRequest.decode(#"{"cmd":"reset","client":"logger"}"#).get().operation == .command(.reset(client: "logger")))
+        let bad = ControlRequest.decode(#"{"cmd":"answer","client":"logger","answer":"deny","precise":"no"}"#)
+        #expect(throws: ProtocolError.self) { try bad.get() }
+        // Without the switch the line is what it always was.
+        #expect(ControlRequest(.command(.answer(client: "l", answer: .deny))).line() == #"{"cmd":"answer","client":"l","answer":"deny"}"# + "\n")
     }
 
     @Test func readOnlyRequestsNeedOnlyReadAccess() {

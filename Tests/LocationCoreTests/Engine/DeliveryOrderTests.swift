@@ -31,6 +31,7 @@ import Testing
 
     @Test func step2OnceAndProvisionalDeliverOnlyInUse() {
         var once = E.engine(E.client(inUse: false))
+        once.allowShare()
         _ = once.run(.share(client: "app"))
         #expect(once.feed(E.fix(1)).delivered().count == 1)
         _ = once.run(.session(client: "app", inUse: false), at: 2)

@@ -7,6 +7,7 @@ import Testing
 
     @Test func servicesOffMakesEveryClientNeverAndOnRestoresStoredStatusesAndFlags() {
         var engine = E.engine([E.client("a", authorization: .always), E.client("b")])
+        engine.allowShare("b")
         _ = engine.run(.share(client: "b"))
         _ = engine.run(.services(on: false), at: 1)
         for auth in engine.authorizations {
@@ -65,6 +66,7 @@ import Testing
         var engine = E.engine([
             E.client("z", authorization: .always), E.client("a"), E.client("m", precise: false, authorization: .never),
         ], restricted: ["m"])
+        engine.allowShare("a")
         _ = engine.run(.share(client: "a"))
         let initial = engine.authorizations
         #expect(initial.map(\.client) == ["z", "a", "m"])

@@ -50,17 +50,18 @@ import Testing
 
         mutating func command() -> Command {
             let client = chance(0.05) ? "ghost" : pick(EnginePropertyTests.names)
-            switch int(11) {
+            switch int(12) {
             case 0: return .services(on: chance(0.7))
             case 1: return .authorize(client: client, status: pick(AuthorizationStatus.allCases))
             case 2: return .accuracy(client: client, full: chance(0.5))
             case 3: return .request(client: client, kind: pick(RequestKind.allCases))
-            case 4: return .answer(client: client, answer: pick(Answer.allCases))
+            case 4: return .answer(client: client, answer: pick(Answer.allCases), precise: pick([nil, nil, true, false]))
             case 5: return .share(client: client)
             case 6: return .requestFullAccuracy(client: client, purpose: pick(["survey", "survey", "nope"]))
             case 7: return .session(client: client, inUse: chance(0.5))
             case 8: return .start(client: client)
             case 9: return .stop(client: client)
+            case 10: return .reset(client: client)
             default: return .locate(client: client, timeout: pick([nil, 1, 5, -1, 60]))
             }
         }
@@ -69,7 +70,7 @@ import Testing
     /// Checks every invariant of one step's effects against the state before and after.
     static func check(
         _ effects: [Effect], before: [ClientAuthorization], savedBefore: SavedState, engine: Engine, now: Double,
-        lastDelivered: inout [String: Double], lastReduced: inout [String: Double], step: Int
+        lastDelivered: inout [String: Double], lastReduced: inout [String: Fix], step: Int
     ) {
         let status = engine.status(now: now)
         let byName = Dictionary(uniqueKeysWithValues: status.clients.map { ($0.authorization.client, $0) })
@@ -87,16 +88,18 @@ import Testing
             let fix = delivery.fix
             #expect(fix.isUsable, "step \(step): unusable fix delivered")
             let time = fix.time ?? -.infinity
-            if let last = lastDelivered[delivery.client] {
+            // A reduced fix within the interval is only ever the coarse fix already delivered in it (a locate's answer).
+            let repeatsLastReduced = delivery.accuracy == .reduced && lastReduced[delivery.client] == fix
+            if let last = lastDelivered[delivery.client], !repeatsLastReduced {
                 #expect(time > last, "step \(step): fix not newer than the last delivered")
             }
-            lastDelivered[delivery.client] = time
+            lastDelivered[delivery.client] = max(time, lastDelivered[delivery.client] ?? -.infinity)
             #expect((delivery.accuracy == .full) == auth.accuracy.isFull)
             if delivery.accuracy == .reduced {
                 #expect(fix.altitude == nil && fix.speed == nil && fix.course == nil)
                 #expect((fix.horizontalError ?? 0) >= 500)
-                if let last = lastReduced[delivery.client] { #expect(time - last >= 120) }
-                lastReduced[delivery.client] = time
+                if let last = lastReduced[delivery.client]?.time, !repeatsLastReduced { #expect(time - last >= 120) }
+                lastReduced[delivery.client] = fix
             }
         }
         // Events exactly for real changes.
@@ -119,6 +122,7 @@ import Testing
             case .whileUsing, .always: #expect(auth?.status == .ask, "step \(step): stale prompt")
             case .alwaysUpgrade: #expect(auth?.status == .whileUsing || auth?.provisional == true)
             case .fullAccuracy: #expect(auth?.accuracy == .reduced)
+            case .share: #expect(auth?.status == .ask, "step \(step): stale share prompt")
             }
         }
         for delivery in effects.deliveries {
@@ -132,7 +136,7 @@ import Testing
         var settings = EngineSettings(clients: Self.clientSettings(), services: true, restricted: [], policySource: "test")
         var engine = Engine(settings: settings, saved: nil, seed: seed)
         var lastDelivered: [String: Double] = [:]
-        var lastReduced: [String: Double] = [:]
+        var lastReduced: [String: Fix] = [:]
         var delivered = 0
         for step in 0..<10_000 {
             let before = engine.authorizations

@@ -61,6 +61,12 @@ extension Engine {
         handle(.tick, now: TestEngine.t0 + seconds)
     }
 
+    /// The user has allowed the named client's location button before (its one-time share prompt),
+    /// so `share` grants at once, as SPEC §3.3's share rows describe.
+    mutating func allowShare(_ client: String = "app") {
+        if let i = index[client] { clients[i].shareConsent = true }
+    }
+
     /// The named client's authorization (the test fails loudly through `!` only on a typo in the test itself).
     func auth(_ client: String = "app") -> ClientAuthorization {
         authorization(of: client) ?? ClientAuthorization(client: "missing", status: .restricted, stored: .restricted)

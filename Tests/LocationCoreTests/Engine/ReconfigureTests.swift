@@ -11,6 +11,7 @@ import Testing
 
     @Test func remainingClientsKeepStateAndTakeNewSettings() {
         var engine = E.engine([E.client("a", filter: 1000, authorization: .ask), E.client("b")])
+        engine.allowShare("a")
         _ = engine.run(.share(client: "a"))
         _ = engine.feed(E.fix(0))
         #expect(engine.feed(E.fix(1, north: 20)).deliveries.isEmpty)

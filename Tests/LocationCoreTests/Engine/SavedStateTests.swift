@@ -32,6 +32,7 @@ import Testing
         var engine = E.engine(clients)
         _ = engine.run(.authorize(client: "perm", status: .always))
         _ = engine.run(.accuracy(client: "perm", full: false))
+        engine.allowShare("once")
         _ = engine.run(.share(client: "once"))
         _ = engine.run(.requestFullAccuracy(client: "temp", purpose: "survey"))
         _ = engine.run(.answer(client: "temp", answer: .allow))

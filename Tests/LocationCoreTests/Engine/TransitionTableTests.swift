@@ -46,6 +46,7 @@ import Testing
                 return e
             case .once:
                 var e = E.engine(E.client())
+                e.allowShare()
                 _ = e.run(.share(client: "app"))
                 return e
             case .restricted: return E.engine(E.client(authorization: .always), restricted: ["app"])
@@ -257,6 +258,7 @@ import Testing
     // Row: while-using + once | out of use for once_grace s, or daemon restart | ask | authorization
     @Test func onceEndsAfterGraceOutOfUse() throws {
         var engine = E.engine(E.client(onceGrace: 60))
+        engine.allowShare()
         _ = engine.run(.share(client: "app"))
         _ = engine.run(.session(client: "app", inUse: false), at: 100)
         #expect(engine.tick(at: 159).isEmpty)
@@ -281,6 +283,7 @@ import Testing
 
     @Test func onceEndsAtDaemonRestart() throws {
         var engine = E.engine(E.client())
+        engine.allowShare()
         _ = engine.run(.share(client: "app"))
         #expect(engine.auth().once)
         let restarted = E.engine([E.client()], saved: engine.savedState)
@@ -291,6 +294,7 @@ import Testing
     // Row: ask or once | share | while-using + once, and the client is put in use | authorization (if changed)
     @Test func shareFromAskOrOnceGrantsOnceAndPutsClientInUse() throws {
         var engine = E.engine(E.client(inUse: false))
+        engine.allowShare()
         let first = engine.run(.share(client: "app"))
         #expect(first.accepted?.changed == true)
         let event = try #require(first.effects.authorizationEvents.first)
@@ -309,6 +313,7 @@ import Testing
 
     @Test func shareClosesAPendingPermissionPrompt() {
         var engine = E.engine(E.client())
+        engine.allowShare()
         _ = engine.run(.request(client: "app", kind: .whileUsing))
         let result = engine.run(.share(client: "app"))
         #expect(result.effects.closedPrompts.map(\.kind) == [.whileUsing])
@@ -336,7 +341,13 @@ import Testing
             ("never", { _ = $0.run(.authorize(client: "app", status: .never)) }),
             ("while-using", { _ = $0.run(.authorize(client: "app", status: .whileUsing)) }),
             ("always", { _ = $0.run(.authorize(client: "app", status: .always)) }),
-            ("once", { _ = $0.run(.share(client: "app")) }),
+            (
+                "once",
+                {
+                    $0.allowShare()
+                    _ = $0.run(.share(client: "app"))
+                }
+            ),
             (
                 "provisional",
                 {
@@ -442,30 +453,42 @@ import Testing
         #expect(engine.prompts.isEmpty)
     }
 
-    // Row: any | request-full-accuracy with unknown KEY, or already full, or not in use | error | none
+    // Row: any | request-full-accuracy with unknown KEY, or not in use | error | none
     @Test(arguments: [
         ("unknown-key", CommandError.Code.unknownPurpose),
-        ("already-full", .alreadyFull),
-        ("already-temporary-full", .alreadyFull),
         ("not-in-use", .notInUse),
     ])
     func requestFullAccuracyErrors(_ situation: String, _ code: CommandError.Code) throws {
         for status in [AuthorizationStatus.ask, .never, .whileUsing, .always] {
-            var engine = E.engine(
-                E.client(precise: situation == "already-full", authorization: status, inUse: situation != "not-in-use"))
-            var purpose = "survey"
-            switch situation {
-            case "unknown-key": purpose = "racing"
-            case "already-temporary-full":
+            var engine = E.engine(E.client(precise: false, authorization: status, inUse: situation != "not-in-use"))
+            let purpose = situation == "unknown-key" ? "racing" : "survey"
+            let result = engine.run(.requestFullAccuracy(client: "app", purpose: purpose), at: 1)
+            #expect(result.error?.code == code, "\(situation) from \(status)")
+            #expect(result.effects.isEmpty)
+        }
+    }
+
+    // Row: full or temporary full | request-full-accuracy KEY | nothing, no prompt | none | accepted, changed: false
+    // (as requestTemporaryFullAccuracyAuthorization completes without error when accuracy is already full)
+    @Test(arguments: ["already-full", "already-temporary-full"])
+    func requestFullAccuracyWhenAlreadyFullCompletesWithoutAPrompt(_ situation: String) throws {
+        for status in [AuthorizationStatus.ask, .never, .whileUsing, .always] {
+            var engine = E.engine(E.client(precise: situation == "already-full", authorization: status))
+            if situation == "already-temporary-full" {
                 _ = engine.run(.authorize(client: "app", status: .whileUsing))
                 _ = engine.run(.requestFullAccuracy(client: "app", purpose: "survey"))
                 _ = engine.run(.answer(client: "app", answer: .allow))
                 _ = engine.run(.authorize(client: "app", status: status == .ask || status == .never ? .always : status))
-            default: break
             }
-            let result = engine.run(.requestFullAccuracy(client: "app", purpose: purpose), at: 1)
-            #expect(result.error?.code == code, "\(situation) from \(status)")
+            let before = engine.auth()
+            let result = engine.run(.requestFullAccuracy(client: "app", purpose: "survey"), at: 1)
+            let outcome = try #require(result.accepted, "\(situation) from \(status)")
+            #expect(!outcome.changed)
+            #expect(outcome.prompt == nil)
+            #expect(outcome.message.contains("already has"))
             #expect(result.effects.isEmpty)
+            #expect(engine.prompts.isEmpty)
+            #expect(engine.auth() == before)
         }
     }
 

@@ -82,6 +82,33 @@ import TestSupport
         #expect(!outputs[0].isEmpty)
     }
 
+    @Test func resetAndAnApproximateAnswerReplayByteForByte() throws {
+        let events = try ReplayEvents.parse(
+            """
+            {"at":"2026-03-14T09:31:00Z","cmd":"authorize","client":"logger","status":"ask"}
+            {"at":"2026-03-14T09:31:00Z","cmd":"request","client":"logger","kind":"while-using"}
+            {"at":"2026-03-14T09:31:10Z","cmd":"answer","client":"logger","answer":"allow-while-using","precise":false}
+            {"at":"2026-03-14T09:33:00Z","cmd":"reset","client":"logger"}
+            """)
+        var outputs: [[UInt8]] = []
+        for _ in 0..<2 {
+            let dir = try ScratchDirectory("replay")
+            let config = try daemonConfig(in: dir, clients: Self.clients)
+            let summary = try Replayer.run(Replayer.Options(input: Self.walk, config: config, events: events))
+            #expect(summary.eventsApplied == 4)
+            let records = try logRecords(dir.file("log/logger.jsonl"))
+            let answered = try #require(UTCTime.parse("2026-03-14T09:31:10Z"))
+            let reset = try #require(UTCTime.parse("2026-03-14T09:33:00Z"))
+            // Approximate from the answer, one coarse fix in the interval; precise again from the reset.
+            let between = records.filter { $0.time >= answered && $0.time < reset }
+            #expect(between.count == 1 && between.allSatisfy { $0.accuracy == .reduced })
+            #expect(records.filter { $0.time >= reset }.allSatisfy { $0.accuracy == .full })
+            #expect(records.contains { $0.time >= reset })
+            outputs.append(try dir.read("log/logger.jsonl"))
+        }
+        #expect(outputs[0] == outputs[1])
+    }
+
     @Test func aSavedStateBringsItsOwnSecretAndPermissions() throws {
         let dir = try ScratchDirectory("replay")
         let config = try daemonConfig(in: dir, clients: Self.clients)
