@@ -165,7 +165,18 @@ public actor DaemonCore: ControlHandler {
         keepRunning(\.socketGroup, "socket_group")
         keepRunning(\.source, "[source]")
         keepRunning(\.stateDirectory, "state_dir")
-        if newConfig.clients.map({ [$0.name: $0.mqtt] }) != config.clients.map({ [$0.name: $0.mqtt] }) {
+        // The publishers (MQTTService) are made at start: a publishing client's settings or log path wait for a restart.
+        func publishing(_ config: DaemonConfig) -> [String: MQTTSettings] {
+            var found: [String: MQTTSettings] = [:]
+            for client in config.clients { found[client.name] = client.mqtt }
+            return found
+        }
+        func publishedLogs(_ config: DaemonConfig) -> [String: String] {
+            var found: [String: String] = [:]
+            for client in config.clients where client.mqtt != nil { found[client.name] = config.logPath(forClient: client.name) }
+            return found
+        }
+        if publishing(newConfig) != publishing(config) || publishedLogs(newConfig) != publishedLogs(config) {
             needRestart.append("mqtt_* keys")
         }
         let now = clock.monotonic()
