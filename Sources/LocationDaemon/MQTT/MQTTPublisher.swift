@@ -90,7 +90,7 @@ final class MQTTPublisher: Sendable {
     }
 
     private func startThread() throws(SystemError) {
-        try ReaderThread.start(name: "MQTT publisher for \(client)") { [self] in
+        try DaemonThread.start(name: "mqtt-" + String(client.prefix(10))) { [self] in
             var loop = PublisherLoop(publisher: self)
             loop.run()
             shared.withLock { $0.finished = true }

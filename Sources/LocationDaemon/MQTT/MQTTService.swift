@@ -46,7 +46,7 @@ public final class MQTTService: Service {
                     + "topic \(publisher.settings.topic), QoS \(publisher.settings.qos)")
         }
         for await status in events {
-            await core.announce(ControlEvent(broker: status, time: SystemClock.utc()))
+            core.announce(ControlEvent(broker: status, time: SystemClock.utc()))
         }
     }
 

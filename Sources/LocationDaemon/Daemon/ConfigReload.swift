@@ -1,0 +1,46 @@
+import LocationCore
+
+/// What a reloaded configuration changes (SIGHUP): everything, except the
+/// keys only a restart can change — `socket`, `socket_group`, `[source]` and
+/// `state_dir` keep their running values, and their names are listed so the
+/// daemon can say a restart is needed.
+struct ConfigReload: Sendable {
+    /// The configuration to run with from now on.
+    var effective: DaemonConfig
+    /// The restart-only keys that changed, in the order above.
+    var needRestart: [String] = []
+
+    /// The difference between the `running` configuration and the `reloaded` one.
+    init(running: DaemonConfig, reloaded: DaemonConfig) {
+        effective = reloaded
+        keepRunning(\.socket, "socket", running: running)
+        keepRunning(\.socketGroup, "socket_group", running: running)
+        keepRunning(\.source, "[source]", running: running)
+        keepRunning(\.stateDirectory, "state_dir", running: running)
+        // The MQTT publishers are made at start: a publishing client's settings or log path wait for a restart.
+        if Self.publishing(reloaded) != Self.publishing(running) { needRestart.append("mqtt_* keys") }
+    }
+
+    /// Each publishing client's MQTT settings and log path, by name.
+    private static func publishing(_ config: DaemonConfig) -> [String: Publishing] {
+        var found: [String: Publishing] = [:]
+        for client in config.clients {
+            guard let mqtt = client.mqtt else { continue }
+            found[client.name] = Publishing(settings: mqtt, log: config.logPath(forClient: client.name))
+        }
+        return found
+    }
+
+    private struct Publishing: Hashable {
+        var settings: MQTTSettings
+        var log: String?
+    }
+
+    private mutating func keepRunning<Value: Equatable>(
+        _ setting: WritableKeyPath<DaemonConfig, Value>, _ name: String, running: DaemonConfig
+    ) {
+        guard effective[keyPath: setting] != running[keyPath: setting] else { return }
+        needRestart.append(name)
+        effective[keyPath: setting] = running[keyPath: setting]
+    }
+}
