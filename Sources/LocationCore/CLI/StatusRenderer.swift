@@ -7,6 +7,8 @@ public enum StatusRenderer {
         let status = report.status
         var lines: [String] = []
         lines.append("\(report.sourceName ?? "source"): \(sourceLine(status))")
+        if let clock = receiverClockLine(report) { lines.append(clock) }
+        if let jumps = timeJumpLine(report) { lines.append(jumps) }
         lines.append("Location Services: " + (status.services ? "on" : "off — no client gets locations (locationctl services on)"))
         if status.clients.isEmpty { lines.append("No clients are configured.") }
         for client in status.clients {
@@ -39,6 +41,24 @@ public enum StatusRenderer {
         }
     }
 
+    /// `receiver clock: 261 d behind the system clock` when the two differ by more than a minute.
+    static func receiverClockLine(_ report: StatusReport) -> String? {
+        guard let offset = report.receiverClockOffset, abs(offset) > 60 else { return nil }
+        let side = offset < 0 ? "behind" : "ahead of"
+        var line = "receiver clock: \(TextFormat.duration(abs(offset))) \(side) the system clock"
+        if let time = report.status.lastFix?.time { line += " (its last fix is dated \(TextFormat.dateTime(time)))" }
+        return line
+    }
+
+    /// `receiver time: went back 52 min (to …) 3 min ago; a new time base, logging continues (2 jumps since start)`.
+    static func timeJumpLine(_ report: StatusReport) -> String? {
+        let status = report.status
+        guard status.timeJumps > 0, let jump = status.lastTimeJump else { return nil }
+        let ago = status.lastTimeJumpAge.map { " \(TextFormat.duration($0)) ago" } ?? ""
+        let count = status.timeJumps == 1 ? "1 jump" : "\(status.timeJumps) jumps"
+        return "receiver time: went back \(jump.size) (to \(TextFormat.dateTime(jump.to)))\(ago); a new time base, logging continues (\(count) since the daemon started)"
+    }
+
     private static func lastFixText(_ status: EngineStatus) -> String? {
         guard let fix = status.lastFix else { return nil }
         var parts = ["\(fix.mode) fix" + (status.lastFixAge.map { " \(TextFormat.duration($0)) ago" } ?? "")]
@@ -65,10 +85,17 @@ public enum StatusRenderer {
             var line = "  delivered: \(client.deliveredCount) since the daemon started"
             if let last = client.lastDelivered {
                 line += ", last \(TextFormat.dateTime(last))"
-                if let now { line += " (\(TextFormat.duration(now - last)) ago)" }
+                // The age is the daemon's own clock: a receiver dated in 1970 or a recording's
+                // old date does not make it "261 d ago".
+                if let age = client.lastDeliveredAge {
+                    line += " (\(TextFormat.duration(age)) ago)"
+                } else if let now {
+                    line += " (\(TextFormat.duration(now - last)) ago)"
+                }
             }
             lines.append(line)
         }
+        if client.drops.total > 0 { lines.append("  not delivered: \(client.drops.summary)") }
         if let suggestion = client.suggestion, !suggestion.isEmpty {
             lines.append("  → run: locationctl \(suggestion)")
         }

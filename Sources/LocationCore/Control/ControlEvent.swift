@@ -7,6 +7,7 @@
 /// {"event":"location","time":"…","lat":52.3765432,"lon":4.8954321,…,"accuracy":"full","client":"logger"}
 /// {"event":"error","time":"…","client":"logger","code":"location-unknown","message":"…"}
 /// {"event":"source","time":"…","state":"no-fix"}
+/// {"event":"source","time":"…","state":"fix","timeJump":3153.6,"from":"…","to":"…","message":"receiver time went back …"}
 /// {"event":"broker","time":"…","client":"fleet","broker":"mqtt://…","state":"connected",…}
 /// ```
 public struct ControlEvent: Sendable, Hashable {
@@ -59,7 +60,7 @@ public struct ControlEvent: Sendable, Hashable {
         case .engine(.authorization): "authorization"
         case .engine(.prompt): "prompt"
         case .engine(.error): "error"
-        case .engine(.source): "source"
+        case .engine(.source), .engine(.timeJump): "source"
         }
     }
 
@@ -71,7 +72,7 @@ public struct ControlEvent: Sendable, Hashable {
         case .engine(.authorization(let a)): a.client
         case .engine(.prompt(let p, _)): p.client
         case .engine(.error(let client, _, _)): client
-        case .engine(.source): nil
+        case .engine(.source), .engine(.timeJump): nil
         }
     }
 
@@ -111,6 +112,13 @@ public struct ControlEvent: Sendable, Hashable {
                 ])
             case .source(let state):
                 members.append(("state", .string(state.rawValue)))
+            case .timeJump(let jump):
+                // A jump is seen on a usable fix: the source has a fix.
+                members.append(("state", .string(SourceState.fix.rawValue)))
+                members.append(("timeJump", .number(jump.seconds)))
+                if UTCTime.isWritable(jump.from) { members.append(("from", .string(UTCTime.format(jump.from)))) }
+                if UTCTime.isWritable(jump.to) { members.append(("to", .string(UTCTime.format(jump.to)))) }
+                members.append(("message", .string(jump.sentence)))
             }
             ByteText.append(JSONValue.object(members).serialized, to: &out)
         }
@@ -168,6 +176,13 @@ public struct ControlEvent: Sendable, Hashable {
         default:
             do throws(FieldReader.FieldError) {
                 let state = try f.word("state", SourceState.allCases.map(\.rawValue)) { SourceState(rawValue: $0) }
+                if let seconds = try f.optionalNumber("timeJump") {
+                    // `at` is the daemon's monotonic clock, which the event does not carry.
+                    let to = try f.optionalTime("to") ?? .nan
+                    let from = try f.optionalTime("from") ?? to + seconds
+                    self.init(.timeJump(TimeJump(from: from, to: to, at: 0)), time: time)
+                    return
+                }
                 self.init(.source(state), time: time)
             } catch {
                 throw error.decodeError

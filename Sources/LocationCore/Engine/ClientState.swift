@@ -37,9 +37,10 @@ struct ClientState: Sendable {
     // Delivery state (§3.4).
     /// The last delivered position of the current run; `nil` when no run is going.
     var anchor: EarthPoint?
-    /// Fix time of the last delivered fix (step 4: only newer fixes).
-    var lastDeliveredTime: Double?
-    var deliveredCount = 0
+    /// The last epoch delivered, deliveries and drops by reason (step 4, `status`).
+    var track = DeliveryTrack()
+    /// Step 6's rate limit on the monotonic clock.
+    var reducedLimit = ReducedRateLimit()
     /// Told `location-unknown` for the current outage.
     var outageNotified = false
     var reduced: ReducedAccuracyState
@@ -64,6 +65,7 @@ struct ClientState: Sendable {
             shareConsent = saved.shareConsent
             reduced = saved.reduced
             reduced.sanitize()
+            reducedLimit = ReducedRateLimit(savedUTC: reduced.lastDelivery)
         } else {
             stored = settings.authorization == .restricted ? .never : settings.authorization
             provisional = false

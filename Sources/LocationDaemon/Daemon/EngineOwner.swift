@@ -38,6 +38,7 @@ final class EngineOwner {
         state = StateKeeper(store: StateStore(path: config.statePath))
         let saved = state.load()
         engine = Engine(settings: config.engineSettings, saved: saved, seed: seed)
+        engine.wallClockOffset = clock.wall() - clock.monotonic()
         let logs: ClientLogs
         do {
             logs = try ClientLogs(config: config)
@@ -82,6 +83,8 @@ final class EngineOwner {
     func tick() {
         guard !stopped else { return }
         let now = clock.monotonic()
+        // The wall clock may have been set (NTP, gpsd): the saved reduced-accuracy time follows it.
+        engine.wallClockOffset = clock.wall() - now
         effects.removeAll(keepingCapacity: true)
         engine.handle(.tick, now: now, into: &effects)
         carry(now: now)
