@@ -24,9 +24,14 @@ final class EngineOwner {
     private var watchers = WatcherList()
     private var reportedSource: SourceState?
     private var stopped = false
+    /// The MQTT publishers' statuses, for `status` replies.
+    private let brokers: BrokerBoard
 
     /// Loads the state, makes the engine, opens every log (see `DaemonCore.init`).
-    init(config: DaemonConfig, seed: UInt64, clock: DaemonClock, sourceName: String) throws(DaemonCore.StartError) {
+    init(
+        config: DaemonConfig, seed: UInt64, clock: DaemonClock, sourceName: String, brokers: BrokerBoard = BrokerBoard()
+    ) throws(DaemonCore.StartError) {
+        self.brokers = brokers
         self.config = config
         self.clock = clock
         self.sourceName = sourceName
@@ -140,7 +145,9 @@ final class EngineOwner {
     }
 
     func statusReport() -> StatusReport {
-        StatusReport(status: engine.status(now: clock.monotonic()), time: clock.wall(), sourceName: sourceName)
+        StatusReport(
+            status: engine.status(now: clock.monotonic()), time: clock.wall(), sourceName: sourceName,
+            brokers: brokers.statuses)
     }
 
     var savedState: SavedState { engine.savedState }
@@ -227,6 +234,11 @@ final class EngineOwner {
 
     func unwatch(_ watcher: WatcherID) {
         watchers.remove(watcher)
+    }
+
+    func announce(_ event: ControlEvent) {
+        guard !stopped else { return }
+        watchers.broadcast([event])
     }
 
     // MARK: - Effects
