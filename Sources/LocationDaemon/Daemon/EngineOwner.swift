@@ -238,7 +238,7 @@ final class EngineOwner {
 
     func announce(_ event: ControlEvent) {
         guard !stopped else { return }
-        watchers.broadcast([event])
+        watchers.broadcast([event], services: engine.servicesOn)
     }
 
     // MARK: - Effects

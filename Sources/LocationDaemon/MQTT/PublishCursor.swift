@@ -115,7 +115,7 @@ struct PublishCursorStore: Sendable {
     /// Replaces the cursor file whole.
     func save(_ cursor: PublishCursor) throws(SystemError) {
         _ = try FileSystem.makeDirectories(FileSystem.parent(of: path), mode: 0o750)
-        let file = try AtomicFileWriter(path: path, temporaryPath: path + ".tmp", mode: 0o640)
+        let file = try AtomicFileWriter(path: path, mode: 0o640)
         try file.write(cursor.bytes)
         if let error = try file.commit() { throw error }
     }
