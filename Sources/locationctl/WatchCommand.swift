@@ -10,6 +10,9 @@ enum WatchCommand {
             let (line, reply) = try client.request(operation, id: 1, timeout: RequestCommand.replyTimeout)
             let status = RequestCommand.show(reply, line: line, for: operation, json: json)
             guard reply.isOK else { return status }
+            if let withheld = try? reply.withheld() {
+                Console.error("locationctl: \(withheld.code): \(withheld.message)\n")
+            }
             while let line = try client.readLine(timeout: nil) {
                 if let end = show(line, json: json) { return end }
             }

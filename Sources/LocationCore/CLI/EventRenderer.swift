@@ -29,6 +29,9 @@ public enum EventRenderer {
             return time + "source → \(state.rawValue)"
         case .engine(.timeJump(let jump)):
             return time + "source: " + jump.sentence
+        case .broker(let broker):
+            return time + "\(broker.client) broker \(broker.broker) → \(broker.state.rawValue)"
+                + (broker.detail.isEmpty || broker.detail == broker.state.rawValue ? "" : ": \(broker.detail)")
         }
     }
 

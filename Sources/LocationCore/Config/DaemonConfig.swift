@@ -174,6 +174,7 @@ public struct DaemonConfig: Sendable, Hashable {
             line("reduced_grid", Self.number(client.reducedGrid))
             line("reduced_interval", Self.number(client.reducedInterval))
             line("locate_timeout", Self.number(client.locateTimeout))
+            if let mqtt = client.mqtt { mqtt.render(line) }
         }
         out += "\n[policy]\n"
         line("restricted", restricted.joined(separator: " "))

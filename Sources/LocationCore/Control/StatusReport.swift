@@ -8,12 +8,15 @@ public struct StatusReport: Sendable, Hashable {
     public var time: Double?
     /// The source as people name it, e.g. `gpsd 127.0.0.1:2947` or `nmea /dev/ttyACM0`.
     public var sourceName: String?
+    /// Each publishing client's MQTT connection, in config order (empty: no client publishes).
+    public var brokers: [BrokerStatus] = []
 
     /// A report from its parts.
-    public init(status: EngineStatus, time: Double? = nil, sourceName: String? = nil) {
+    public init(status: EngineStatus, time: Double? = nil, sourceName: String? = nil, brokers: [BrokerStatus] = []) {
         self.status = status
         self.time = time
         self.sourceName = sourceName
+        self.brokers = brokers
     }
 
     /// Receiver clock minus system clock, in seconds, from the last fix: its time against the
@@ -30,6 +33,7 @@ public struct StatusReport: Sendable, Hashable {
         guard let match = status.clients.first(where: { $0.authorization.client == client }) else { return nil }
         var copy = self
         copy.status.clients = [match]
+        copy.brokers = brokers.filter { $0.client == client }
         return copy
     }
 
@@ -39,6 +43,7 @@ public struct StatusReport: Sendable, Hashable {
         if let time, UTCTime.isWritable(time) { members.append(("time", .string(UTCTime.format(time)))) }
         if let sourceName { members.append(("sourceName", .string(sourceName))) }
         members.append(contentsOf: status.jsonMembers)
+        if !brokers.isEmpty { members.append(("brokers", .array(brokers.map(\.json)))) }
         return .object(members)
     }
 
@@ -52,6 +57,9 @@ public struct StatusReport: Sendable, Hashable {
             throw error.decodeError
         }
         status = try EngineStatus(json: value)
+        if let list = value["brokers"]?.arrayValue {
+            for item in list { brokers.append(try BrokerStatus(json: item)) }
+        }
     }
 }
 

@@ -32,7 +32,9 @@ public final class ClientLogs {
         /// `cannot open the log of client logger: open /x: Permission denied; …`.
         public var description: String {
             var advice = ""
-            if error.errno == EACCES || error.errno == EPERM {
+            if error.explanation != nil {
+                // The refusal says what was found and what to do.
+            } else if error.errno == EACCES || error.errno == EPERM {
                 advice = "; make its directory writable by the user locationd runs as"
             } else if error.errno == ENOENT || error.errno == ENOTDIR {
                 advice = "; check log_dir and the client's log in the configuration"

@@ -101,6 +101,7 @@ public enum Daemon {
         }
 
         var services: [any Service] = [CoreService(core: core)]
+        if MQTTService.isNeeded(config) { services.append(MQTTService(config: config, core: core)) }
         if let control {
             do {
                 services.append(try control(config, core, passed))

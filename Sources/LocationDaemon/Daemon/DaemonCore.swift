@@ -40,6 +40,8 @@ public final class DaemonCore: ControlHandler, Sendable {
 
     /// The source as people name it: `gpsd 127.0.0.1:2947`, `nmea /dev/ttyACM0`.
     public let sourceName: String
+    /// Each publishing client's MQTT status, for `status` (filled by `MQTTService`).
+    public let brokerBoard: BrokerBoard
     private let owner: Mutex<EngineOwner>
 
     /// Loads the state (setting a corrupt file aside), makes the engine and
@@ -50,7 +52,9 @@ public final class DaemonCore: ControlHandler, Sendable {
     public init(config: DaemonConfig, seed: UInt64, clock: DaemonClock = .system) throws(StartError) {
         let name = Self.name(of: config.source)
         sourceName = name
-        owner = Mutex(try EngineOwner(config: config, seed: seed, clock: clock, sourceName: name))
+        let brokers = BrokerBoard()
+        brokerBoard = brokers
+        owner = Mutex(try EngineOwner(config: config, seed: seed, clock: clock, sourceName: name, brokers: brokers))
     }
 
     /// 64 random bits from the kernel (`getrandom`), for `init(config:seed:)`.
@@ -163,5 +167,10 @@ public final class DaemonCore: ControlHandler, Sendable {
     /// Forgets a watcher whose connection closed.
     public func unwatch(_ watcher: WatcherID) {
         owner.withLock { $0.unwatch(watcher) }
+    }
+
+    /// Tells every watcher of `event`'s client about it (an MQTT broker coming or going).
+    public func announce(_ event: ControlEvent) {
+        owner.withLock { $0.announce(event) }
     }
 }
