@@ -98,7 +98,7 @@ import Testing
     }
 
     @Test func watchLinesStartWithTheSystemClockAndLabelTheFixTime() throws {
-        let event = ControlEventTests.events[7]
+        let event = ControlEventTests.events[8]
         let fixTime = try #require(event.time)
         #expect(
             EventRenderer.render(event, receivedAt: fixTime + 1)
