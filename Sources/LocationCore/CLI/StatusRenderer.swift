@@ -14,6 +14,9 @@ public enum StatusRenderer {
         for client in status.clients {
             lines.append("")
             lines.append(contentsOf: clientLines(client, now: report.time))
+            for broker in report.brokers where broker.client == client.authorization.client {
+                lines.append(contentsOf: brokerLines(broker, now: report.time))
+            }
             for program in report.programs where program.client == client.authorization.client {
                 lines.append("  program: \(program.summary)")
             }
@@ -100,6 +103,28 @@ public enum StatusRenderer {
             lines.append("  → run: locationctl \(suggestion)")
         }
         if client.prompt != nil { lines.append("  ! a prompt is waiting for an answer (below)") }
+        return lines
+    }
+
+    /// A client's MQTT publishing: `  mqtt://host:1883 connected, backlog 0, 412 published, last 09:30:01 (2 s ago)`.
+    public static func brokerLines(_ broker: BrokerStatus, now: Double?) -> [String] {
+        var line = "  \(broker.broker) \(broker.topic): "
+        switch broker.state {
+        case .connected: line += "connected"
+        case .connecting: line += "connecting"
+        default: line += "NOT connected (\(broker.state.rawValue): \(broker.detail); retrying)"
+        }
+        line += ", backlog \(broker.backlog) record\(broker.backlog == 1 ? "" : "s")"
+        line += ", \(broker.published) published since the daemon started"
+        if let last = broker.lastPublish {
+            line += ", last \(TextFormat.dateTime(last))"
+            if let now { line += " (\(TextFormat.duration(now - last)) ago)" }
+        }
+        var lines = [line]
+        if broker.skipped > 0 { lines.append("  ! \(broker.skipped) log line\(broker.skipped == 1 ? " is" : "s are") no record and were not published") }
+        if broker.lostFiles > 0 {
+            lines.append("  ! \(broker.lostFiles) rotated log\(broker.lostFiles == 1 ? " was" : "s were") deleted before all of it was published")
+        }
         return lines
     }
 

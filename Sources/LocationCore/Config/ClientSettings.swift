@@ -123,6 +123,8 @@ public struct ClientSettings: Sendable, Hashable, Codable {
     public var locateTimeout: Double
     /// The programs the client serves (gpsd protocol, NMEA) and who may connect.
     public var programs: ProgramSettings
+    /// Where the log's records are published over MQTT; `nil`: nowhere (the engine never reads it).
+    public var mqtt: MQTTSettings?
 
     /// A client with the SPEC's defaults for everything not given.
     public init(
@@ -141,7 +143,8 @@ public struct ClientSettings: Sendable, Hashable, Codable {
         reducedGrid: Double = 2000,
         reducedInterval: Double = 900,
         locateTimeout: Double = 30,
-        programs: ProgramSettings = ProgramSettings()
+        programs: ProgramSettings = ProgramSettings(),
+        mqtt: MQTTSettings? = nil
     ) {
         self.name = name
         self.log = log
@@ -159,6 +162,7 @@ public struct ClientSettings: Sendable, Hashable, Codable {
         self.reducedInterval = reducedInterval
         self.locateTimeout = locateTimeout
         self.programs = programs
+        self.mqtt = mqtt
     }
 }
 

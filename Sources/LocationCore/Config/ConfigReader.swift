@@ -7,7 +7,7 @@ struct ConfigReader {
         "log", "distance_filter", "desired_accuracy", "authorization", "precise", "updating", "in_use",
         "usage", "usage_always", "purpose.KEY", "once_grace", "reduced_grid", "reduced_interval", "locate_timeout",
         "gpsd_socket", "gpsd_port", "nmea_socket", "allow_users", "allow_groups",
-    ]
+    ] + MQTTSettings.keys
     static let policyKeys = ["restricted"]
 
     static let booleans = "on or off"
@@ -190,6 +190,7 @@ struct ConfigReader {
         }
         var client = ClientSettings(name: name)
         var logLine = section.line
+        var mqtt: [INIParser.Entry] = []
         for entry in section.entries {
             switch entry.key {
             case "log":
@@ -236,7 +237,9 @@ struct ConfigReader {
             case "gpsd_socket", "nmea_socket", "gpsd_port", "allow_users", "allow_groups":
                 readProgramKey(entry, section, into: &client.programs)
             default:
-                if entry.key.hasPrefix("purpose.") {
+                if MQTTSettings.keys.contains(entry.key) {
+                    mqtt.append(entry)
+                } else if entry.key.hasPrefix("purpose.") {
                     let key = String(entry.key.dropFirst("purpose.".count))
                     if key.isEmpty {
                         errors.append(.unknownKey(file: file, line: entry.line, section: section.name, key: entry.key, accepted: Self.clientKeys))
@@ -250,6 +253,7 @@ struct ConfigReader {
                 }
             }
         }
+        client.mqtt = readMQTT(mqtt, section, client: client)
         return (client, logLine)
     }
 

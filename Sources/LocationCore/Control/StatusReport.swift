@@ -9,13 +9,19 @@ public struct StatusReport: Sendable, Hashable {
     /// The source as people name it, e.g. `gpsd 127.0.0.1:2947` or `nmea /dev/ttyACM0`.
     public var sourceName: String?
     /// The programs connected to the clients' program sockets now.
-    public var programs: [ConnectedProgram]
+    public var programs: [ConnectedProgram] = []
+    /// Each publishing client's MQTT connection, in config order (empty: no client publishes).
+    public var brokers: [BrokerStatus] = []
 
     /// A report from its parts.
-    public init(status: EngineStatus, time: Double? = nil, sourceName: String? = nil, programs: [ConnectedProgram] = []) {
+    public init(
+        status: EngineStatus, time: Double? = nil, sourceName: String? = nil, brokers: [BrokerStatus] = [],
+        programs: [ConnectedProgram] = []
+    ) {
         self.status = status
         self.time = time
         self.sourceName = sourceName
+        self.brokers = brokers
         self.programs = programs
     }
 
@@ -33,6 +39,7 @@ public struct StatusReport: Sendable, Hashable {
         guard let match = status.clients.first(where: { $0.authorization.client == client }) else { return nil }
         var copy = self
         copy.status.clients = [match]
+        copy.brokers = brokers.filter { $0.client == client }
         copy.programs = programs.filter { $0.client == client }
         return copy
     }
@@ -43,6 +50,7 @@ public struct StatusReport: Sendable, Hashable {
         if let time, UTCTime.isWritable(time) { members.append(("time", .string(UTCTime.format(time)))) }
         if let sourceName { members.append(("sourceName", .string(sourceName))) }
         members.append(contentsOf: status.jsonMembers)
+        if !brokers.isEmpty { members.append(("brokers", .array(brokers.map(\.json)))) }
         if !programs.isEmpty { members.append(("programs", .array(programs.map(\.json)))) }
         return .object(members)
     }
@@ -57,7 +65,9 @@ public struct StatusReport: Sendable, Hashable {
             throw error.decodeError
         }
         status = try EngineStatus(json: value)
-        programs = []
+        if let list = value["brokers"]?.arrayValue {
+            for item in list { brokers.append(try BrokerStatus(json: item)) }
+        }
         for item in value["programs"]?.arrayValue ?? [] { programs.append(try ConnectedProgram(json: item)) }
     }
 }

@@ -1,6 +1,9 @@
 /// `status` (SPEC §5.4): the engine's state at this moment, and per client
 /// why it is or is not delivering and the one command that would change that.
 extension Engine {
+    /// Whether Location Services are on (what `status(now:).services` says, without building the status).
+    public var servicesOn: Bool { services }
+
     /// The state at `now`, computed on request (nothing is cached).
     public func status(now: Double) -> EngineStatus {
         var status = EngineStatus(

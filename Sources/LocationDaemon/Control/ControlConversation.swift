@@ -52,10 +52,10 @@ final class ControlConversation: ServerConversation {
         return peer
     }
 
-    func busyLine(maximumConnections: Int) -> [UInt8] {
-        let error = ProtocolError(
-            .busy, "locationd already serves \(maximumConnections) control connections, as many as it accepts; try again later")
-        return Array(error.reply.line().utf8)
+    let connectionNoun = "control connections"
+
+    func busyLine(_ reason: String, listener: Int) -> [UInt8] {
+        Array(ProtocolError(.busy, reason).reply.line().utf8)
     }
 
     func tooSlowLine(backlog: Int, listener: Int) -> [UInt8] { ConnectionOutput.tooSlowLine(backlog: backlog) }

@@ -12,7 +12,9 @@ import Synchronization
 ///   left by a daemon that is gone (refuses if one answers, and never
 ///   deletes anything that is not a socket), binds, gives the file mode 0660
 ///   and group `socket_group`, and listens. Connections wait in the backlog
-///   until `start()`.
+///   until `start()`. Or, under socket activation, it serves the listening
+///   socket systemd passed (`PassedSocket`) as it is: systemd made the file,
+///   its mode and group.
 /// * Peers: `SO_PEERCRED` decides who may change state (uid 0, or a member
 ///   of `socket_group`); other peers get `not-authorized` for change
 ///   requests and the handler never sees them.
@@ -21,7 +23,7 @@ import Synchronization
 ///   connection, replies and watcher backlogs capped. A slow or silent peer
 ///   never blocks the others or the handler.
 /// * `stop()` closes every connection and removes the socket file if it is
-///   still the one this server made.
+///   still the one this server made (never systemd's).
 public final class ControlServer: Sendable {
     /// The error code of the last line a watcher gets when it fell too far behind.
     public static let tooSlowCode = "too-slow"
@@ -54,13 +56,24 @@ public final class ControlServer: Sendable {
             path: path, socketGroup: socketGroup, handler: handler, limits: limits, adjustPeer: nil, executor: nil)
     }
 
+    /// Serves `passed`, the listening socket systemd handed over, as it is.
+    /// `socketGroup` still decides who may change state.
+    public convenience init(
+        passed: PassedSocket, socketGroup: String?, handler: any ControlHandler, limits: Limits = Limits()
+    ) throws(ControlServerError) {
+        try self.init(
+            path: passed.path, socketGroup: socketGroup, handler: handler, limits: limits, adjustPeer: nil, executor: nil,
+            passed: passed)
+    }
+
     /// The same, with `adjustPeer` applied to every peer's credentials (tests
     /// use it to play a peer that may not change state), and handler calls
     /// started on `executor` (tests give one of their own, so a handler that
     /// needs no actor answers even while other tests hold the shared pool).
     init(
         path: String, socketGroup: String?, handler: any ControlHandler, limits: Limits,
-        adjustPeer: (@Sendable (PeerCredentials) -> PeerCredentials)?, executor: (any TaskExecutor)?
+        adjustPeer: (@Sendable (PeerCredentials) -> PeerCredentials)?, executor: (any TaskExecutor)?,
+        passed: PassedSocket? = nil
     ) throws(ControlServerError) {
         self.path = path
         self.limits = limits
@@ -77,11 +90,16 @@ public final class ControlServer: Sendable {
         }
 
         let listener: UnixListener
-        do {
-            listener = try UnixListener(
-                path: path, role: "control socket", mode: Self.socketMode, group: group, directoryMode: Self.directoryMode)
-        } catch {
-            throw ControlServerError(error, path: path)
+        if let passed {
+            listener = UnixListener(passed: passed)
+        } else {
+            do {
+                listener = try UnixListener(
+                    path: path, role: "control socket", mode: Self.socketMode, group: group,
+                    directoryMode: Self.directoryMode)
+            } catch {
+                throw ControlServerError(error, path: path)
+            }
         }
         warnings += listener.warnings
         do {

@@ -16,8 +16,11 @@ protocol ServerConversation: AnyObject, SendableMetatype {
     /// The peer just accepted on listener number `listener`, or `nil` to refuse
     /// it (the conversation may write a last line to `fd`; the loop closes it).
     func admit(_ fd: Int32, listener: Int) -> PeerCredentials?
-    /// The line a peer gets when the server already serves `maximumConnections`.
-    func busyLine(maximumConnections: Int) -> [UInt8]
+    /// What the server's connections are called in a `busy` refusal ("control connections").
+    var connectionNoun: String { get }
+    /// The line a peer accepted on `listener` gets when a connection limit
+    /// refuses it (`ControlServer.Limits.refusal` says why).
+    func busyLine(_ reason: String, listener: Int) -> [UInt8]
     /// The line a streaming connection accepted on `listener` gets when it fell `backlog` bytes behind.
     func tooSlowLine(backlog: Int, listener: Int) -> [UInt8]
     /// The last line a streaming connection gets when the server stops, if any.

@@ -56,6 +56,7 @@ final class ServerLoop<Conversation: ServerConversation>: @unchecked Sendable {
     private let executor: (any TaskExecutor)?
 
     private var connections: [UInt64: ServerConnection] = [:]
+    private var connectionsOfUser: [UInt32: Int] = [:]
     private var nextID: UInt64 = 1
     private var statistics = ControlServer.Statistics()
     private var acceptPausedUntil = 0.0
@@ -153,6 +154,7 @@ final class ServerLoop<Conversation: ServerConversation>: @unchecked Sendable {
             switch connection.mode {
             case .requests where !connection.inFlight && !connection.streaming:
                 deadline = min(deadline, connection.lastActivity + limits.idleTimeout)
+                if let since = connection.partialLineSince { deadline = min(deadline, since + limits.lineTimeout) }
             case .closing(let end):
                 deadline = min(deadline, end)
             default:
@@ -193,15 +195,19 @@ final class ServerLoop<Conversation: ServerConversation>: @unchecked Sendable {
                     return
                 }
             }
-            if connections.count >= limits.maximumConnections {
-                refuseBusy(fd)
-                continue
-            }
             guard let peer = conversation.admit(fd, listener: listener) else {
                 statistics.refusedPeers += 1
                 Glibc.close(fd)
                 continue
             }
+            if let reason = limits.refusal(
+                for: peer, open: connections.count, ofUser: connectionsOfUser[peer.uid] ?? 0,
+                serving: conversation.connectionNoun)
+            {
+                refuseBusy(fd, reason, listener: listener)
+                continue
+            }
+            connectionsOfUser[peer.uid, default: 0] += 1
             let id = nextID
             nextID += 1
             let output = ConnectionOutput(
@@ -216,9 +222,9 @@ final class ServerLoop<Conversation: ServerConversation>: @unchecked Sendable {
         }
     }
 
-    private func refuseBusy(_ fd: Int32) {
+    private func refuseBusy(_ fd: Int32, _ reason: String, listener: Int) {
         statistics.refusedBusy += 1
-        let line = conversation.busyLine(maximumConnections: limits.maximumConnections)
+        let line = conversation.busyLine(reason, listener: listener)
         // A new socket's buffer is empty: the line fits, and the peer can read it after the close.
         _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
         Glibc.close(fd)
@@ -239,11 +245,9 @@ final class ServerLoop<Conversation: ServerConversation>: @unchecked Sendable {
     private func read(_ connection: ServerConnection, now: Double) {
         var requests = false
         if case .requests = connection.mode { requests = true }
+        // Bytes read are not progress by themselves: only a request line is (see `dispatch`).
         let n = readOnce(connection, keeping: requests)
-        if n > 0 {
-            connection.lastActivity = now
-            return
-        }
+        if n > 0 { return }
         if n == 0 {
             connection.eof = true
             return
@@ -307,7 +311,20 @@ final class ServerLoop<Conversation: ServerConversation>: @unchecked Sendable {
                 conversation.cutOff(connection, loop: self)
                 flush(connection, now: now)
                 closeIfDone(connection, now: now)
-            } else if connection.eof && connection.bufferedInput == 0
+                return
+            }
+            if waitsForTheRestOfALine(connection) {
+                let since = connection.partialLineSince ?? now
+                connection.partialLineSince = since
+                if now - since >= limits.lineTimeout {
+                    statistics.slowLineClosed += 1
+                    close(connection)
+                    return
+                }
+            } else {
+                connection.partialLineSince = nil
+            }
+            if connection.eof && connection.bufferedInput == 0
                 && (connection.peerGone || connection.output.pendingBytes == 0)
             {
                 close(connection)
@@ -326,6 +343,16 @@ final class ServerLoop<Conversation: ServerConversation>: @unchecked Sendable {
         case .closing:
             closeIfDone(connection, now: now)
         }
+    }
+
+    /// Whether the server is ready for more of this peer's request and holds
+    /// part of a line from it: the peer, not the server, is what the line waits for.
+    private func waitsForTheRestOfALine(_ connection: ServerConnection) -> Bool {
+        guard !connection.eof, !connection.backlogged, connection.output.pendingBytes <= limits.replyBacklog else {
+            return false
+        }
+        // The rest of a too-long line being dropped is not a request: the idle timeout bounds it.
+        return connection.bufferedInput > 0 && !connection.discarding
     }
 
     private func closeIfDone(_ connection: ServerConnection, now: Double) {
@@ -354,6 +381,7 @@ final class ServerLoop<Conversation: ServerConversation>: @unchecked Sendable {
                 budget -= 1
                 statistics.requests += 1
                 connection.lastActivity = now
+                connection.partialLineSince = nil
                 conversation.dispatch(line, on: connection, loop: self, now: now)
                 continue
             }
@@ -400,6 +428,12 @@ final class ServerLoop<Conversation: ServerConversation>: @unchecked Sendable {
     /// Closes a connection now; the conversation hears of it.
     func close(_ connection: ServerConnection) {
         guard connections.removeValue(forKey: connection.id) != nil else { return }
+        let uid = connection.peer.uid
+        if let open = connectionsOfUser[uid], open > 1 {
+            connectionsOfUser[uid] = open - 1
+        } else {
+            connectionsOfUser[uid] = nil
+        }
         connection.output.close()
         Glibc.close(connection.fd)
         conversation.closed(connection, loop: self)

@@ -29,7 +29,17 @@ struct UnixListener: Sendable {
     let fd: Int32
     /// Things a person should know (the group could not be given to the file).
     let warnings: [String]
-    private let identity: (device: UInt64, inode: UInt64)
+    /// The file this listener made; `nil` for a socket systemd passed (never removed).
+    private let identity: (device: UInt64, inode: UInt64)?
+
+    /// Serves `passed`, the listening socket systemd handed over, as it is:
+    /// systemd made the file, its mode and group, and removes it.
+    init(passed: PassedSocket) {
+        path = passed.path
+        fd = passed.descriptor
+        warnings = []
+        identity = nil
+    }
 
     /// Binds and listens at `path` (see the type), giving the file to
     /// `group` when there is one; `role` names the socket in messages
@@ -76,7 +86,9 @@ struct UnixListener: Sendable {
     func close() {
         Glibc.close(fd)
         var info = stat()
-        if lstat(path, &info) == 0, UInt64(info.st_dev) == identity.device, UInt64(info.st_ino) == identity.inode {
+        if let identity, lstat(path, &info) == 0, UInt64(info.st_dev) == identity.device,
+            UInt64(info.st_ino) == identity.inode
+        {
             unlink(path)
         }
     }

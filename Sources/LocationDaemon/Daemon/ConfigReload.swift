@@ -19,6 +19,8 @@ struct ConfigReload: Sendable {
         keepRunning(\.source, "[source]", running: running)
         keepRunning(\.stateDirectory, "state_dir", running: running)
         if Self.programSockets(of: reloaded) != Self.programSockets(of: running) { needRestart.append(Self.programKeys) }
+        // The MQTT publishers are made at start: a publishing client's settings or log path wait for a restart.
+        if Self.publishing(reloaded) != Self.publishing(running) { needRestart.append("mqtt_* keys") }
     }
 
     /// The keys the running program server does not take again (it is set up at start).
@@ -29,6 +31,21 @@ struct ConfigReload: Sendable {
         var settings: [String: ProgramSettings] = [:]
         for client in config.clients where client.programs.servesPrograms { settings[client.name] = client.programs }
         return settings
+    }
+
+    /// Each publishing client's MQTT settings and log path, by name.
+    private static func publishing(_ config: DaemonConfig) -> [String: Publishing] {
+        var found: [String: Publishing] = [:]
+        for client in config.clients {
+            guard let mqtt = client.mqtt else { continue }
+            found[client.name] = Publishing(settings: mqtt, log: config.logPath(forClient: client.name))
+        }
+        return found
+    }
+
+    private struct Publishing: Hashable {
+        var settings: MQTTSettings
+        var log: String?
     }
 
     private mutating func keepRunning<Value: Equatable>(

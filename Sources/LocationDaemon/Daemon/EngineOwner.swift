@@ -24,12 +24,17 @@ final class EngineOwner {
     private var watchers = WatcherList()
     private var reportedSource: SourceState?
     private(set) var stopped = false
+    /// The MQTT publishers' statuses, for `status` replies.
+    private let brokers: BrokerBoard
+    /// Where deliveries meet the clients' programs.
     private let programs: ProgramSinks
 
     /// Loads the state, makes the engine, opens every log (see `DaemonCore.init`).
     init(
-        config: DaemonConfig, seed: UInt64, clock: DaemonClock, sourceName: String, programs: ProgramSinks
+        config: DaemonConfig, seed: UInt64, clock: DaemonClock, sourceName: String, brokers: BrokerBoard = BrokerBoard(),
+        programs: ProgramSinks = ProgramSinks()
     ) throws(DaemonCore.StartError) {
+        self.brokers = brokers
         self.config = config
         self.programs = programs
         self.clock = clock
@@ -52,6 +57,8 @@ final class EngineOwner {
         }
         carrier = EffectCarrier(logs: logs)
         carrier.programs = programs
+        let written = [config.statePath, config.auditLogPath] + logs.clients.compactMap { logs.path(of: $0) }
+        for problem in SafeFile.directoryProblems(of: written) { Diagnostics.warning(problem) }
         effects.reserveCapacity(16)
         if saved == nil {
             // Write the state at once, so the reduced-accuracy secrets just drawn survive a crash.
@@ -78,6 +85,11 @@ final class EngineOwner {
             engine.handle(.source(sourceState), now: now, into: &effects)
         }
         carry(now: now)
+    }
+
+    func writeBatchedLines() {
+        guard !stopped else { return }
+        carrier.logs.writeBatches()
     }
 
     func tick() {
@@ -140,7 +152,7 @@ final class EngineOwner {
     func statusReport() -> StatusReport {
         StatusReport(
             status: engine.status(now: clock.monotonic()), time: clock.wall(), sourceName: sourceName,
-            programs: programs.programs)
+            brokers: brokers.statuses, programs: programs.programs)
     }
 
     var savedState: SavedState { engine.savedState }
@@ -166,7 +178,7 @@ final class EngineOwner {
             }
             return .hello(id: request.id, HelloReply(clients: clients))
         case .status(let client):
-            let report = statusReport()
+            let report = disclosure(to: peer).status(statusReport())
             guard let client else { return .status(id: request.id, report) }
             guard let one = report.only(client: client) else {
                 return .unknownClient(id: request.id, client: client, known: engine.settings.clients.map(\.name))
@@ -206,7 +218,9 @@ final class EngineOwner {
             _ = sink.send(Array(reply.line().utf8))
             return nil
         }
-        guard sink.send(Array(ControlReply.watching(id: request.id, client: client).line().utf8)) else { return nil }
+        let withheld = disclosure(to: peer).withheldNote(group: config.socketGroup)
+        let reply = ControlReply.watching(id: request.id, client: client, withheld: withheld)
+        guard sink.send(Array(reply.line().utf8)) else { return nil }
         let snapshot = ControlEvent.snapshot(
             source: engine.status(now: clock.monotonic()).source, authorizations: engine.authorizations,
             prompts: engine.prompts, time: clock.wall(), client: client)
@@ -216,8 +230,20 @@ final class EngineOwner {
         return watchers.add(client: client, sink: sink, peer: peer)
     }
 
+    /// What `peer` may see now: the one read-tier decision for status and
+    /// watch (docs/protocol.md § Read tiers); the watchers' broadcast filters
+    /// through the same `Disclosure`.
+    private func disclosure(to peer: PeerCredentials) -> Disclosure {
+        Disclosure(tier: peer.readTier, services: engine.servicesOn)
+    }
+
     func unwatch(_ watcher: WatcherID) {
         watchers.remove(watcher)
+    }
+
+    func announce(_ event: ControlEvent) {
+        guard !stopped else { return }
+        watchers.broadcast([event], services: engine.servicesOn)
     }
 
     // MARK: - Effects
@@ -230,6 +256,6 @@ final class EngineOwner {
         if carrier.takePersistRequest() {
             state.changed(now: now) { engine.savedState }
         }
-        if watching { watchers.broadcast(carrier.takeEvents()) }
+        if watching { watchers.broadcast(carrier.takeEvents(), services: engine.servicesOn) }
     }
 }

@@ -93,8 +93,10 @@ final class ProgramConversation: ServerConversation {
     /// Where refusals are audited (set by the server).
     var refused: @Sendable (AuditRecord) -> Void = { _ in }
 
-    func busyLine(maximumConnections: Int) -> [UInt8] {
-        GPSDReply.error("locationd already serves \(maximumConnections) programs, as many as it accepts; try again later")
+    let connectionNoun = "program connections"
+
+    func busyLine(_ reason: String, listener: Int) -> [UInt8] {
+        endpoints[listener].kind == .gpsd ? GPSDReply.error(reason) : []
     }
 
     func tooSlowLine(backlog: Int, listener: Int) -> [UInt8] {

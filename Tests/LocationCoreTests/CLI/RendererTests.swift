@@ -97,6 +97,19 @@ import Testing
         #expect(EventRenderer.render(event) == expected)
     }
 
+    @Test func watchLinesStartWithTheSystemClockAndLabelTheFixTime() throws {
+        let event = ControlEventTests.events[8]
+        let fixTime = try #require(event.time)
+        #expect(
+            EventRenderer.render(event, receivedAt: fixTime + 1)
+                == "12:00:05 logger location 52.3765432,4.8954321 ±4.8 m full (fix time 12:00:04)")
+        // A receiver whose clock is 261 days behind: the fix time says so, with its date.
+        let late = EventRenderer.render(event, receivedAt: fixTime + 261 * 86_400)
+        #expect(late.hasPrefix("12:00:04 logger location ") && late.hasSuffix("(fix time \(TextFormat.dateTime(fixTime)))"))
+        // Engine events keep the daemon's time, the same system clock.
+        #expect(EventRenderer.render(ControlEventTests.events[0], receivedAt: fixTime + 9).hasPrefix("12:00:03 logger authorization"))
+    }
+
     @Test func rendersLogRecordsWithTheDateForTail() {
         let line = EventRenderer.render(LogRecordTests.tokyo, withDate: true)
         #expect(line == "2026-03-14 23:50:01 UTC logger location 35.6811990,139.7670669 ±17.1 m alt 40.0 m 0.3 m/s full")
