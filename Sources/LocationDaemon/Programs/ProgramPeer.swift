@@ -35,7 +35,8 @@ struct ProgramPeer: Sendable {
     /// in the kernel's table (it went already) or the addresses cannot be read.
     static func loopback(_ fd: Int32) -> ProgramPeer? {
         guard let peer = address(of: fd, peer: true), let local = address(of: fd, peer: false) else { return nil }
-        let table = peer.family == AF_INET6 ? "/proc/net/tcp6" : "/proc/net/tcp"
+        // /proc/self/net, not /proc/net: the unit's ProcSubset=pid hides the latter, never the former.
+        let table = peer.family == AF_INET6 ? "/proc/self/net/tcp6" : "/proc/self/net/tcp"
         guard let text = readText(table, limit: 16 << 20) else { return nil }
         // The peer's own line: its local address is our remote one, and the other way round.
         for line in text.split(separator: "\n").dropFirst() {
@@ -75,29 +76,14 @@ struct ProgramPeer: Sendable {
             }
         }
         guard result == 0 else { return nil }
-        var bytes: [UInt8] = []
-        var port: UInt16 = 0
         let family = Int32(storage.ss_family)
+        let found: (bytes: [UInt8], port: UInt16)
         switch family {
-        case AF_INET:
-            withUnsafePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { pointer in
-                    var address = pointer.pointee.sin_addr
-                    bytes = withUnsafeBytes(of: &address) { Array($0) }
-                    port = UInt16(bigEndian: pointer.pointee.sin_port)
-                }
-            }
-        case AF_INET6:
-            withUnsafePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
-                    var address = pointer.pointee.sin6_addr
-                    bytes = withUnsafeBytes(of: &address) { Array($0) }
-                    port = UInt16(bigEndian: pointer.pointee.sin6_port)
-                }
-            }
-        default:
-            return nil
+        case AF_INET: found = Self.parts(of: storage, as: sockaddr_in.self, \.sin_addr, \.sin_port)
+        case AF_INET6: found = Self.parts(of: storage, as: sockaddr_in6.self, \.sin6_addr, \.sin6_port)
+        default: return nil
         }
+        let (bytes, port) = found
         var text = ""
         for word in stride(from: 0, to: bytes.count, by: 4) {
             let value = UInt32(bytes[word]) | UInt32(bytes[word + 1]) << 8 | UInt32(bytes[word + 2]) << 16
@@ -106,6 +92,17 @@ struct ProgramPeer: Sendable {
         }
         text += ":" + hex(UInt64(port), digits: 4)
         return TableAddress(family: family, text: text[...])
+    }
+
+    /// The address bytes (network order) and the port of an `Address` held in `storage`.
+    private static func parts<Address, Host>(
+        of storage: sockaddr_storage, as type: Address.Type, _ host: KeyPath<Address, Host>,
+        _ port: KeyPath<Address, UInt16>
+    ) -> (bytes: [UInt8], port: UInt16) {
+        withUnsafeBytes(of: storage) { raw in
+            let address = raw.loadUnaligned(as: Address.self)
+            return (withUnsafeBytes(of: address[keyPath: host]) { Array($0) }, UInt16(bigEndian: address[keyPath: port]))
+        }
     }
 
     private static func hex(_ value: UInt64, digits: Int) -> String {
