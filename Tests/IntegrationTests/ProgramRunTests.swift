@@ -109,6 +109,9 @@ struct ProgramRunTests {
         let logger = try ChildProcess(
             ["gpxlogger", "-e", "sockets", "-f", gpx, "127.0.0.1:\(setup.port)"], stdoutPath: setup.sandbox.file("gpxlogger.out"))
         try #require(await waitUntil(timeout: 60) { pieces(FileIO.text(gpx) ?? "", after: "<trkpt").count > 6 })
+        // On loopback TCP the program is found through the kernel's TCP table and its descriptors.
+        let overTCP = try #require(try await setup.plane.status().programs.first { $0.via == "gpsd_port" })
+        #expect(overTCP.pid == logger.pid && overTCP.name == "gpxlogger" && overTCP.uid == getuid() && overTCP.watching)
         logger.signal(SIGINT)
         #expect(await logger.wait(timeout: 30))
         log = logByTime(setup)
@@ -195,6 +198,30 @@ struct ProgramRunTests {
         let cells = Set(reducedFixes.map { "\($0["lat"]?.numberValue ?? 0),\($0["lon"]?.numberValue ?? 0)" })
         #expect(cells.count <= 2)
         await setup.stop()
+    }
+
+    @Test(
+        .enabled(if: getuid() == 0, "needs root, to run a program as nobody"),
+        .enabled(if: ExternalTool.isAvailable("setpriv"), "needs setpriv (util-linux)"))
+    func aProgramOfAUserNotAllowedIsRefusedCountedAndAudited() async throws {
+        let setup = try await start("programs-refused", keys: ["authorization = always", "allow_users = root"])
+        // nobody (uid 65534) on gpsd_port: who it is comes from the kernel's TCP table.
+        let refused = try await ChildProcess.run(
+            ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/timeout", "5",
+             "gpspipe", "-w", "127.0.0.1:\(setup.port)"], timeout: 60)
+        #expect(tpvs(refused.output).isEmpty)
+        let message = jsonObjects(refused.output).first { $0["class"]?.stringValue == "ERROR" }?["message"]?.stringValue
+        #expect(message?.contains("uid 65534 is not in allow_users or allow_groups of [client.qgis]") == true, "\(refused.output)")
+        // root is let in.
+        let allowed = try await ChildProcess.run(["gpspipe", "-w", "-n", "5", "127.0.0.1:\(setup.port)"], timeout: 90)
+        #expect(tpvs(allowed.output).count == 2)
+        let report = try await setup.plane.status()
+        #expect(report.programCounts["qgis"] == ProgramCounts(refused: 1, cutOff: 0))
+        #expect(try await setup.plane.ctl(["status", "qgis"]).stdout.contains("programs: refused 1"))
+        await setup.stop()
+        let audit = (FileIO.text(setup.sandbox.logDirectory + "/audit.jsonl") ?? "").split(separator: "\n")
+        let connect = try #require(audit.compactMap { try? JSONValue.parse(String($0)) }.first { $0["cmd"] == "connect" })
+        #expect(connect["uid"]?.intValue == 65534 && connect["client"] == "qgis" && connect["args"]?["via"] == "gpsd_port")
     }
 
     @Test func allowOnceGraceStartsWhenTheLastProgramDisconnects() async throws {

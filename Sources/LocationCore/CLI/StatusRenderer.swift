@@ -20,6 +20,9 @@ public enum StatusRenderer {
             for program in report.programs where program.client == client.authorization.client {
                 lines.append("  program: \(program.summary)")
             }
+            if let counts = report.programCounts[client.authorization.client] {
+                lines.append("  programs: \(counts.summary)")
+            }
         }
         let prompts = status.clients.compactMap(\.prompt)
         if !prompts.isEmpty {

@@ -10,19 +10,22 @@ public struct StatusReport: Sendable, Hashable {
     public var sourceName: String?
     /// The programs connected to the clients' program sockets now.
     public var programs: [ConnectedProgram] = []
+    /// Per client, what its program sockets turned away since the start (only clients with any).
+    public var programCounts: [String: ProgramCounts] = [:]
     /// Each publishing client's MQTT connection, in config order (empty: no client publishes).
     public var brokers: [BrokerStatus] = []
 
     /// A report from its parts.
     public init(
         status: EngineStatus, time: Double? = nil, sourceName: String? = nil, brokers: [BrokerStatus] = [],
-        programs: [ConnectedProgram] = []
+        programs: [ConnectedProgram] = [], programCounts: [String: ProgramCounts] = [:]
     ) {
         self.status = status
         self.time = time
         self.sourceName = sourceName
         self.brokers = brokers
         self.programs = programs
+        self.programCounts = programCounts
     }
 
     /// Receiver clock minus system clock, in seconds, from the last fix: its time against the
@@ -41,6 +44,7 @@ public struct StatusReport: Sendable, Hashable {
         copy.status.clients = [match]
         copy.brokers = brokers.filter { $0.client == client }
         copy.programs = programs.filter { $0.client == client }
+        copy.programCounts = programCounts.filter { $0.key == client }
         return copy
     }
 
@@ -52,6 +56,9 @@ public struct StatusReport: Sendable, Hashable {
         members.append(contentsOf: status.jsonMembers)
         if !brokers.isEmpty { members.append(("brokers", .array(brokers.map(\.json)))) }
         if !programs.isEmpty { members.append(("programs", .array(programs.map(\.json)))) }
+        if !programCounts.isEmpty {
+            members.append(("programCounts", .object(programCounts.keys.sorted().map { ($0, programCounts[$0]?.json ?? .null) })))
+        }
         return .object(members)
     }
 
@@ -69,6 +76,7 @@ public struct StatusReport: Sendable, Hashable {
             for item in list { brokers.append(try BrokerStatus(json: item)) }
         }
         for item in value["programs"]?.arrayValue ?? [] { programs.append(try ConnectedProgram(json: item)) }
+        for (client, counts) in value["programCounts"]?.objectValue ?? [] { programCounts[client] = try ProgramCounts(json: counts) }
     }
 }
 

@@ -152,7 +152,7 @@ final class EngineOwner {
     func statusReport() -> StatusReport {
         StatusReport(
             status: engine.status(now: clock.monotonic()), time: clock.wall(), sourceName: sourceName,
-            brokers: brokers.statuses, programs: programs.programs)
+            brokers: brokers.statuses, programs: programs.programs, programCounts: programs.counts)
     }
 
     var savedState: SavedState { engine.savedState }

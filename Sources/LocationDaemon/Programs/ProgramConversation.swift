@@ -244,6 +244,7 @@ final class ProgramConversation: ServerConversation {
     func cutOff(_ connection: ServerConnection, loop: ServerLoop<ProgramConversation>) {
         guard let program = programs[connection.id] else { return }
         let endpoint = endpoints[program.endpoint]
+        sinks.countCutOff(endpoint.client)
         Diagnostics.info("\(endpoint.name): cut off \(program.peer.name ?? "a program") (\(program.peer.credentials)): it fell too far behind")
     }
 

@@ -18,9 +18,8 @@ public final class ProgramSinks: Sendable {
     private struct State {
         var watched: Set<String> = []
         var pending: [LogRecord] = []
-        var dropped = 0
         var programs: [ConnectedProgram] = []
-        var refused: [String: Int] = [:]
+        var counts: [String: ProgramCounts] = [:]
         var waker: Wakeup?
     }
 
@@ -36,7 +35,7 @@ public final class ProgramSinks: Sendable {
         let waker = state.withLock { state -> Wakeup? in
             guard state.watched.contains(delivery.client), let record = LogRecord(delivery: delivery) else { return nil }
             guard state.pending.count < Self.maximumPending else {
-                state.dropped += 1
+                state.counts[delivery.client, default: ProgramCounts()].dropped += 1
                 return nil
             }
             state.pending.append(record)
@@ -48,11 +47,9 @@ public final class ProgramSinks: Sendable {
     /// The programs connected now, in the order they connected.
     public var programs: [ConnectedProgram] { state.withLock { $0.programs } }
 
-    /// Peers refused at connect time, per client, since the start.
-    public var refused: [String: Int] { state.withLock { $0.refused } }
-
-    /// Records that found the queue full, since the start.
-    public var dropped: Int { state.withLock { $0.dropped } }
+    /// Per client, peers refused at connect time, programs cut off and
+    /// records that found the queue full, since the start.
+    public var counts: [String: ProgramCounts] { state.withLock { $0.counts } }
 
     // MARK: The program server
 
@@ -88,6 +85,11 @@ public final class ProgramSinks: Sendable {
 
     /// Counts a peer of `client` refused at connect time.
     func countRefused(_ client: String) {
-        state.withLock { $0.refused[client, default: 0] += 1 }
+        state.withLock { $0.counts[client, default: ProgramCounts()].refused += 1 }
+    }
+
+    /// Counts a program of `client` cut off for falling behind.
+    func countCutOff(_ client: String) {
+        state.withLock { $0.counts[client, default: ProgramCounts()].cutOff += 1 }
     }
 }
