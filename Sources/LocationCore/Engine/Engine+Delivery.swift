@@ -57,11 +57,11 @@ extension Engine {
             // Steps 1–2.
             guard allowsDelivery(i) else {
                 clients[i].anchor = nil
-                if clients[i].provisional { considerUpgradePrompt(i, fix: fix, time: time, effects: &effects) }
+                if clients[i].grant.isProvisional { considerUpgradePrompt(i, fix: fix, time: time, effects: &effects) }
                 continue
             }
             // Step 3.
-            let locating = clients[i].locateDeadline != nil
+            let locating = clients[i].locate != nil
             guard clients[i].updating || locating else {
                 clients[i].anchor = nil
                 continue
@@ -73,7 +73,7 @@ extension Engine {
             // Step 6.
             let out: Fix
             let point: EarthPoint
-            let reduced = !clients[i].deliversFull
+            let reduced = !clients[i].accuracy.deliversFull
             if reduced {
                 if let last = clients[i].reduced.lastDelivery, !(time - last >= clients[i].settings.reducedInterval) {
                     // A locate within the interval gets the coarse position already delivered in it again:
@@ -81,7 +81,7 @@ extension Engine {
                     if locating, let again = clients[i].lastReducedFix {
                         effects.append(.deliver(Delivery(client: clients[i].settings.name, fix: again, accuracy: .reduced)))
                         clients[i].deliveredCount += 1
-                        clients[i].locateDeadline = nil
+                        clients[i].locate = nil
                         if !clients[i].updating { clients[i].anchor = nil }
                     }
                     continue
@@ -124,26 +124,9 @@ extension Engine {
                 persistPending = true
             }
             if locating {
-                clients[i].locateDeadline = nil
+                clients[i].locate = nil
                 if !clients[i].updating { clients[i].anchor = nil }
             }
         }
-    }
-
-    /// SPEC §3.3: provisional always, out of use, updating: a fix that only
-    /// "always" would deliver is held back and the one upgrade prompt opens.
-    mutating func considerUpgradePrompt(_ i: Int, fix: Fix, time: Double, effects: inout [Effect]) {
-        let c = clients[i]
-        guard c.provisional, c.stored == .always, services, !c.restricted, !c.inUse,
-            c.updating || c.locateDeadline != nil, !c.upgradePromptShown, c.prompt == nil
-        else { return }
-        if let last = c.lastDeliveredTime, !(time > last) { return }
-        if let error = fix.horizontalError, !(error <= c.accuracyLimit) { return }
-        let prompt = Prompt(
-            client: c.settings.name, kind: .alwaysUpgrade, text: c.settings.usageAlways ?? c.settings.usage ?? "")
-        clients[i].prompt = prompt
-        clients[i].upgradePromptShown = true
-        persistPending = true
-        effects.append(.event(.prompt(prompt, open: true)))
     }
 }

@@ -13,7 +13,8 @@ extension Engine {
         let (reason, suggestion) = explain(i)
         return ClientStatus(
             authorization: authorization(of: i), inUse: c.inUse, updating: c.updating,
-            locatePending: c.locateDeadline != nil, prompt: c.prompt, delivering: isEligible(i), reason: reason,
+            locatePending: c.locate != nil, prompt: c.prompt?.prompt(client: c.settings.name), delivering: isEligible(i),
+            reason: reason,
             suggestion: suggestion, lastDelivered: c.lastDeliveredTime, deliveredCount: c.deliveredCount)
     }
 
@@ -23,30 +24,32 @@ extension Engine {
         let name = c.settings.name
         if c.restricted { return ("restricted by \(settings.policySource)", nil) }
         if !services { return ("Location Services are off", "services on") }
-        if let prompt = c.prompt, prompt.kind == .whileUsing || prompt.kind == .always {
-            return ("waiting for the user to answer its \(prompt.kind.rawValue) prompt", "answer \(name) allow-while-using")
-        }
-        if let prompt = c.prompt, prompt.kind == .share {
+        switch c.prompt {
+        case .permission(let kind, _)?:
+            return ("waiting for the user to answer its \(kind.rawValue) prompt", "answer \(name) allow-while-using")
+        case .share?:
             return ("waiting for the user to answer its share prompt (the location button's first use)", "answer \(name) allow")
+        case .alwaysUpgrade?, .fullAccuracy?, nil:
+            break
         }
-        switch c.stored {
-        case .ask:
+        switch c.grant {
+        case .notDetermined:
             return ("not authorized yet (ask)", "authorize \(name) while-using")
-        case .never, .restricted:
+        case .denied:
             return ("the user denied location (never)", "authorize \(name) while-using")
-        case .whileUsing where !c.inUse:
+        case .whenInUse where !c.inUse:
             return ("while-using, and not in use", "session \(name) begin")
-        case .always where c.provisional && !c.inUse:
-            if c.prompt?.kind == .alwaysUpgrade {
+        case .always(provisional: true) where !c.inUse:
+            if case .alwaysUpgrade? = c.prompt {
                 return ("provisional always, not in use: waiting for the user to answer the upgrade prompt", "answer \(name) change-to-always")
             }
             return ("provisional always: delivers only while in use", "authorize \(name) always")
-        case .whileUsing, .always:
+        case .whenInUse, .always:
             break
         }
-        guard c.updating || c.locateDeadline != nil else { return ("updates are stopped", "start \(name)") }
-        var reason = c.locateDeadline != nil && !c.updating ? "locating (one fix)" : "delivering"
-        if !c.deliversFull {
+        guard c.updating || c.locate != nil else { return ("updates are stopped", "start \(name)") }
+        var reason = c.locate != nil && !c.updating ? "locating (one fix)" : "delivering"
+        if !c.accuracy.deliversFull {
             reason += ", reduced accuracy: a \(Self.metres(c.settings.reducedGrid)) grid at most every \(Self.seconds(c.settings.reducedInterval))"
         }
         if outage {

@@ -164,7 +164,7 @@ public actor DaemonCore: ControlHandler {
         keepRunning(\.source, "[source]")
         keepRunning(\.stateDirectory, "state_dir")
         let now = clock.monotonic()
-        effects = engine.reconfigure(effective.engineSettings, now: now)
+        effects = engine.handle(effective.engineSettings, now: now)
         carrier.logs.reconfigure(effective)
         config = effective
         carry(now: now)
@@ -272,7 +272,7 @@ public actor DaemonCore: ControlHandler {
             }
             let now = clock.monotonic()
             let before = auditedState(of: command, now: now)
-            let result = engine.apply(command, now: now)
+            let result = engine.handle(command, now: now)
             effects = result.effects
             carry(now: now)
             if case .success(let outcome) = result.outcome, outcome.changed {

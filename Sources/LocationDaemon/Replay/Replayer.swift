@@ -157,7 +157,7 @@ private final class ReplaySession {
     }
 
     private func apply(_ event: ReplayEvent) {
-        let result = engine.apply(event.command, now: event.at)
+        let result = engine.handle(event.command, now: event.at)
         carrier.carry(result.effects, eventTime: event.at)
         _ = carrier.takePersistRequest()
         let what = "events line \(event.line) (\(event.command.name) at \(UTCTime.format(event.at)))"
