@@ -4,37 +4,44 @@
 /// `SavedClientState`. The rules that end temporary grants live in
 /// AllowOnce.swift, TemporaryFullAccuracy.swift and ProvisionalAlways.swift.
 struct ClientState: Sendable {
-    /// The client's settings.
-    var settings: ClientSettings
+    // What the fix path reads for every fix (SPEC §3.4 steps 1–7) comes first, together: with many
+    // clients the loop then touches as few cache lines per client as it can.
+
     /// Cached from the policy: the client is locked (this overrides `grant`, which is kept).
     var restricted: Bool
+    // App state.
+    var inUse: Bool
+    var updating: Bool
+    // Permission state (§3.1).
+    var grant: Grant
+    var accuracy: Accuracy {
+        didSet { deliversFull = accuracy.deliversFull }
+    }
+    /// `accuracy.deliversFull`, kept by `accuracy`'s observer for the fix path: reading the enum there
+    /// would copy it (and its purpose string) once per client and fix.
+    private(set) var deliversFull: Bool
+    var locate: PendingLocate?
+
+    // Delivery state (§3.4).
+    /// Fix time of the last delivered fix (step 4: only newer fixes).
+    var lastDeliveredTime: Double?
     /// Cached from `desiredAccuracy`: the largest horizontal error that passes (`infinity` for no gate).
     var accuracyLimit: Double
     /// Cached from `distanceFilter`: `nil` delivers every fix.
     var filter: GeodesicThreshold?
+    /// The last delivered position of the current run; `nil` when no run is going.
+    var anchor: EarthPoint?
+    var deliveredCount = 0
+    /// Told `location-unknown` for the current outage.
+    var outageNotified = false
 
-    // Permission state (§3.1).
-    var grant: Grant
-    var accuracy: Accuracy
+    /// The client's settings.
+    var settings: ClientSettings
     var prompt: PendingPrompt?
     /// The one always-upgrade prompt has been opened.
     var upgradePromptShown: Bool
     /// The user allowed the location button once (its one-time share prompt); later shares grant at once.
     var shareConsent: Bool
-
-    // App state.
-    var inUse: Bool
-    var updating: Bool
-    var locate: PendingLocate?
-
-    // Delivery state (§3.4).
-    /// The last delivered position of the current run; `nil` when no run is going.
-    var anchor: EarthPoint?
-    /// Fix time of the last delivered fix (step 4: only newer fixes).
-    var lastDeliveredTime: Double?
-    var deliveredCount = 0
-    /// Told `location-unknown` for the current outage.
-    var outageNotified = false
     var reduced: ReducedAccuracyState
     /// The last reduced fix delivered (already obfuscated), which a `locate` within the same reduced
     /// interval gets again; not saved, so after a restart such a locate waits for the interval.
@@ -53,6 +60,7 @@ struct ClientState: Sendable {
             grant = Grant(saved.status)
             if saved.provisional, case .always = grant { grant = .always(provisional: true) }
             accuracy = Accuracy(precise: saved.fullAccuracy)
+            deliversFull = saved.fullAccuracy
             upgradePromptShown = saved.upgradePromptShown
             shareConsent = saved.shareConsent
             reduced = saved.reduced
@@ -60,6 +68,7 @@ struct ClientState: Sendable {
         } else {
             grant = Grant(settings.authorization)
             accuracy = Accuracy(precise: settings.precise)
+            deliversFull = settings.precise
             upgradePromptShown = false
             shareConsent = false
             reduced = ReducedAccuracyState(random: Xoshiro256(seed: Self.clientSeed(seed, settings.name)))

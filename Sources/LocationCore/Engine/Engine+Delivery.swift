@@ -73,7 +73,7 @@ extension Engine {
             // Step 6.
             let out: Fix
             let point: EarthPoint
-            let reduced = !clients[i].accuracy.deliversFull
+            let reduced = !clients[i].deliversFull
             if reduced {
                 if let last = clients[i].reduced.lastDelivery, !(time - last >= clients[i].settings.reducedInterval) {
                     // A locate within the interval gets the coarse position already delivered in it again:

@@ -9,7 +9,9 @@
 /// most once per client ever (`upgradePromptShown`, saved; `reset` forgets it).
 /// This file is the whole rule.
 extension Engine {
-    /// The upgrade prompt at a fix a provisional client could not take (the fix path, steps 1–2 failed).
+    /// The upgrade prompt at a fix a provisional client could not take (the fix path, steps 1–2 failed;
+    /// out of line, so the fix loop stays small).
+    @inline(never)
     mutating func considerUpgradePrompt(_ i: Int, fix: Fix, time: Double, effects: inout [Effect]) {
         let c = clients[i]
         guard case .always(provisional: true) = c.grant, services, !c.restricted, !c.inUse,
