@@ -39,6 +39,10 @@ case .success(let invocation):
         status = TailCommand.run(tail, socket: invocation.socketPath, json: invocation.json)
     case .export(let export):
         status = ExportCommand.run(export)
+    case .summary(let logs):
+        status = SummaryCommand.run(logs, json: invocation.json)
+    case .plot(let logs):
+        status = PlotCommand.run(logs)
     }
 }
 exit(status.rawValue)

@@ -2,4 +2,5 @@
 // Add a line here when adding a header to include/.
 #include "csupport_signals.h"
 #include "csupport_socket.h"
+#include "csupport_thread.h"
 #include "csupport_tty.h"

@@ -100,7 +100,7 @@ public enum CtlArguments {
 }
 
 /// The arguments after one command word.
-private struct CommandParser {
+struct CommandParser {
     let command: String
     var positionals: [String] = []
     var options: [(name: String, value: String?)] = []
@@ -121,6 +121,8 @@ private struct CommandParser {
         "answer": [(["--approximate"], false)],
         "tail": [(["-n", "--lines"], true), (["-f", "--follow"], false)],
         "export": [(["--format"], true), (["-o", "--output"], true), (["--gap"], true)],
+        "summary": [(["--gap"], true)],
+        "plot": [(["-o", "--output"], true), (["--gap"], true)],
     ]
 
     mutating func parse() -> Result<CtlInvocation.Action, UsageError> {
@@ -321,6 +323,8 @@ private struct CommandParser {
                 }
                 return .success(.export(CtlInvocation.Export(log: args[0], format: format, output: output, gap: gap)))
             }
+        case "summary", "plot":
+            return trackAction()
         default:
             // CtlArguments.parse only hands over words that have a help page; every page has a case here.
             preconditionFailure("locationctl command \"\(command)\" has a help page but no parser")

@@ -19,6 +19,10 @@ public struct CtlInvocation: Sendable, Hashable {
         case tail(Tail)
         /// Convert a coordinate log to another format.
         case export(Export)
+        /// Summarise coordinate logs as one track (`summary`).
+        case summary(TrackLogs)
+        /// Draw coordinate logs as one track in an SVG file (`plot`).
+        case plot(TrackLogs)
     }
 
     /// `tail [CLIENT|FILE] [-n N] [-f]`.

@@ -225,6 +225,40 @@ public enum CtlUsage {
                 Example:
                   locationctl export /var/log/locationd/logger.jsonl --format gpx -o walk.gpx
                 """),
+        Page(
+            name: "summary", synopsis: "summary LOG... [--gap S]",
+            summary: "what a coordinate log recorded: fixes, time, distance, gaps, accuracy",
+            details: """
+                Reads the logs (a log and its rotated files, in any order; - for standard input)
+                as one track in time order and prints: fixes, first and last time, duration,
+                distance along the track (WGS-84 geodesic), gaps longer than S seconds with their
+                times, median and 95th percentile of the horizontal accuracy, fix modes, bytes
+                read and the fix rate. With --json, one object (keys in locationctl(1)).
+
+                Options:
+                  --gap S         seconds without a record that make a gap (default 10)
+
+                Example:
+                  locationctl summary /var/log/locationd/logger.jsonl.1 /var/log/locationd/logger.jsonl
+                """),
+        Page(
+            name: "plot", synopsis: "plot LOG... -o FILE [--gap S]",
+            summary: "draw coordinate logs as a track in a self-contained SVG",
+            details: """
+                Reads the logs as summary does and writes an SVG map of the track: north up,
+                equirectangular around its middle latitude, a scale bar, start and end marks,
+                breaks at gaps longer than S seconds, each fix coloured by its horizontal
+                accuracy with a legend, and the summary's figures in the title. No map tiles
+                and no network: it opens in any browser.
+
+                Options:
+                  -o, --output FILE
+                                  the SVG to write (- for standard output)
+                  --gap S         seconds without a record that break the line (default 10)
+
+                Example:
+                  locationctl plot /var/log/locationd/logger.jsonl -o track.svg
+                """),
     ]
 
     /// The page for a command word.

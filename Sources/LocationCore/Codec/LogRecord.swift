@@ -104,14 +104,39 @@ public struct LogRecord: Sendable, Hashable {
 
     /// Appends the JSON object (no newline) to `out`.
     public func append(to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "{"))
-        appendMembers(to: &out)
+        appendLinePrefix(to: &out)
+        ByteText.appendJSONString(client, to: &out)
         out.append(UInt8(ascii: "}"))
+    }
+
+    /// Appends the line up to the client's name — `{"time":…,"accuracy":"full","client":`
+    /// — which is the same for every client a fix goes to at one accuracy:
+    /// a carrier formats it once per fix and accuracy and ends it per client
+    /// with `lineEnding(client:)`.
+    public func appendLinePrefix(to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        appendSharedMembers(to: &out)
+    }
+
+    /// What ends a line begun by `appendLinePrefix`: the client's name as a
+    /// JSON string, `}` and `\n`.
+    public static func lineEnding(client: String) -> [UInt8] {
+        var out: [UInt8] = []
+        ByteText.appendJSONString(client, to: &out)
+        out.append(UInt8(ascii: "}"))
+        out.append(0x0A)
+        return out
     }
 
     /// Appends the object's members without braces, so a location event can
     /// share them after its own `"event":"location",`.
     func appendMembers(to out: inout [UInt8]) {
+        appendSharedMembers(to: &out)
+        ByteText.appendJSONString(client, to: &out)
+    }
+
+    /// Every member but the client's name, ending in `"client":`.
+    private func appendSharedMembers(to out: inout [UInt8]) {
         ByteText.append(#""time":""#, to: &out)
         ByteText.appendUTC(time, to: &out)
         ByteText.append(#"","lat":"#, to: &out)
@@ -132,7 +157,6 @@ public struct LogRecord: Sendable, Hashable {
         ByteText.append(#","accuracy":""#, to: &out)
         ByteText.append(accuracy.rawValue, to: &out)
         ByteText.append(#"","client":"#, to: &out)
-        ByteText.appendJSONString(client, to: &out)
     }
 
     private static func appendMeasurement(_ key: StaticString, _ value: Double?, to out: inout [UInt8]) {

@@ -36,14 +36,19 @@ public struct TrackSegmenter: Sendable {
 
     /// Where `record` falls, given the records before it.
     public mutating func boundary(for record: LogRecord) -> Boundary {
-        defer { last = (record.time, record.client, record.accuracy) }
-        guard let last, last.client == record.client else {
+        boundary(time: record.time, client: record.client, accuracy: record.accuracy)
+    }
+
+    /// Where a record with this time, client and accuracy falls, given the records before it.
+    public mutating func boundary(time: Double, client: String, accuracy: DeliveredAccuracy) -> Boundary {
+        defer { last = (time, client, accuracy) }
+        guard let last, last.client == client else {
             trackCount += 1
             segmentCount += 1
             segmentInTrack = 1
             return .newTrack
         }
-        if record.time - last.time > gap || record.time < last.time || record.accuracy != last.accuracy {
+        if time - last.time > gap || time < last.time || accuracy != last.accuracy {
             segmentCount += 1
             segmentInTrack += 1
             return .newSegment

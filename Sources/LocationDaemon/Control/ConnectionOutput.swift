@@ -30,9 +30,9 @@ final class ConnectionOutput: WatchSink {
     /// The most bytes of event lines queued for a watcher before it is cut off.
     let watcherBacklog: Int
     private let state = Mutex(State())
-    private let waker: LoopWaker
+    private let waker: Wakeup
 
-    init(watcherBacklog: Int, waker: LoopWaker) {
+    init(watcherBacklog: Int, waker: Wakeup) {
         self.watcherBacklog = watcherBacklog
         self.waker = waker
     }
@@ -65,12 +65,12 @@ final class ConnectionOutput: WatchSink {
         }
         switch outcome {
         case .queued(let wake):
-            if wake { waker.wake() }
+            if wake { waker.signal() }
             return true
         case .refused:
             return false
         case .cutOff:
-            waker.wake()
+            waker.signal()
             return false
         }
     }
@@ -86,7 +86,7 @@ final class ConnectionOutput: WatchSink {
             state.buffer.append(contentsOf: bytes)
             return true
         }
-        if wake { waker.wake() }
+        if wake { waker.signal() }
     }
 
     /// Queues a last line in place of whatever has not begun to go out.

@@ -44,7 +44,7 @@ public final class ControlServer: Sendable {
 
     private enum ThreadState {
         case idle
-        case running(pthread_t)
+        case running(DaemonThread.Handle)
         case stopped
     }
 
@@ -143,20 +143,11 @@ public final class ControlServer: Sendable {
         let path = self.path
         try thread.withLock { state throws(ControlServerError) in
             guard case .idle = state else { return }
-            let body = Unmanaged.passRetained(LoopBody(loop))
-            var handle = pthread_t()
-            let code = pthread_create(
-                &handle, nil,
-                { raw in
-                    guard let raw else { return nil }
-                    Unmanaged<LoopBody>.fromOpaque(raw).takeRetainedValue().run()
-                    return nil
-                }, body.toOpaque())
-            guard code == 0 else {
-                body.release()
-                throw .system(path: path, SystemError("start the control server thread", errno: code))
+            do throws(SystemError) {
+                state = .running(try DaemonThread.start(name: "control", detached: false) { loop.run() })
+            } catch {
+                throw .system(path: path, SystemError("start the control server thread", errno: error.errno))
             }
-            state = .running(handle)
         }
     }
 
@@ -176,10 +167,8 @@ public final class ControlServer: Sendable {
             break
         case .running(let handle):
             loop.inbox.requestStop()
-            loop.waker.wake()
-            if pthread_equal(handle, pthread_self()) == 0 {
-                pthread_join(handle, nil)
-            }
+            loop.waker.signal()
+            if !handle.isCurrent { handle.join() }
         }
         Glibc.close(listenFD)
         var info = stat()
@@ -221,11 +210,4 @@ public final class ControlServer: Sendable {
             throw .system(path: path, SystemError("connect to the existing \(path)", errno: code))
         }
     }
-}
-
-/// The loop, boxed to cross into the server's thread.
-private final class LoopBody {
-    let loop: ServerLoop
-    init(_ loop: ServerLoop) { self.loop = loop }
-    func run() { loop.run() }
 }

@@ -49,7 +49,7 @@ final class ServerInbox: Sendable {
 /// and `published`, which are `Sendable` themselves.
 final class ServerLoop: @unchecked Sendable {
     let inbox = ServerInbox()
-    let waker: LoopWaker
+    let waker: Wakeup
     let published = Mutex(ControlServer.Statistics())
 
     private let listenFD: Int32
@@ -78,7 +78,7 @@ final class ServerLoop: @unchecked Sendable {
         self.handler = handler
         self.group = group
         self.limits = limits
-        self.waker = try LoopWaker()
+        self.waker = try Wakeup()
     }
 
     // MARK: - The loop
@@ -91,7 +91,7 @@ final class ServerLoop: @unchecked Sendable {
             let now = SystemClock.monotonic()
             pollFDs.removeAll(keepingCapacity: true)
             polled.removeAll(keepingCapacity: true)
-            pollFDs.append(pollfd(fd: waker.fd, events: Int16(POLLIN), revents: 0))
+            pollFDs.append(pollfd(fd: waker.descriptor, events: Int16(POLLIN), revents: 0))
             let accepting = now >= acceptPausedUntil
             if accepting { pollFDs.append(pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)) }
             let base = pollFDs.count
@@ -398,14 +398,14 @@ final class ServerLoop: @unchecked Sendable {
             spawn {
                 let watcher = await handler.watch(request, client: client, from: peer, sink: output)
                 inbox.complete(id, .watch(watcher))
-                waker.wake()
+                waker.signal()
             }
         } else {
             spawn {
                 let reply = await handler.handle(request, from: peer)
                 output.enqueue(Array(reply.line().utf8))
                 inbox.complete(id, .replied)
-                waker.wake()
+                waker.signal()
             }
         }
     }

@@ -8,6 +8,14 @@ import LocationCore
 /// reload, closed at shutdown. Every notice a writer returns is logged here,
 /// once, at its level. Used by `run` and `replay` alike (through `EffectCarrier`).
 ///
+/// Writes: with `fsync = always` each line is written and synced before
+/// `append` returns (on disk before the next fix). With `fsync = interval`
+/// (and in replay) lines are gathered per client and written in batches of
+/// whole lines — when a batch reaches `batchLimit` bytes, and at every tick
+/// (`flushIfDue`), reopen, reconfigure and close — so each `write(2)` holds
+/// only whole lines and a crash loses at most the last interval's lines,
+/// which `fsync = interval` allows anyway.
+///
 /// Not thread-safe: one owner (the daemon core, or a replay) calls it.
 public final class ClientLogs {
     /// A log that could not be opened.
@@ -42,7 +50,14 @@ public final class ClientLogs {
     private struct Entry {
         var path: String
         var writer: LogWriter?
+        /// Whole lines not yet handed to the writer (`fsync = interval`).
+        var batch: [UInt8] = []
+        var batchLines = 0
     }
+
+    /// Bytes a client's batch may reach before it is written: 64 KiB, less
+    /// with many clients (at most about 1 MiB held in all).
+    public private(set) var batchLimit = 1 << 16
 
     /// The fsync policy new writers get.
     public private(set) var fsyncPolicy: FsyncPolicy
@@ -73,6 +88,11 @@ public final class ClientLogs {
             closeAll()
             throw OpenErrors(errors: failures)
         }
+        batchLimit = Self.batchLimit(clients: order.count)
+    }
+
+    private static func batchLimit(clients: Int) -> Int {
+        max(4096, min(1 << 16, (1 << 20) / max(1, clients)))
     }
 
     /// The path of a client's log, if it has one.
@@ -88,20 +108,39 @@ public final class ClientLogs {
     /// The clients, in config order.
     public var clients: [String] { order }
 
-    /// Appends one record line (ending in `\n`) to `client`'s log. Returns
+    /// Appends one record line (ending in `\n`) to `client`'s log: written
+    /// now with `fsync = always`, batched with `fsync = interval`. Returns
     /// false when the client has no open log (the line is not kept).
     @discardableResult
     public func append(_ line: [UInt8], client: String) -> Bool {
         guard let writer = entries[client]?.writer else { return false }
-        if let notice = writer.append(line) { Self.report(notice) }
+        guard fsyncPolicy == .interval, line.last == UInt8(ascii: "\n") else {
+            if let notice = writer.append(line) { Self.report(notice) }
+            return true
+        }
+        if let queued = entries[client]?.batch.count, queued > 0, queued + line.count > batchLimit {
+            writeBatch(of: client)
+        }
+        entries[client]?.batch.append(contentsOf: line)
+        entries[client]?.batchLines += 1
         return true
     }
 
-    /// The 1 s duty: retries held lines and syncs per `fsync = interval`.
+    /// The 1 s duty: writes the batches, retries held lines and syncs per `fsync = interval`.
     public func flushIfDue(now: Double) {
         for name in order {
+            writeBatch(of: name)
             if let notice = entries[name]?.writer?.flushIfDue(now: now) { Self.report(notice) }
         }
+    }
+
+    /// Writes `client`'s batch, if it has one.
+    private func writeBatch(of client: String) {
+        guard let entry = entries[client], entry.batchLines > 0 else { return }
+        entries[client]?.batch.removeAll(keepingCapacity: true)
+        entries[client]?.batchLines = 0
+        guard let writer = entry.writer else { return }
+        if let notice = writer.appendLines(entry.batch, count: entry.batchLines) { Self.report(notice) }
     }
 
     /// Reopens every log at its path (SIGHUP after logrotate); a log that
@@ -110,6 +149,8 @@ public final class ClientLogs {
     public func reopenAll() -> Int {
         var open = 0
         for name in order {
+            // Lines made before the signal go to the file they were made for.
+            writeBatch(of: name)
             guard var entry = entries[name] else { continue }
             if let writer = entry.writer {
                 do {
@@ -140,6 +181,7 @@ public final class ClientLogs {
     /// client's fixes are not logged until a reopen succeeds.
     public func reconfigure(_ config: DaemonConfig) {
         let policy = config.fsync
+        for name in order { writeBatch(of: name) }
         var newEntries: [String: Entry] = [:]
         var newOrder: [String] = []
         for client in config.clients where newEntries[client.name] == nil {
@@ -166,11 +208,13 @@ public final class ClientLogs {
         entries = newEntries
         order = newOrder
         fsyncPolicy = policy
+        batchLimit = Self.batchLimit(clients: order.count)
     }
 
     /// Writes what can be written, syncs and closes every log.
     public func closeAll() {
         for name in order {
+            writeBatch(of: name)
             guard let writer = entries[name]?.writer else { continue }
             if let notice = writer.close() { Self.report(notice) }
         }

@@ -27,6 +27,21 @@ public enum Daemon {
         configPath: String, sources: SourceFactory, control: ControlFactory? = nil,
         environment: [String: String] = SystemdNotifier.processEnvironment()
     ) async -> ExitCode {
+        // Everything asynchronous from here on runs on the core thread, none of it on the cooperative pool.
+        do {
+            try CoreExecutor.shared.start()
+        } catch {
+            Diagnostics.error("not started: cannot start the core thread: \(error)")
+            return .refused
+        }
+        return await withTaskExecutorPreference(CoreExecutor.shared) {
+            await serve(configPath: configPath, sources: sources, control: control, environment: environment)
+        }
+    }
+
+    private static func serve(
+        configPath: String, sources: SourceFactory, control: ControlFactory?, environment: [String: String]
+    ) async -> ExitCode {
         let signals: SignalSource
         do {
             signals = try SignalSource([.terminate, .interrupt, .hangup])
@@ -73,7 +88,7 @@ public enum Daemon {
                 services.append(try control(config, core))
             } catch {
                 Diagnostics.error("not started: \(error)")
-                await core.abandon()
+                core.abandon()
                 return .refused
             }
         }
@@ -89,7 +104,7 @@ public enum Daemon {
             onStopping: { reason in
                 Diagnostics.notice("stopping (\(reason))")
             })
-        Diagnostics.notice("ready: \(await core.statusLine())")
+        Diagnostics.notice("ready: \(core.statusLine())")
         do {
             try await group.run()
         } catch {
@@ -118,10 +133,10 @@ public enum Daemon {
     public static func reload(configPath: String, core: DaemonCore, notifier: NotifierService?) async {
         Diagnostics.notice("SIGHUP: reopening the logs and reloading \(configPath)")
         notifier?.reloading()
-        await core.reopenLogs()
+        core.reopenLogs()
         do {
             let config = try ConfigLoader.load(path: configPath)
-            let needRestart = await core.reload(config)
+            let needRestart = core.reload(config)
             Diagnostics.notice("reloaded the configuration from \(configPath)")
             if !needRestart.isEmpty {
                 Diagnostics.warning(

@@ -4,7 +4,10 @@ import LocationCore
 /// and `locationd replay` share, so the two cannot drift apart:
 ///
 /// * `deliver` → the §5.3 log line → the client's `LogWriter` (and a
-///   `location` event for watchers, when anyone watches);
+///   `location` event for watchers, when anyone watches). A fix delivered to
+///   several clients at one accuracy is formatted once: the line up to the
+///   client's name is shared, and only the name and the line's end are added
+///   per client;
 /// * `event` → a diagnostic line for people (client-facing errors at
 ///   info/notice, authorization changes and prompts at notice), and a
 ///   `ControlEvent` kept for watchers (`takeEvents()`);
@@ -38,11 +41,16 @@ public final class EffectCarrier {
     private var persistRequested = false
     private var pending: [ControlEvent] = []
     private var line: [UInt8] = []
+    /// The fix and accuracy `prefix` was formatted for (nil: none yet).
+    private var formatted: (fix: Fix, accuracy: DeliveredAccuracy, loggable: Bool)?
+    private var prefix: [UInt8] = []
+    private var endings: [String: [UInt8]] = [:]
 
     /// A carrier writing to `logs`.
     public init(logs: ClientLogs) {
         self.logs = logs
         line.reserveCapacity(256)
+        prefix.reserveCapacity(256)
     }
 
     /// Carries out `effects` in order. `eventTime` (UTC seconds) stamps engine
@@ -71,7 +79,15 @@ public final class EffectCarrier {
 
     private func deliver(_ delivery: Delivery) {
         tally.delivered[delivery.client, default: 0] += 1
-        guard let record = LogRecord(delivery: delivery) else {
+        if let formatted, formatted.accuracy == delivery.accuracy, formatted.fix == delivery.fix {
+            // The same fix at the same accuracy as the client before: the prefix stands.
+        } else {
+            let record = LogRecord(delivery: delivery)
+            prefix.removeAll(keepingCapacity: true)
+            record?.appendLinePrefix(to: &prefix)
+            formatted = (delivery.fix, delivery.accuracy, record != nil)
+        }
+        guard formatted?.loggable == true else {
             tally.unloggable += 1
             if tally.unloggable == 1 {
                 Diagnostics.warning("a fix for \(delivery.client) has no writable time or position; it is not logged")
@@ -79,10 +95,20 @@ public final class EffectCarrier {
             return
         }
         line.removeAll(keepingCapacity: true)
-        record.append(to: &line)
-        line.append(0x0A)
+        line.append(contentsOf: prefix)
+        line.append(contentsOf: ending(for: delivery.client))
         logs.append(line, client: delivery.client)
-        if collectsLocations { pending.append(ControlEvent(location: record)) }
+        if collectsLocations, let record = LogRecord(delivery: delivery) {
+            pending.append(ControlEvent(location: record))
+        }
+    }
+
+    /// `"name"}\n`, encoded once per client.
+    private func ending(for client: String) -> [UInt8] {
+        if let known = endings[client] { return known }
+        let made = LogRecord.lineEnding(client: client)
+        endings[client] = made
+        return made
     }
 
     private func observe(_ event: Event, time: Double?) {

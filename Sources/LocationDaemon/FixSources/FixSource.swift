@@ -9,13 +9,51 @@ public enum SourceEvent: Sendable, Hashable {
     case fix(Fix)
 }
 
+/// The one hand-off from a source's reader thread to whoever consumes its
+/// events, the same for every source. `take` is called on the reader
+/// thread, in order, and returns once the event is taken: the daemon's core
+/// carries it out right there (engine, log line, watchers), an
+/// `AsyncStream` consumer (`FixSource.start()`) gets it through a bounded
+/// `SourceChannel`.
+///
+/// Overflow policy, for every source and consumer: nothing is dropped in
+/// the daemon; a reader whose consumer is busy waits, and meanwhile what
+/// arrives waits in the kernel (gpsd's socket, the tty's buffer), as with
+/// any reader that falls behind.
+public protocol SourceSink: Sendable {
+    /// Takes one event; false when nobody takes events any more (the reader then stops).
+    func take(_ event: SourceEvent) -> Bool
+    /// No more events (the reader ended, or the source was stopped). Idempotent.
+    func finish()
+    /// How to stop the reader should the consumer go away first (called
+    /// once by the source as it starts). A sink whose consumer never goes
+    /// away may ignore it.
+    func whenConsumerGone(_ stop: @escaping @Sendable () -> Void)
+}
+
+extension SourceSink {
+    /// The consumer never goes away on its own.
+    public func whenConsumerGone(_ stop: @escaping @Sendable () -> Void) {}
+}
+
 /// A producer of fixes: gpsd through libgps, an NMEA serial device, or an
-/// NMEA file or FIFO. Reading runs on the source's own thread; the daemon
-/// consumes the stream. A source never ends the daemon: it reports trouble as
-/// `.state(.connecting, …)` and retries.
+/// NMEA file or FIFO. Reading runs on the source's own thread, which hands
+/// every event to a `SourceSink`. A source never ends the daemon: it reports
+/// trouble as `.state(.connecting, …)` and retries.
 public protocol FixSource: AnyObject, Sendable {
-    /// Starts reading and returns the stream of events. Called once.
-    func start() -> AsyncStream<SourceEvent>
-    /// Stops reading. Returns within about 250 ms; the stream then finishes.
+    /// Starts reading into `sink`. Called once; a second call finishes its sink at once.
+    func start(into sink: any SourceSink)
+    /// Stops reading. Returns within about 250 ms; the sink has then been finished.
     func stop()
+}
+
+extension FixSource {
+    /// Starts reading and returns the events as a stream (through a
+    /// `SourceChannel`); cancelling its iteration stops the reader.
+    public func start() -> AsyncStream<SourceEvent> {
+        let channel = SourceChannel(capacity: SourceChannel.defaultCapacity)
+        let stream = channel.stream()
+        start(into: channel)
+        return stream
+    }
 }

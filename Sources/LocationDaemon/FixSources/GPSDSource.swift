@@ -3,7 +3,7 @@ import Synchronization
 
 /// Fixes from gpsd, read through libgps (the CGPS shim) on a thread of its own.
 ///
-/// The stream carries `.state` on every change of link or receiver state
+/// The sink gets `.state` on every change of link or receiver state
 /// (connecting, connected, no fix, fix) and `.fix` once per receiver epoch,
 /// whatever its mode, always with a time. When gpsd is down, restarts, or
 /// drops its clients, the source says so and reconnects with capped
@@ -42,41 +42,34 @@ public final class GPSDSource: FixSource {
         }
     }
 
-    /// Starts the reader thread and returns its events. A second call, or a
-    /// call after `stop()`, returns a stream that is already finished.
-    public func start() -> AsyncStream<SourceEvent> {
-        // The newest events win if a consumer stalls: a stale position is
-        // worth less than a current one, and memory stays bounded.
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: SourceEvent.self, bufferingPolicy: .bufferingNewest(4096))
+    /// Starts the reader thread, which hands its events to `sink`. A second
+    /// call, or a call after `stop()`, finishes `sink` at once.
+    public func start(into sink: any SourceSink) {
         let wakeup: Wakeup
         do {
             wakeup = try Wakeup()
         } catch {
             let message = "cannot start the gpsd reader: \(error)"
             Diagnostics.error("gpsd: \(message)")
-            continuation.yield(.state(.connecting, detail: message))
-            continuation.finish()
-            return stream
+            _ = sink.take(.state(.connecting, detail: message))
+            sink.finish()
+            return
         }
-        let control = GPSDReaderControl(wakeup: wakeup, continuation: continuation)
+        let control = GPSDReaderControl(wakeup: wakeup, sink: sink)
         let accepted = phase.withLock { phase -> Bool in
             guard case .idle = phase else { return false }
             phase = .running(control)
             return true
         }
         guard accepted else {
-            continuation.finish()
-            return stream
+            sink.finish()
+            return
         }
-        continuation.onTermination = { [weak control] _ in
-            // The consumer went away (or stop() finished the stream): nobody
-            // is listening, so the reader has nothing left to do.
-            control?.requestStop()
-        }
+        // Nobody is listening any more: the reader has nothing left to do.
+        sink.whenConsumerGone { [weak control] in control?.requestStop() }
         let host = host, port = port, tuning = tuning
         do {
-            try ReaderThread.start(name: "gpsd-reader") {
+            try DaemonThread.start(name: "gpsd-reader") {
                 var reader = GPSDReader(control: control, host: host, port: port, tuning: tuning)
                 reader.run()
             }
@@ -86,11 +79,10 @@ public final class GPSDSource: FixSource {
             control.yield(.state(.connecting, detail: message))
             control.readerFinished()
         }
-        return stream
     }
 
-    /// Stops reading. Returns within about 250 ms, after which the stream
-    /// has finished.
+    /// Stops reading. Returns within about 250 ms, after which the sink
+    /// has been finished.
     public func stop() {
         let control = phase.withLock { phase -> GPSDReaderControl? in
             switch phase {

@@ -27,6 +27,7 @@ public final class NMEADeviceSource: FixSource {
 
     private struct Running: Sendable {
         let control: NMEAReaderControl
+        let sink: any SourceSink
         let finished: DispatchSemaphore
     }
 
@@ -37,52 +38,52 @@ public final class NMEADeviceSource: FixSource {
         self.timing = NMEAReader.Timing()
     }
 
-    /// Starts the reading thread and returns its events. Called once; a
-    /// second call returns a stream that has already finished.
-    public func start() -> AsyncStream<SourceEvent> {
-        let channel = NMEASourceChannel(capacity: 256)
+    /// Starts the reading thread, which hands its events to `sink`. Called
+    /// once; a second call finishes its `sink` at once.
+    public func start(into sink: any SourceSink) {
         let finished = DispatchSemaphore(value: 0)
         let control: NMEAReaderControl
         do {
             control = try NMEAReaderControl()
         } catch {
-            let stream = channel.stream()
-            _ = channel.send(.state(.connecting, detail: "cannot start reading \(path): \(error)"), keepGoing: { false })
-            channel.finish()
-            return stream
+            _ = sink.take(.state(.connecting, detail: "cannot start reading \(path): \(error)"))
+            sink.finish()
+            return
         }
         let alreadyStarted = running.withLock { current -> Bool in
             if current != nil { return true }
-            current = Running(control: control, finished: finished)
+            current = Running(control: control, sink: sink, finished: finished)
             return false
         }
         if alreadyStarted {
-            channel.finish()
-            return channel.stream()
+            sink.finish()
+            return
         }
-        let stream = channel.stream()
+        // Nobody is listening any more: the reader has nothing left to do.
+        sink.whenConsumerGone { [weak control] in control?.requestStop() }
         let (path, baud, timing) = (self.path, self.baud, self.timing)
         do {
-            try ReaderThread.start(name: "nmea-reader") {
+            try DaemonThread.start(name: "nmea-reader") {
                 // The reader lives and dies on this thread.
-                NMEAReader(path: path, baud: baud, channel: channel, control: control, timing: timing).run()
+                NMEAReader(path: path, baud: baud, sink: sink, control: control, timing: timing).run()
                 finished.signal()
             }
         } catch {
-            _ = channel.send(.state(.connecting, detail: "cannot start a thread to read \(path): \(error)"), keepGoing: { false })
-            channel.finish()
+            _ = sink.take(.state(.connecting, detail: "cannot start a thread to read \(path): \(error)"))
+            sink.finish()
             finished.signal()
         }
-        return stream
     }
 
     /// Stops reading; returns once the thread has closed the input (within
-    /// about 250 ms), after which the stream finishes.
+    /// about 250 ms), after which the sink has been finished.
     public func stop() {
         guard let current = running.withLock({ $0 }) else { return }
         current.control.requestStop()
         if current.finished.wait(timeout: .now() + .milliseconds(250)) == .success {
             current.finished.signal()  // let a second stop() return at once too
         }
+        // A reader still waiting for a busy consumer gives up now.
+        current.sink.finish()
     }
 }

@@ -20,7 +20,7 @@ final class NMEAReader {
 
     private let path: String
     private let baud: Int
-    private let channel: NMEASourceChannel
+    private let sink: any SourceSink
     private let control: NMEAReaderControl
     private let timing: Timing
     private var parser = NMEAParser()
@@ -29,18 +29,18 @@ final class NMEAReader {
     /// Read buffer, allocated once.
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
 
-    init(path: String, baud: Int, channel: NMEASourceChannel, control: NMEAReaderControl, timing: Timing = Timing()) {
+    init(path: String, baud: Int, sink: any SourceSink, control: NMEAReaderControl, timing: Timing = Timing()) {
         self.path = path
         self.baud = baud
-        self.channel = channel
+        self.sink = sink
         self.control = control
         self.timing = timing
     }
 
     deinit { buffer.deallocate() }
 
-    /// Stop requested, or nobody reads the events any more.
-    private var stopping: Bool { consumerGone || control.isStopping || channel.isFinished }
+    /// Stop requested, or nobody takes the events any more.
+    private var stopping: Bool { consumerGone || control.isStopping }
 
     /// Why reading one opened input ended.
     private enum End {
@@ -84,7 +84,7 @@ final class NMEAReader {
                 guard pause(timing.firstRetry) else { break reading }
             }
         }
-        channel.finish()
+        sink.finish()
     }
 
     /// Opens the path, reports it, and reads it until it ends; the input is
@@ -225,10 +225,7 @@ final class NMEAReader {
 
     private func send(_ event: SourceEvent) {
         guard !consumerGone else { return }
-        let control = self.control
-        if !channel.send(event, keepGoing: { !control.isStopping }) {
-            consumerGone = channel.isFinished
-        }
+        if !sink.take(event) { consumerGone = true }
     }
 
     /// Waits `seconds` unless stopped first; false if stopped.

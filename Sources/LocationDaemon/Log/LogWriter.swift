@@ -6,8 +6,9 @@ import LocationCore
 /// One client's coordinate log (SPEC §5.3): JSON lines appended whole with
 /// `O_APPEND`, forced to disk per the `fsync` policy.
 ///
-/// Crash safety: a line goes to the kernel in one `write(2)` (looping on a
-/// short write); when a write fails part-way (disk full, file-size limit,
+/// Crash safety: a line — or a batch of whole lines (`appendLines`) — goes
+/// to the kernel in one `write(2)` (looping on a short write), so a write
+/// never ends inside a line; when a write fails part-way (disk full, file-size limit,
 /// I/O error) the file is cut back to where the line began, so the log never
 /// holds part of a line. At open and reopen a torn last line left by a crash
 /// or power cut is cut off, and `repairedBytes` says how many bytes went.
@@ -85,6 +86,8 @@ public final class LogWriter {
     public private(set) var linesLost: Int = 0
     /// Successful syncs (`fdatasync`) of the log so far.
     public private(set) var syncs: Int = 0
+    /// Writes that reached the file (one line, or one batch of lines, each).
+    public private(set) var writes: Int = 0
     /// Whether a failure episode is under way.
     public private(set) var isFailing = false
 
@@ -152,6 +155,31 @@ public final class LogWriter {
             return recoverIfFailing()
         }
         hold(whole)
+        return drain()
+    }
+
+    /// Appends `count` whole lines — `bytes`, each line ending in `\n` — in
+    /// one write: the batches of `fsync = interval` and replay. A write that
+    /// fails part-way is cut back to where the batch began and its lines are
+    /// held one by one, as `append` holds a line. Syncs per the policy.
+    public func appendLines(_ bytes: [UInt8], count: Int) -> Notice? {
+        guard !bytes.isEmpty else { return nil }
+        precondition(bytes.last == UInt8(ascii: "\n"), "a batch holds whole lines only")
+        guard fd >= 0 else {
+            linesLost += count
+            return nil
+        }
+        if heldLines == 0 && !needsTailRepair {
+            if let error = writeWhole(bytes) {
+                holdLines(of: bytes)
+                return fail(error)
+            }
+            linesWritten += count
+            unsynced = true
+            if fsyncPolicy == .always, let error = sync() { return fail(error) }
+            return recoverIfFailing()
+        }
+        holdLines(of: bytes)
         return drain()
     }
 
@@ -233,6 +261,14 @@ public final class LogWriter {
         return .recovered(path: path, caughtUp: episodeCaughtUp, lost: episodeLost)
     }
 
+    private func holdLines(of bytes: [UInt8]) {
+        var start = 0
+        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
+            hold(Array(bytes[start...index]))
+            start = index + 1
+        }
+    }
+
     private func hold(_ line: [UInt8]) {
         held.append(line)
         heldBytes += line.count
@@ -289,11 +325,12 @@ public final class LogWriter {
 
     // MARK: - System calls
 
-    /// One line in one `write(2)` where the kernel allows; on failure after
+    /// One line (or batch of whole lines) in one `write(2)` where the kernel allows; on failure after
     /// part of the line went out, the file is cut back to where it began.
     private func writeWhole(_ line: [UInt8]) -> SystemError? {
         do {
             try DescriptorIO.writeAll(fd, line)
+            writes += 1
             return nil
         } catch {
             if error.written > 0 { rollBack(written: error.written) }

@@ -2,7 +2,8 @@ import LocationCore
 
 /// Serves the control socket (SPEC §5.4): the `ControlServer` runs on a
 /// thread of its own and hands every request to the daemon core (its
-/// `ControlHandler`). The socket is bound when the service is made, so a
+/// `ControlHandler`) as a task on the core thread (`CoreExecutor`), never
+/// on the cooperative pool. The socket is bound when the service is made, so a
 /// socket that cannot be set up (another daemon running, a bad path) stops
 /// start-up before READY=1; shutdown tells watchers, closes every
 /// connection and removes the socket file.
@@ -16,7 +17,9 @@ public final class ControlService: Service {
 
     /// Binds `config.socket` (group `config.socketGroup`) for `core`.
     public init(config: DaemonConfig, core: DaemonCore) throws(ControlServerError) {
-        server = try ControlServer(path: config.socket, socketGroup: config.socketGroup, handler: core)
+        server = try ControlServer(
+            path: config.socket, socketGroup: config.socketGroup, handler: core, limits: ControlServer.Limits(),
+            adjustPeer: nil, executor: CoreExecutor.shared)
         (stopped, stop) = AsyncStream.makeStream(of: Void.self)
     }
 

@@ -18,13 +18,13 @@ public final class CoreService: Service {
     /// Ticks until shutdown.
     public func run() async throws {
         for await _ in ticks.ticks {
-            await core.tick()
+            core.tick()
         }
     }
 
     /// Stops ticking, then flushes, syncs and closes the logs and saves the state.
     public func shutdown() async {
         ticks.stop()
-        await core.shutdown()
+        core.shutdown()
     }
 }

@@ -33,13 +33,13 @@ public final class NotifierService: Service {
             for await _ in ticks.ticks {}
             return
         }
-        var status = await core.statusLine()
+        var status = core.statusLine()
         send { try notifier.ready(status: status) }
         let ping = notifier.watchdogPingInterval
         var lastPing = SystemClock.monotonic()
         if ping != nil { send { try notifier.watchdog() } }
         for await _ in ticks.ticks {
-            let now = await core.statusLine()
+            let now = core.statusLine()
             if now != status {
                 status = now
                 send { try notifier.status(now) }
@@ -65,7 +65,7 @@ public final class NotifierService: Service {
 
     /// Reload done: `READY=1` with the current status.
     public func reloaded() async {
-        let status = await core.statusLine()
+        let status = core.statusLine()
         send { try notifier.ready(status: status) }
     }
 

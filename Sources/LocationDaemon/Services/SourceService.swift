@@ -1,31 +1,59 @@
-/// Runs the configured fix source and feeds everything it reports to the
-/// core. The source is started when the service is made (its reader thread
-/// connects while the rest starts), so READY=1 can follow it; its events wait
-/// in the source's stream until `run()` reads them.
+import Synchronization
+
+/// Runs the configured fix source with the core as its `SourceSink`: the
+/// reader thread carries every event into the core itself (engine, log
+/// line, watchers), so nothing per fix runs here. The source is started when
+/// the service is made (its reader connects while the rest starts), so
+/// READY=1 can follow it; `run()` only waits for the source to end.
 public final class SourceService: Service {
     /// `source`.
     public let name = "source"
     /// The source.
     public let source: any FixSource
-    private let core: DaemonCore
-    private let events: AsyncStream<SourceEvent>
+    private let feed: CoreFeed
 
     /// Starts `source`, whose events go to `core`.
     public init(source: any FixSource, core: DaemonCore) {
         self.source = source
-        self.core = core
-        events = source.start()
+        feed = CoreFeed(core: core)
+        source.start(into: feed)
     }
 
-    /// Feeds the core until the source's stream ends (after `shutdown()`).
+    /// Returns once the source has ended (after `shutdown()`).
     public func run() async throws {
-        for await event in events {
-            await core.ingest(event)
-        }
+        for await _ in feed.ended {}
     }
 
-    /// Stops reading (within about 250 ms); what was already read still reaches the core.
+    /// Stops reading (within about 250 ms); an event the reader is carrying
+    /// out still reaches the core, later ones do not.
     public func shutdown() async {
         source.stop()
+        feed.finish()
+    }
+}
+
+/// The daemon's `SourceSink`: each event goes straight into the core on the
+/// reader's thread.
+final class CoreFeed: SourceSink {
+    private let core: DaemonCore
+    private let open = Atomic<Bool>(true)
+    /// Finishes when the source does.
+    let ended: AsyncStream<Void>
+    private let continuation: AsyncStream<Void>.Continuation
+
+    init(core: DaemonCore) {
+        self.core = core
+        (ended, continuation) = AsyncStream.makeStream(of: Void.self)
+    }
+
+    func take(_ event: SourceEvent) -> Bool {
+        guard open.load(ordering: .acquiring) else { return false }
+        core.ingest(event)
+        return true
+    }
+
+    func finish() {
+        open.store(false, ordering: .releasing)
+        continuation.finish()
     }
 }

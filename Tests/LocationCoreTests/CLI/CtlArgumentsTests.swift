@@ -59,6 +59,11 @@ import Testing
          .export(.init(log: "log.jsonl", format: .geojson, output: "x.json"))),
         (["export", "-", "--format", "kml", "--gap", "300"], .export(.init(log: "-", format: .kml, gap: 300))),
         (["export", "log.jsonl", "--output", "walk.csv"], .export(.init(log: "log.jsonl", format: .csv, output: "walk.csv"))),
+        (["summary", "logger.jsonl"], .summary(.init(logs: ["logger.jsonl"], gap: 10))),
+        (["summary", "a.jsonl.1", "a.jsonl", "--gap", "30"], .summary(.init(logs: ["a.jsonl.1", "a.jsonl"], gap: 30))),
+        (["--json", "summary", "-"], .summary(.init(logs: ["-"]))),
+        (["plot", "a.jsonl", "-o", "walk.svg"], .plot(.init(logs: ["a.jsonl"], gap: 10, output: "walk.svg"))),
+        (["plot", "a.jsonl.1", "a.jsonl", "--output=-", "--gap=5"], .plot(.init(logs: ["a.jsonl.1", "a.jsonl"], gap: 5, output: "-"))),
         (["help"], .help(command: nil)),
         (["help", "authorize"], .help(command: "authorize")),
         (["authorize", "--help"], .help(command: "authorize")),
@@ -77,6 +82,7 @@ import Testing
         let spec = [
             "status", "services", "authorize", "accuracy", "request", "prompts", "answer", "share", "reset",
             "request-full-accuracy", "session", "start", "stop", "locate", "watch", "tail", "export",
+            "summary", "plot",
         ]
         #expect(CtlUsage.commandNames == spec)
         for name in spec {
@@ -143,6 +149,12 @@ import Testing
         (["export", "log.jsonl", "-o", "x.txt"], "missing --format", "export"),
         (["export", "log.jsonl", "--format", "gpx", "--gap", "0"], "--gap must be", "export"),
         (["authorize", "", "never"], "CLIENT must not be empty", "authorize"),
+        (["summary"], "missing LOG", "summary"),
+        (["summary", "a.jsonl", "--gap", "-1"], "--gap must be", "summary"),
+        (["summary", "a.jsonl", "--gpa", "5"], "did you mean \"--gap\"", "summary"),
+        (["summary", "-", "-"], "standard input (-) can be read only once", "summary"),
+        (["plot", "a.jsonl"], "missing -o FILE", "plot"),
+        (["plot", "-o", "x.svg"], "missing LOG", "plot"),
     ]
 
     @Test(arguments: refused)

@@ -14,9 +14,9 @@ import TestSupport
         let core = try DaemonCore(
             config: try daemonConfig(in: dir, clients: DaemonFixtures.askingLogger), seed: 1, clock: ManualClock().clock)
         let peer = PeerCredentials(pid: 4242, uid: 1000, gid: 1000, mayChange: true)
-        _ = await core.handle(request(.authorize(client: "logger", status: .never)), from: peer)
-        _ = await core.handle(request(.services(on: false)), from: peer)
-        await core.shutdown()
+        _ = core.handle(request(.authorize(client: "logger", status: .never)), from: peer)
+        _ = core.handle(request(.services(on: false)), from: peer)
+        core.shutdown()
         let lines = try auditLines(dir)
         #expect(lines.count == 2)
         let first = try #require(lines.first)
@@ -32,11 +32,11 @@ import TestSupport
         let dir = try ScratchDirectory("audit")
         let core = try DaemonCore(
             config: try daemonConfig(in: dir, clients: DaemonFixtures.askingLogger), seed: 1, clock: ManualClock().clock)
-        _ = await core.handle(request(.authorize(client: "nobody", status: .never)), from: rootPeer)
-        _ = await core.handle(request(.authorize(client: "logger", status: .ask)), from: rootPeer)
-        _ = await core.handle(request(.answer(client: "logger", answer: .deny)), from: rootPeer)
-        _ = await core.handle(ControlRequest(.status(client: nil)), from: rootPeer)
-        await core.shutdown()
+        _ = core.handle(request(.authorize(client: "nobody", status: .never)), from: rootPeer)
+        _ = core.handle(request(.authorize(client: "logger", status: .ask)), from: rootPeer)
+        _ = core.handle(request(.answer(client: "logger", answer: .deny)), from: rootPeer)
+        _ = core.handle(ControlRequest(.status(client: nil)), from: rootPeer)
+        core.shutdown()
         #expect(try dir.text("log/audit.jsonl").isEmpty)
     }
 }

@@ -111,11 +111,7 @@ import TestSupport
         await #expect(processExitsWith: .success) { [path = dir.file("logger.jsonl") as String] in
             SignalSource.ignoreBenignSignals()
             let writer = try LogWriter(path: path, fsync: .always)
-            var original = rlimit()
-            try #require(getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &original) == 0)
-            var limited = original
-            limited.rlim_cur = 4096
-            try #require(setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limited) == 0)
+            let original = try #require(FileSizeLimit.set(4096))
 
             var n = 0
             var notice: LogWriter.Notice?
@@ -135,7 +131,7 @@ import TestSupport
                 #expect(writer.append(logRecord(n)) == nil)
                 n += 1
             }
-            try #require(setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &original) == 0)
+            try #require(FileSizeLimit.restore(original))
             #expect(writer.append(logRecord(n)) == .recovered(path: path, caughtUp: 5, lost: 0))
             #expect(writer.close() == nil)
         }

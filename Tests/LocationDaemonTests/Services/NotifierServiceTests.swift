@@ -34,7 +34,7 @@ import TestSupport
         // A loaded machine may take a while to run the task: the bound is generous.
         let ready = await listener.receive(timeout: 60)
         #expect(ready == "READY=1\nSTATUS=1 client waiting for a fix; waiting for gpsd 127.0.0.1:2947")
-        await watched.core.ingest(.state(.connected, detail: "connected"))
+        watched.core.ingest(.state(.connected, detail: "connected"))
         // Everything up to the first status change, and at least one ping.
         var messages: [String] = []
         await waitUntil {

@@ -62,7 +62,7 @@ final class ScriptedGPSDServer: Sendable {
         // A thread of its own: a Dispatch worker might not start while the
         // pool is busy with other tests, and this one blocks in accept(2).
         do {
-            try ReaderThread.start(name: "scripted-gpsd") { [self] in serve() }
+            try DaemonThread.start(name: "scripted-gpsd") { [self] in serve() }
         } catch {
             // deinit closes the socket.
             throw GPSFakeError(description: "cannot start the server thread: \(error)")

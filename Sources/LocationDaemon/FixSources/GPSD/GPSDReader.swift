@@ -44,7 +44,7 @@ struct GPSDReader {
         self.assembler = EpochAssembler(tuning: tuning.epochs)
     }
 
-    /// Runs until a stop is requested, then finishes the stream.
+    /// Runs until a stop is requested, then finishes the sink.
     mutating func run() {
         outage = Outage(since: SystemClock.monotonic())
         Diagnostics.notice("gpsd: connecting to \(endpoint)")

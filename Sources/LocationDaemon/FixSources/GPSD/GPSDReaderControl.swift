@@ -3,20 +3,20 @@ import LocationCore
 import Synchronization
 
 /// What a `GPSDSource` and its reader thread share: the stop request and its
-/// wakeup, the event stream, and the published statistics.
+/// wakeup, the sink events go to, and the published statistics.
 final class GPSDReaderControl: Sendable {
     /// Wakes the reader out of poll(2) when a stop is requested.
     let wakeup: Wakeup
-    private let continuation: AsyncStream<SourceEvent>.Continuation
+    private let sink: any SourceSink
     private let stopping = Atomic<Bool>(false)
     private let readerDone = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
     private let published = Mutex(GPSDSourceStatistics())
 
-    /// Control over `continuation`, with `wakeup` for the reader's waits.
-    init(wakeup: Wakeup, continuation: AsyncStream<SourceEvent>.Continuation) {
+    /// Control over a reader feeding `sink`, with `wakeup` for the reader's waits.
+    init(wakeup: Wakeup, sink: any SourceSink) {
         self.wakeup = wakeup
-        self.continuation = continuation
+        self.sink = sink
     }
 
     /// True once a stop has been requested.
@@ -35,19 +35,20 @@ final class GPSDReaderControl: Sendable {
     }
 
     /// Asks the reader to stop and waits up to `grace` seconds for it; then
-    /// finishes the stream whether or not the reader got there (it may be
+    /// finishes the sink whether or not the reader got there (it may be
     /// stuck in connect(2) to an unreachable host and will end on its own).
     func stop(grace: Double) {
         requestStop()
         if !readerDone.load(ordering: .acquiring) {
             _ = finished.wait(timeout: .now() + .nanoseconds(Int(grace * 1e9)))
         }
-        continuation.finish()
+        sink.finish()
     }
 
-    /// Sends one event to the consumer.
+    /// Hands one event to the sink (on the reader thread; it returns once
+    /// the event is taken). A sink nobody takes from any more stops the reader.
     func yield(_ event: SourceEvent) {
-        continuation.yield(event)
+        if !sink.take(event) { requestStop() }
     }
 
     /// Replaces the published statistics.
@@ -57,7 +58,7 @@ final class GPSDReaderControl: Sendable {
 
     /// Called by the reader as its last act.
     func readerFinished() {
-        continuation.finish()
+        sink.finish()
         readerDone.store(true, ordering: .releasing)
         finished.signal()
     }

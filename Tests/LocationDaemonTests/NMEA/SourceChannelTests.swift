@@ -4,12 +4,12 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// The bounded queue between a reading thread and the daemon.
-@Suite struct NMEASourceChannelTests {
+/// The bounded queue between a reading thread and an async consumer.
+@Suite struct SourceChannelTests {
     private func event(_ n: Int) -> SourceEvent { .state(.connected, detail: "\(n)") }
 
     @Test func aFullQueueHoldsTheReaderUntilTheConsumerCatchesUp() async {
-        let channel = NMEASourceChannel(capacity: 2)
+        let channel = SourceChannel(capacity: 2)
         let sent = Atomic<Int>(0)
         let done = Atomic<Bool>(false)
         // The reader blocks in send(): a thread of its own, as in the source.
@@ -33,7 +33,7 @@ import TestSupport
     }
 
     @Test func finishingWakesABlockedReader() async {
-        let channel = NMEASourceChannel(capacity: 1)
+        let channel = SourceChannel(capacity: 1)
         #expect(channel.send(event(0), keepGoing: { true }))
         let result = Atomic<Int>(-1)
         DedicatedThread.run {
@@ -51,7 +51,7 @@ import TestSupport
         // libdispatch traps when a semaphore is freed below its initial value;
         // the channel must be safe to drop in any state.
         for queued in 0...3 {
-            var channel: NMEASourceChannel? = NMEASourceChannel(capacity: 2)
+            var channel: SourceChannel? = SourceChannel(capacity: 2)
             for n in 0..<queued { _ = channel?.send(event(n), keepGoing: { false }) }
             channel = nil
             #expect(channel == nil)
@@ -59,7 +59,7 @@ import TestSupport
     }
 
     @Test func cancellingTheConsumerFinishesTheChannel() async {
-        let channel = NMEASourceChannel(capacity: 4)
+        let channel = SourceChannel(capacity: 4)
         let stream = channel.stream()
         let consumer = Task { for await _ in stream {} }
         await pause(0.05)

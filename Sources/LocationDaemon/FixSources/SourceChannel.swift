@@ -2,14 +2,17 @@ import Dispatch
 import LocationCore
 import Synchronization
 
-/// The bounded hand-over from an NMEA source's reading thread to the
-/// daemon's async consumer.
+/// A `SourceSink` for an async consumer: the bounded hand-over from a
+/// source's reader thread to an `AsyncStream` (`FixSource.start()`).
 ///
-/// The reader blocks when `capacity` events are waiting, so a slow consumer
-/// slows reading down (a file is read no faster than it is consumed; a serial
-/// line then loses bytes in the kernel, as with any reader) instead of
-/// memory growing without bound.
-final class NMEASourceChannel: Sendable {
+/// The reader waits when `capacity` events are waiting (the one overflow
+/// policy of `SourceSink`), so a slow consumer slows reading down (a file is
+/// read no faster than it is consumed; a serial line or gpsd's socket then
+/// holds the bytes in the kernel) instead of memory growing without bound.
+final class SourceChannel: SourceSink {
+    /// What `FixSource.start()` uses.
+    static let defaultCapacity = 256
+
     private struct State {
         var queue: [SourceEvent] = []
         var head = 0
@@ -17,6 +20,7 @@ final class NMEASourceChannel: Sendable {
         var finished = false
         /// The reader is blocked waiting for room.
         var producerWaiting = false
+        var consumerGone: (@Sendable () -> Void)?
 
         var queued: Int { queue.count - head }
     }
@@ -34,9 +38,26 @@ final class NMEASourceChannel: Sendable {
     }
 
     /// The consumer's side: an `AsyncStream` that ends after `finish()` (once
-    /// the queue is drained), and whose cancellation finishes the channel.
+    /// the queue is drained), and whose cancellation finishes the channel and
+    /// stops the reader.
     func stream() -> AsyncStream<SourceEvent> {
-        AsyncStream(unfolding: { await self.next() }, onCancel: { self.finish() })
+        AsyncStream(
+            unfolding: { await self.next() },
+            onCancel: {
+                let stop = self.state.withLock { $0.consumerGone }
+                self.finish()
+                stop?()
+            })
+    }
+
+    func whenConsumerGone(_ stop: @escaping @Sendable () -> Void) {
+        state.withLock { $0.consumerGone = stop }
+    }
+
+    /// Hands `event` over, waiting for room as long as it takes. False when
+    /// the channel is finished (before or while waiting).
+    func take(_ event: SourceEvent) -> Bool {
+        send(event, keepGoing: { true })
     }
 
     /// Hands `event` over, waiting for room while `keepGoing()` holds.

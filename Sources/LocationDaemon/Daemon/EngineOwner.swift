@@ -1,0 +1,225 @@
+import LocationCore
+
+/// Everything the authorization engine's one owner holds while the daemon
+/// runs, and every input carried out start to end: the engine, the
+/// `EffectCarrier` with the clients' logs, the `StateKeeper`, the audit log,
+/// the watchers and the running configuration.
+///
+/// Not thread-safe: `DaemonCore` keeps it behind its lock, so each input —
+/// a fix on the reader thread that read it, a tick or a control request on
+/// the core thread — runs alone from the engine to the log line.
+final class EngineOwner {
+    /// The configuration in force.
+    private(set) var config: DaemonConfig
+    /// Fixes the source has reported (any mode).
+    private(set) var fixesSeen = 0
+
+    private let sourceName: String
+    private var engine: Engine
+    private let carrier: EffectCarrier
+    private let state: StateKeeper
+    private let audit: AuditLog
+    private let clock: DaemonClock
+    private var effects: [Effect] = []
+    private var watchers = WatcherList()
+    private var reportedSource: SourceState?
+    private var stopped = false
+
+    /// Loads the state, makes the engine, opens every log (see `DaemonCore.init`).
+    init(config: DaemonConfig, seed: UInt64, clock: DaemonClock, sourceName: String) throws(DaemonCore.StartError) {
+        self.config = config
+        self.clock = clock
+        self.sourceName = sourceName
+        state = StateKeeper(store: StateStore(path: config.statePath))
+        let saved = state.load()
+        engine = Engine(settings: config.engineSettings, saved: saved, seed: seed)
+        let logs: ClientLogs
+        do {
+            logs = try ClientLogs(config: config)
+        } catch {
+            throw .logs(error)
+        }
+        do {
+            audit = try AuditLog(path: config.auditLogPath)
+        } catch {
+            logs.closeAll()
+            throw .audit(error)
+        }
+        carrier = EffectCarrier(logs: logs)
+        effects.reserveCapacity(16)
+        if saved == nil {
+            // Write the state at once, so the reduced-accuracy secrets just drawn survive a crash.
+            state.saveNow(engine.savedState, now: clock.monotonic())
+        }
+    }
+
+    // MARK: - Inputs
+
+    func ingest(_ event: SourceEvent) {
+        guard !stopped else { return }
+        let now = clock.monotonic()
+        effects.removeAll(keepingCapacity: true)
+        switch event {
+        case .fix(let fix):
+            fixesSeen += 1
+            engine.handle(.fix(fix), now: now, into: &effects)
+        case .state(let sourceState, let detail):
+            if sourceState != reportedSource {
+                // The sources log their own connects and losses; this is the engine's view.
+                Diagnostics.debug("\(sourceName): \(sourceState.rawValue): \(detail)")
+                reportedSource = sourceState
+            }
+            engine.handle(.source(sourceState), now: now, into: &effects)
+        }
+        carry(now: now)
+    }
+
+    func tick() {
+        guard !stopped else { return }
+        let now = clock.monotonic()
+        effects.removeAll(keepingCapacity: true)
+        engine.handle(.tick, now: now, into: &effects)
+        carry(now: now)
+        carrier.logs.flushIfDue(now: now)
+        audit.flushIfDue(now: now)
+        state.saveIfDue(now: now) { engine.savedState }
+    }
+
+    func reopenLogs() {
+        guard !stopped else { return }
+        let open = carrier.logs.reopenAll()
+        do {
+            try audit.reopen()
+        } catch {
+            Diagnostics.error("cannot reopen the audit log \(audit.path) (\(error)); still writing the file open before")
+        }
+        Diagnostics.notice("reopened \(open) log\(open == 1 ? "" : "s") and the audit log")
+    }
+
+    func reload(_ newConfig: DaemonConfig) -> [String] {
+        guard !stopped else { return [] }
+        let reload = ConfigReload(running: config, reloaded: newConfig)
+        let now = clock.monotonic()
+        effects = engine.handle(reload.effective.engineSettings, now: now)
+        carrier.logs.reconfigure(reload.effective)
+        config = reload.effective
+        carry(now: now)
+        return reload.needRestart
+    }
+
+    func shutdown() {
+        guard !stopped else { return }
+        stopped = true
+        carrier.logs.closeAll()
+        audit.close()
+        state.saveNow(engine.savedState, now: clock.monotonic())
+        watchers.removeAll()
+    }
+
+    func abandon() {
+        guard !stopped else { return }
+        stopped = true
+        carrier.logs.closeAll()
+        audit.close()
+    }
+
+    // MARK: - Queries
+
+    func statusLine() -> String {
+        SystemdStatusLine.text(engine.status(now: clock.monotonic()), sourceName: sourceName)
+    }
+
+    func statusReport() -> StatusReport {
+        StatusReport(status: engine.status(now: clock.monotonic()), time: clock.wall(), sourceName: sourceName)
+    }
+
+    var savedState: SavedState { engine.savedState }
+    var tally: EffectCarrier.Tally { carrier.tally }
+    var stateSaves: Int { state.saves }
+    var watcherCount: Int { watchers.count }
+
+    var logPaths: [String: String] {
+        var paths: [String: String] = [:]
+        for client in carrier.logs.clients {
+            if let path = carrier.logs.path(of: client) { paths[client] = path }
+        }
+        return paths
+    }
+
+    // MARK: - Control requests
+
+    func handle(_ request: ControlRequest, from peer: PeerCredentials) -> ControlReply {
+        switch request.operation {
+        case .hello:
+            let clients = engine.settings.clients.map {
+                HelloReply.Client(name: $0.name, log: carrier.logs.path(of: $0.name))
+            }
+            return .hello(id: request.id, HelloReply(clients: clients))
+        case .status(let client):
+            let report = statusReport()
+            guard let client else { return .status(id: request.id, report) }
+            guard let one = report.only(client: client) else {
+                return .unknownClient(id: request.id, client: client, known: engine.settings.clients.map(\.name))
+            }
+            return .status(id: request.id, one)
+        case .prompts:
+            return .prompts(id: request.id, engine.prompts)
+        case .watch:
+            return .error(
+                id: request.id, code: CommandError.Code.invalidArgument.rawValue,
+                message: "watch turns the connection into an event stream; the server handles it")
+        case .command(let command):
+            guard !stopped else {
+                return .error(
+                    id: request.id, code: ControlServer.shuttingDownCode,
+                    message: "locationd is stopping; try again when it has restarted")
+            }
+            let now = clock.monotonic()
+            let before = AuditRecord.state(of: command, in: engine.status(now: now))
+            let result = engine.handle(command, now: now)
+            effects = result.effects
+            carry(now: now)
+            if case .success(let outcome) = result.outcome, outcome.changed {
+                Diagnostics.notice("\(peer): \(ControlRequest(.command(command)).json.serialized): \(outcome.message)")
+                audit.record(
+                    AuditRecord(
+                        time: clock.wall(), peer: peer, request: request, before: before,
+                        after: AuditRecord.state(of: command, in: engine.status(now: now))))
+            }
+            return ControlReply(id: request.id, result: result.outcome)
+        }
+    }
+
+    func watch(_ request: ControlRequest, client: String?, from peer: PeerCredentials, sink: any WatchSink) -> WatcherID? {
+        if let client, engine.authorization(of: client) == nil {
+            let reply = ControlReply.unknownClient(id: request.id, client: client, known: engine.settings.clients.map(\.name))
+            _ = sink.send(Array(reply.line().utf8))
+            return nil
+        }
+        guard sink.send(Array(ControlReply.watching(id: request.id, client: client).line().utf8)) else { return nil }
+        let snapshot = ControlEvent.snapshot(
+            source: engine.status(now: clock.monotonic()).source, authorizations: engine.authorizations,
+            prompts: engine.prompts, time: clock.wall(), client: client)
+        for event in snapshot {
+            guard sink.send(event.line()) else { return nil }
+        }
+        return watchers.add(client: client, sink: sink, peer: peer)
+    }
+
+    func unwatch(_ watcher: WatcherID) {
+        watchers.remove(watcher)
+    }
+
+    // MARK: - Effects
+
+    private func carry(now: Double) {
+        let watching = !watchers.isEmpty
+        carrier.collectsEvents = watching
+        carrier.collectsLocations = watching
+        carrier.carry(effects, eventTime: clock.wall())
+        if carrier.takePersistRequest() {
+            state.changed(now: now) { engine.savedState }
+        }
+        if watching { watchers.broadcast(carrier.takeEvents()) }
+    }
+}

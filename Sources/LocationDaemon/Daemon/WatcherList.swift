@@ -1,0 +1,72 @@
+import LocationCore
+
+/// The control connections that watch events (`locationctl watch`), and the
+/// broadcast of each batch of events to them: every event is encoded once,
+/// whoever receives it, and a watcher whose connection cannot keep up is
+/// dropped (its connection is closed by the server with a reason).
+///
+/// Not thread-safe: the engine's owner keeps it behind its lock.
+struct WatcherList {
+    private struct Watcher {
+        var client: String?
+        var sink: any WatchSink
+        var peer: PeerCredentials
+    }
+
+    private var watchers: [WatcherID: Watcher] = [:]
+    private var order: [WatcherID] = []
+    private var next: UInt64 = 1
+
+    /// Watchers registered now.
+    var count: Int { watchers.count }
+
+    /// Whether nobody watches.
+    var isEmpty: Bool { watchers.isEmpty }
+
+    /// Registers a watcher of `client` (`nil`: every client).
+    mutating func add(client: String?, sink: any WatchSink, peer: PeerCredentials) -> WatcherID {
+        let id = WatcherID(rawValue: next)
+        next += 1
+        watchers[id] = Watcher(client: client, sink: sink, peer: peer)
+        order.append(id)
+        return id
+    }
+
+    /// Forgets a watcher; false if it was not registered.
+    @discardableResult
+    mutating func remove(_ id: WatcherID) -> Bool {
+        guard watchers.removeValue(forKey: id) != nil else { return false }
+        order.removeAll { $0 == id }
+        return true
+    }
+
+    /// Forgets every watcher (shutdown: the server tells them).
+    mutating func removeAll() {
+        watchers.removeAll()
+        order.removeAll()
+    }
+
+    /// Sends each watcher the events that match its client, in order.
+    mutating func broadcast(_ events: [ControlEvent]) {
+        guard !events.isEmpty else { return }
+        var lines: [[UInt8]?] = Array(repeating: nil, count: events.count)
+        var dropped: [WatcherID] = []
+        for id in order {
+            guard let watcher = watchers[id] else { continue }
+            for (i, event) in events.enumerated() where event.matches(client: watcher.client) {
+                let line = lines[i] ?? event.line()
+                lines[i] = line
+                if !watcher.sink.send(line) {
+                    dropped.append(id)
+                    break
+                }
+            }
+        }
+        for id in dropped {
+            if let watcher = watchers[id] {
+                Diagnostics.info("stopped sending events to the watcher of \(watcher.peer): it fell too far behind")
+            }
+            remove(id)
+        }
+    }
+}

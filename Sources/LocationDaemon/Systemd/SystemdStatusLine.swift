@@ -1,0 +1,29 @@
+import LocationCore
+
+/// The one line systemd shows as the unit's `STATUS=`: what is being
+/// logged and how the source is, e.g. `logging 3D fixes for 1 client; gpsd
+/// 127.0.0.1:2947 connected`. Only counts and states, never a position.
+enum SystemdStatusLine {
+    /// The line for the engine's `status`, naming the source `sourceName`.
+    static func text(_ status: EngineStatus, sourceName: String) -> String {
+        let source: String
+        switch status.source {
+        case .connecting: source = "waiting for \(sourceName)"
+        case .connected: source = "\(sourceName) connected, no fix yet"
+        case .noFix: source = "\(sourceName) connected, receiver has no fix"
+        case .fix: source = "\(sourceName) connected"
+        }
+        let receiving = status.clients.filter(\.delivering)
+        let count = receiving.count == 1 ? "1 client" : "\(receiving.count) clients"
+        if !status.services { return "Location Services are off; \(source)" }
+        if receiving.isEmpty {
+            guard let first = status.clients.first else { return "no clients configured; \(source)" }
+            let others = status.clients.count > 1 ? " (and \(status.clients.count - 1) more)" : ""
+            return "no client receiving fixes: \(first.authorization.client) \(first.reason)\(others); \(source)"
+        }
+        if status.source == .fix, let mode = status.lastFix?.mode {
+            return "logging \(mode) fixes for \(count); \(source)"
+        }
+        return "\(count) waiting for a fix; \(source)"
+    }
+}

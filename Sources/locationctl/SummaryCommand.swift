@@ -1,0 +1,12 @@
+import LocationCore
+
+/// `summary LOG… [--gap S]`: the logs' figures as text or, with `--json`, one object.
+enum SummaryCommand {
+    static func run(_ logs: CtlInvocation.TrackLogs, json: Bool) -> ExitCode {
+        guard let read = TrackLogReader.read(logs) else { return .refused }
+        let summary = TrackSummary(read.track, bytes: read.bytes, badLines: read.badLines)
+        let files = logs.logs.map { $0 == "-" ? "standard input" : $0 }
+        Console.out(json ? SummaryRenderer.renderJSON(summary, files: files) : SummaryRenderer.render(summary, files: files))
+        return .ok
+    }
+}

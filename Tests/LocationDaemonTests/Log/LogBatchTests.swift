@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LocationCore
+import LocationDaemon
+import Testing
+import TestSupport
+
+/// Numbered records `range`, one after the other: a batch of whole lines.
+private func batch(_ range: Range<Int>) -> [UInt8] {
+    range.flatMap { logRecord($0) }
+}
+
+/// Whole lines in batches: `fsync = interval` and replay write many lines per
+/// `write(2)`, never part of one.
+@Suite struct LogBatchTests {
+    @Test func aBatchOfLinesIsOneWrite() throws {
+        let dir = try ScratchDirectory()
+        let path = dir.file("logger.jsonl")
+        let writer = try LogWriter(path: path, fsync: .interval)
+        #expect(writer.appendLines(batch(0..<10), count: 10) == nil)
+        #expect(writer.appendLines(batch(10..<25), count: 15) == nil)
+        #expect(writer.writes == 2)
+        #expect(writer.linesWritten == 25)
+        #expect(recordNumbers(try dir.read(path)) == Array(0..<25))
+        #expect(writer.close() == nil)
+    }
+
+    @Test func intervalLinesWaitForTheTickAndGoOutInOneWrite() throws {
+        let dir = try ScratchDirectory("batch")
+        let logs = try ClientLogs(config: try daemonConfig(in: dir, fsync: "interval"))
+        for n in 0..<40 { #expect(logs.append(logRecord(n), client: "logger")) }
+        #expect(try dir.read("log/logger.jsonl").isEmpty, "held until the tick")
+        logs.flushIfDue(now: 10)
+        #expect(recordNumbers(try dir.read("log/logger.jsonl")) == Array(0..<40))
+        #expect(logs.writer(of: "logger")?.writes == 1)
+        #expect(logs.writer(of: "logger")?.syncs == 1)
+        for n in 40..<45 { logs.append(logRecord(n), client: "logger") }
+        logs.closeAll()
+        #expect(recordNumbers(try dir.read("log/logger.jsonl")) == Array(0..<45), "close writes the rest")
+    }
+
+    @Test func aFullBatchIsWrittenWithoutWaitingForTheTick() throws {
+        let dir = try ScratchDirectory("batch")
+        let logs = try ClientLogs(config: try daemonConfig(in: dir, fsync: "interval"))
+        let perBatch = logs.batchLimit / 100
+        for n in 0..<(perBatch + 1) { logs.append(logRecord(n), client: "logger") }
+        // One batch went when the next line would not fit; only whole lines are in the file.
+        #expect(recordNumbers(try dir.read("log/logger.jsonl")) == Array(0..<perBatch))
+        #expect(logs.writer(of: "logger")?.writes == 1)
+        logs.closeAll()
+        #expect(recordNumbers(try dir.read("log/logger.jsonl")) == Array(0..<(perBatch + 1)))
+    }
+
+    @Test func alwaysWritesAndSyncsEachLineBeforeAppendReturns() throws {
+        let dir = try ScratchDirectory("batch")
+        let logs = try ClientLogs(config: try daemonConfig(in: dir, fsync: "always"))
+        for n in 0..<3 {
+            logs.append(logRecord(n), client: "logger")
+            #expect(recordNumbers(try dir.read("log/logger.jsonl")) == Array(0...n))
+            #expect(logs.writer(of: "logger")?.syncs == n + 1)
+        }
+        logs.closeAll()
+    }
+
+    @Test func aBatchCutShortByTheFileSizeLimitLeavesOnlyWholeLinesAndIsRetried() async throws {
+        let dir = try ScratchDirectory()
+        // setrlimit would limit every test in this process: do it in a child.
+        await #expect(processExitsWith: .success) { [path = dir.file("logger.jsonl") as String] in
+            SignalSource.ignoreBenignSignals()
+            let writer = try LogWriter(path: path, fsync: .interval)
+            let original = try #require(FileSizeLimit.set(4096))
+            #expect(writer.appendLines(batch(0..<30), count: 30) == nil)
+            // 30 more lines would end at 6000 bytes: the write stops at 4096 and is cut back.
+            guard case .failed(_, let error, let held) = writer.appendLines(batch(30..<60), count: 30) else {
+                Issue.record("expected a failure notice")
+                return
+            }
+            #expect(error.errno == EFBIG && held == 30)
+            #expect(recordNumbers(try FileIO.read(path)) == Array(0..<30))
+            try #require(FileSizeLimit.restore(original))
+            #expect(writer.flushIfDue(now: 0) == .recovered(path: path, caughtUp: 30, lost: 0))
+            #expect(writer.close() == nil)
+        }
+        #expect(recordNumbers(try dir.read("logger.jsonl")) == Array(0..<60))
+    }
+}
