@@ -37,7 +37,7 @@ enum ExportCommand {
         let summary: LogExport.Summary
         do {
             summary = try LogExport.run(
-                input: input, inputName: name, format: export.format, gap: export.gap,
+                input: input, inputName: name, format: export.format, gap: export.gap, line: export.line,
                 output: { (bytes: [UInt8]) throws(SystemError) in
                     if let file { try file.write(bytes) } else { Console.out(bytes: bytes) }
                 },

@@ -119,6 +119,40 @@ struct TrackViewTests {
 }
 
 extension TrackViewTests {
+    @Test(.enabled(if: ExternalTool.isAvailable("ogrinfo", "python3"), "needs ogrinfo (gdal-bin) and python3-geojson"))
+    func theLineExportIsReadByGDALAndPythonGeoJSONSplitAtTheGaps() async throws {
+        let sandbox = try DaemonSandbox("geojson-line")
+        let log = try await Self.replayed("no-fix-gaps.nmea", in: sandbox)
+        let records = sandbox.records(file: log)
+        let out = sandbox.file("track.geojson")
+        let export = try await Self.run([PackagePaths.product("locationctl"), "export", log, "--line", "--gap", "3", "-o", out])
+        #expect(export.status == 0, "\(export.stderr)")
+        // The lines as the records split at more than 3 s, counted here.
+        var sizes: [Int] = []
+        for (i, record) in records.enumerated() {
+            if i == 0 || record.time - records[i - 1].time > 3 { sizes.append(0) }
+            sizes[sizes.count - 1] += 1
+        }
+        #expect(sizes.count == 3 && sizes.allSatisfy { $0 > 1 })
+        let gdal = try await Self.run(["ogrinfo", "-ro", "-al", out])
+        try #require(gdal.status == 0, "\(gdal.stderr)")
+        #expect(gdal.output.contains("Geometry: Multi Line String"), "\(gdal.output.prefix(600))")
+        #expect(gdal.output.contains("Feature Count: 1"))
+        #expect(gdal.output.contains("MULTILINESTRING (("))
+        #expect(gdal.output.contains("fixes (Integer) = \(records.count)"))
+        #expect(gdal.output.contains("start (DateTime) = "))
+        let python = try await Self.run([Self.python, Self.script, "geojson", out])
+        try #require(python.status == 0, "\(python.stderr)")
+        let read = try Self.json(python.output)
+        let feature = try #require(read["features"]?.arrayValue?.first)
+        #expect(feature["type"] == "MultiLineString" && feature["valid"] == true)
+        #expect(feature["coordinates"]?.arrayValue?.map { $0.arrayValue?.count ?? 0 } == sizes)
+        let times = feature["properties"]?["coordTimes"]?.arrayValue?.flatMap { $0.arrayValue ?? [] }
+        #expect(times?.map(\.stringValue) == records.map { UTCTime.format($0.time) })
+        let first = feature["coordinates"]?.arrayValue?.first?.arrayValue?.first
+        #expect(first == [JSONValue.number(records[0].longitude), JSONValue.number(records[0].latitude)])
+    }
+
     @Test func theReadmePlotIsWhatScriptsPlotWalkDrawsNow() async throws {
         let sandbox = try DaemonSandbox("plot-walk")
         let out = sandbox.file("walk.svg")

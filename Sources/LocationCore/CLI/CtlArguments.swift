@@ -120,7 +120,7 @@ struct CommandParser {
         "locate": [(["--timeout"], true)],
         "answer": [(["--approximate"], false)],
         "tail": [(["-n", "--lines"], true), (["-f", "--follow"], false)],
-        "export": [(["--format"], true), (["-o", "--output"], true), (["--gap"], true)],
+        "export": [(["--format"], true), (["-o", "--output"], true), (["--gap"], true), (["--line"], false)],
         "summary": [(["--gap"], true)],
         "plot": [(["-o", "--output"], true), (["--gap"], true)],
     ]
@@ -321,7 +321,11 @@ struct CommandParser {
                     }
                     gap = seconds
                 }
-                return .success(.export(CtlInvocation.Export(log: args[0], format: format, output: output, gap: gap)))
+                if flag("--line") && format != .geojson {
+                    return fail("--line is for --format geojson (GPX and KML already write tracks)")
+                }
+                return .success(
+                    .export(CtlInvocation.Export(log: args[0], format: format, output: output, gap: gap, line: flag("--line"))))
             }
         case "summary", "plot":
             return trackAction()

@@ -60,13 +60,19 @@ public struct CtlInvocation: Sendable, Hashable {
         public var output: String?
         /// Seconds between two records that start a new track segment.
         public var gap: Double
+        /// `--line`: GeoJSON as one LineString (MultiLineString) feature per track.
+        public var line: Bool
 
         /// Options from their parts.
-        public init(log: String, format: ExportFormat, output: String? = nil, gap: Double = TrackSegmenter.defaultGap) {
+        public init(
+            log: String, format: ExportFormat, output: String? = nil, gap: Double = TrackSegmenter.defaultGap,
+            line: Bool = false
+        ) {
             self.log = log
             self.format = format
             self.output = output
             self.gap = gap
+            self.line = line
         }
     }
 

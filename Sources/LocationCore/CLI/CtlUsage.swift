@@ -208,7 +208,7 @@ public enum CtlUsage {
                   locationctl tail logger -n 20 -f
                 """),
         Page(
-            name: "export", synopsis: "export LOG --format gpx|geojson|kml|csv [-o FILE] [--gap S]",
+            name: "export", synopsis: "export LOG --format gpx|geojson|kml|csv [-o FILE] [--gap S] [--line]",
             summary: "convert a coordinate log to GPX, GeoJSON, KML or CSV",
             details: """
                 Reads LOG (- for standard input) and writes GPX 1.1 (a track per client, split into
@@ -221,6 +221,8 @@ public enum CtlUsage {
                   -o, --output FILE
                                   write FILE instead of standard output
                   --gap S         seconds without a record that start a new segment (default 60)
+                  --line          GeoJSON: a LineString per track (MultiLineString at gaps), times in
+                                  its properties, instead of a Point per record
 
                 Example:
                   locationctl export /var/log/locationd/logger.jsonl --format gpx -o walk.gpx

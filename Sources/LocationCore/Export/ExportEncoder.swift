@@ -24,11 +24,14 @@ extension ExportEncoder {
 
 /// The encoder for a format.
 public enum Exporter {
-    /// A fresh encoder for `format`, splitting segments at `gap` seconds.
-    public static func encoder(for format: ExportFormat, gap: Double = TrackSegmenter.defaultGap) -> any ExportEncoder {
+    /// A fresh encoder for `format`, splitting segments at `gap` seconds;
+    /// `line`: GeoJSON as a track (`GeoJSONLineEncoder`) instead of points.
+    public static func encoder(
+        for format: ExportFormat, gap: Double = TrackSegmenter.defaultGap, line: Bool = false
+    ) -> any ExportEncoder {
         switch format {
         case .gpx: GPXEncoder(gap: gap)
-        case .geojson: GeoJSONEncoder(gap: gap)
+        case .geojson: line ? GeoJSONLineEncoder(gap: gap) : GeoJSONEncoder(gap: gap)
         case .kml: KMLEncoder(gap: gap)
         case .csv: CSVEncoder()
         }
@@ -36,9 +39,10 @@ public enum Exporter {
 
     /// The whole document for `records` in `format`.
     public static func document(
-        _ records: some Sequence<LogRecord>, format: ExportFormat, gap: Double = TrackSegmenter.defaultGap
+        _ records: some Sequence<LogRecord>, format: ExportFormat, gap: Double = TrackSegmenter.defaultGap,
+        line: Bool = false
     ) -> [UInt8] {
-        var encoder = encoder(for: format, gap: gap)
+        var encoder = encoder(for: format, gap: gap, line: line)
         return encoder.document(records)
     }
 }

@@ -14,8 +14,16 @@ public struct GeoJSONEncoder: ExportEncoder {
     }
 
     /// Appends the FeatureCollection's start.
-    public mutating func begin(into out: inout [UInt8]) {
+    public mutating func begin(into out: inout [UInt8]) { Self.appendCollectionStart(to: &out) }
+
+    /// The FeatureCollection's start, one feature per line after it (both GeoJSON exports).
+    static func appendCollectionStart(to out: inout [UInt8]) {
         ByteText.append("{\"type\":\"FeatureCollection\",\"features\":[\n", to: &out)
+    }
+
+    /// The FeatureCollection's end, after no feature (`empty`) or a last feature line.
+    static func appendCollectionEnd(empty: Bool, to out: inout [UInt8]) {
+        ByteText.append(empty ? "]}\n" : "\n]}\n", to: &out)
     }
 
     /// Appends one Point feature.
@@ -61,6 +69,6 @@ public struct GeoJSONEncoder: ExportEncoder {
 
     /// Closes the collection.
     public mutating func finish(into out: inout [UInt8]) {
-        ByteText.append(first ? "]}\n" : "\n]}\n", to: &out)
+        Self.appendCollectionEnd(empty: first, to: &out)
     }
 }

@@ -14,14 +14,15 @@ public enum LogExport {
 
     /// Reads the log from `input` (a descriptor, read to its end), writes the
     /// document in `format` through `output` in slices, and calls `badLine`
-    /// for every line that is not a record (it is skipped).
+    /// for every line that is not a record (it is skipped). Input with bad
+    /// lines and no record at all is no log: nothing is written.
     public static func run(
-        input: Int32, inputName: String, format: ExportFormat, gap: Double,
+        input: Int32, inputName: String, format: ExportFormat, gap: Double, line: Bool = false,
         output: ([UInt8]) throws(SystemError) -> Void,
         badLine: (LogRecordStream.LineError) -> Void
     ) throws(SystemError) -> Summary {
         var summary = Summary()
-        var encoder = Exporter.encoder(for: format, gap: gap)
+        var encoder = Exporter.encoder(for: format, gap: gap, line: line)
         var stream = LogRecordStream()
         var out: [UInt8] = []
         out.reserveCapacity(1 << 17)
@@ -44,6 +45,8 @@ public enum LogExport {
             }
         }
         stream.finish { take($0) }
+        // Bad lines and no record: not a log, and no empty document to show for it.
+        if summary.records == 0 && summary.badLines > 0 { return summary }
         encoder.finish(into: &out)
         try output(out)
         return summary

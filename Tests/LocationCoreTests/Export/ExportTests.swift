@@ -156,8 +156,8 @@ enum ExportSamples {
     }
 
     @Test func streamingInChunksGivesTheSameBytes() {
-        for format in ExportFormat.allCases {
-            var encoder = Exporter.encoder(for: format)
+        for (format, line) in ExportFormat.allCases.map({ ($0, false) }) + [(.geojson, true)] {
+            var encoder = Exporter.encoder(for: format, line: line)
             var written: [UInt8] = []
             var chunk: [UInt8] = []
             encoder.begin(into: &chunk)
@@ -168,7 +168,7 @@ enum ExportSamples {
             }
             encoder.finish(into: &chunk)
             written += chunk
-            #expect(written == Exporter.document(ExportSamples.walk(), format: format))
+            #expect(written == Exporter.document(ExportSamples.walk(), format: format, line: line))
         }
     }
 }
@@ -228,4 +228,43 @@ enum XMLCheck {
 extension String {
     /// Non-overlapping occurrences of `needle`.
     func count(of needle: String) -> Int { ranges(of: needle).count }
+}
+
+/// `export --format geojson --line`: the track as lines, times alongside.
+@Suite struct GeoJSONLineTests {
+    @Test func aTrackIsOneMultiLineStringSplitAtItsGapsAndSingleFixesArePoints() throws {
+        let value = try JSONValue.parse(Exporter.document(ExportSamples.walk(), format: .geojson, line: true))
+        #expect(value["type"] == "FeatureCollection")
+        let features = try #require(value["features"]?.arrayValue)
+        // logger: two lines (5 and 3 fixes, a 120 s gap between) and the lone reduced fix; the second client's one fix.
+        try #require(features.count == 3)
+        let line = features[0]
+        #expect(line["geometry"]?["type"] == "MultiLineString")
+        let lines = try #require(line["geometry"]?["coordinates"]?.arrayValue)
+        #expect(lines.map { $0.arrayValue?.count } == [5, 3])
+        #expect(lines[0].arrayValue?.first == [4.8954321, 52.3765432])
+        #expect(lines[1].arrayValue?.last == [151.2073, -33.86785])
+        let times = try #require(line["properties"]?["coordTimes"]?.arrayValue)
+        #expect(times.map { $0.arrayValue?.count } == [5, 3])
+        #expect(times[0].arrayValue?.first == "2026-03-14T23:50:01.000Z")
+        #expect(line["properties"]?["start"] == "2026-03-14T23:50:01.000Z")
+        #expect(line["properties"]?["end"] == "2026-03-14T23:52:07.000Z")
+        #expect(line["properties"]?["client"] == "logger" && line["properties"]?["fixes"] == 8)
+        let lone = features[1]
+        #expect(lone["geometry"]?["type"] == "Point" && lone["geometry"]?["coordinates"] == [151.21, -33.87])
+        #expect(lone["properties"]?["coordTimes"] == ["2026-03-14T23:52:09.000Z"])
+        #expect(features[2]["properties"]?["client"] == #"a<b>&"c",d'"#)
+    }
+
+    @Test func withoutAGapItIsOneLineString() throws {
+        let records = Array(ExportSamples.walk().prefix(5))
+        let value = try JSONValue.parse(Exporter.document(records, format: .geojson, line: true))
+        let feature = try #require(value["features"]?.arrayValue?.first)
+        #expect(value["features"]?.arrayValue?.count == 1)
+        #expect(feature["geometry"]?["type"] == "LineString")
+        #expect(feature["geometry"]?["coordinates"]?.arrayValue?.count == 5)
+        #expect(feature["properties"]?["coordTimes"]?.arrayValue?.count == 5)
+        // An empty log is an empty collection.
+        #expect(try JSONValue.parse(Exporter.document([], format: .geojson, line: true))["features"] == [])
+    }
 }

@@ -215,6 +215,10 @@ struct LocationctlTests {
         #expect(status == 1)
         #expect(errors.contains("has no records"))
         #expect(!directory.exists("out.kml"))
+        // To standard output: the messages, and no empty document.
+        let piped = try await Locationctl.run(["export", log, "--format", "gpx"], in: directory)
+        #expect(piped.status == 1 && piped.errors.contains("has no records"))
+        #expect(piped.output.isEmpty, "\(piped.output)")
     }
 
     @Test func exportReadsStandardInputAndWritesStandardOutput() async throws {

@@ -57,6 +57,20 @@ import TestSupport
         #expect(document == Exporter.document((0..<3000).map(Self.record), format: format))
     }
 
+    @Test(arguments: ExportFormat.allCases)
+    func inputWithBadLinesAndNoRecordWritesNoDocument(format: ExportFormat) throws {
+        let directory = try ScratchDirectory("export-none")
+        let path = try directory.write("notes.txt", "hello\nworld\n")
+        let fd = open(path, O_RDONLY)
+        defer { close(fd) }
+        var document: [UInt8] = []
+        let summary = try LogExport.run(
+            input: fd, inputName: path, format: format, gap: 60,
+            output: { (bytes: [UInt8]) throws(SystemError) in document += bytes }, badLine: { _ in })
+        #expect(summary.records == 0 && summary.badLines == 2)
+        #expect(document.isEmpty, "no empty document for something that is not a log")
+    }
+
     @Test func anAtomicFileAppearsOnlyWhenCommitted() throws {
         let directory = try ScratchDirectory("atomic")
         let target = directory.file("walk.gpx")
