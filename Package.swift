@@ -22,6 +22,14 @@ let package = Package(
         ),
         // The only code that sees struct gps_data_t.
         .target(name: "CGPS", dependencies: ["CLibGPS"]),
+        // libmosquitto from Debian's libmosquitto-dev, found through pkg-config.
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
+        // The only code that sees struct mosquitto: one MQTT connection, its callbacks as queued values.
+        .target(name: "CMQTT", dependencies: ["CMosquitto"]),
         // Small Linux helpers Swift's Glibc module does not expose cleanly
         // (SO_PEERCRED's struct ucred, openpty, termios speeds).
         .target(name: "CSupport"),
@@ -30,7 +38,7 @@ let package = Package(
         // The IO shell: sources, log writer, state store, control server, systemd.
         .target(
             name: "LocationDaemon",
-            dependencies: ["LocationCore", "CGPS", "CSupport"],
+            dependencies: ["LocationCore", "CGPS", "CMQTT", "CSupport"],
             swiftSettings: strict
         ),
         .executableTarget(

@@ -1,16 +1,22 @@
-// locationd against gpsd's own tools, measured in the same run:
+// locationd against gpsd's own tools, measured in the same run, printed as
+// one table of ratios (issue #10's table):
 //
-//  1. Live: `locationd run` and `gpxlogger` attached to one gpsd (gpsfake
-//     replaying a long generated walk): CPU time per fix (utime + stime from
-//     /proc/PID/stat, counted from when both are connected to when the walk
-//     has been played) and peak resident memory (VmHWM).
-//  2. Replay: `locationd replay FILE` (parse, engine, log) against
-//     `gpsdecode < FILE` (parse, JSON out) on the same file, best of three.
+//  * Live, at two fix rates: `locationd run` and `gpxlogger` attached to one
+//    gpsd (gpsfake replaying a generated walk): CPU time per fix logged
+//    (utime + stime from /proc/PID/stat, from when both are connected to when
+//    the walk has been played) and peak resident memory (VmHWM, RssAnon).
+//  * Replay: `locationd replay FILE` (parse, engine, log every fix) against
+//    `gpsdecode < FILE` (parse, JSON out) on the same file, best of three;
+//    and replay's CPU per fix with 1 and with 100 clients.
+//  * Start → READY (the daemon's `ready:` line) and SIGTERM → exit.
+//
+// The load average is printed with the table: on a shared machine compare
+// the ratios of one run, not absolute figures across runs.
 //
 // Build the daemon as it ships, then run from the package root:
 //
 //     swift build -c release --static-swift-stdlib --product locationd
-//     swift run -c release DaemonBenchmark [--locationd PATH] [--sentences N] [--cycle S]
+//     swift run -c release DaemonBenchmark [--locationd PATH] [--replay-fixes N]
 //
 // Needs gpsd, gpsd-clients (gpsfake, gpxlogger, gpsdecode) and python3-gps.
 import Glibc
@@ -19,18 +25,20 @@ import Glibc
 
 struct Options {
     var locationd = ".build/release/locationd"
-    var sentences = 30_000
-    var cycle = 0.001
+    /// Fixes of the replay file (about 4.2 sentences each).
+    var replayFixes = 400_000
+    /// Live runs: (sentences, seconds between sentences) — about 80 and 240 fixes/s.
+    var live: [(sentences: Int, cycle: Double)] = [(12_000, 0.003), (30_000, 0.001)]
 
     init(_ arguments: [String]) {
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
             case "--locationd": locationd = rest.popFirst() ?? locationd
-            case "--sentences": sentences = rest.popFirst().flatMap { Int($0) } ?? sentences
-            case "--cycle": cycle = rest.popFirst().flatMap { Double($0) } ?? cycle
+            case "--replay-fixes": replayFixes = rest.popFirst().flatMap { Int($0) } ?? replayFixes
+            case "--quick": live = [(4_000, 0.003), (10_000, 0.001)]; replayFixes = 50_000
             case "-h", "--help":
-                print("usage: DaemonBenchmark [--locationd PATH] [--sentences N] [--cycle SECONDS]")
+                print("usage: DaemonBenchmark [--locationd PATH] [--replay-fixes N] [--quick]")
                 exit(0)
             default:
                 fail("unknown argument \(argument) (try --help)")
@@ -184,6 +192,179 @@ func format(_ value: Double, _ digits: Int) -> String {
 
 // MARK: - The run
 
+func loadAverage() -> String {
+    let fields = contents("/proc/loadavg").split(separator: " ")
+    return fields.count >= 3 ? "\(fields[0]) \(fields[1]) \(fields[2])" : "n/a"
+}
+
+func writeFile(_ path: String, _ text: String) {
+    text.withCString { bytes in
+        guard let file = fopen(path, "w") else { fail("cannot write \(path)") }
+        fputs(bytes, file)
+        fclose(file)
+    }
+}
+
+func config(port: Int, clients: Int) -> String {
+    var text = """
+        [daemon]
+        socket = \(work)/control.sock
+        socket_group =
+        state_dir = \(work)/state
+        log_dir = \(work)/log
+        fsync = interval
+
+        [source]
+        type = gpsd
+        host = 127.0.0.1
+        port = \(port)
+
+        """
+    for n in 0..<clients {
+        text += """
+
+            [client.\(n == 0 ? "logger" : "c\(n)")]
+            log = \(n == 0 ? "logger" : "c\(n)").jsonl
+            distance_filter = none
+            desired_accuracy = best
+            authorization = always
+            updating = on
+            in_use = on
+
+            """
+    }
+    return text
+}
+
+func generate(_ sentences: Int, _ path: String) {
+    guard system("python3 scripts/nmea-fixtures --bench \(sentences) '\(path)' >/dev/null") == 0 else {
+        fail("scripts/nmea-fixtures --bench failed (run from the package root)")
+    }
+}
+
+func waitForPort(_ port: Int) {
+    var waited = 0.0
+    while waited < 15 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        close(fd)
+        if connected { return }
+        sleep(0.05)
+        waited += 0.05
+    }
+}
+
+struct Live {
+    var fixesPerSecond = 0.0
+    var daemonFixes = 0, gpxFixes = 0
+    var daemonPerFix = Double.nan, gpxPerFix = Double.nan
+    var daemonHWM = 0, gpxHWM = 0, daemonAnon = 0, gpxAnon = 0
+    var ready = Double.nan, stop = Double.nan
+    var played = false
+}
+
+/// One live run: gpsfake plays `sentences` at `cycle` to one gpsd; locationd and gpxlogger both log it.
+func live(sentences: Int, cycle: Double) -> Live {
+    var result = Live()
+    let track = "\(work)/live-\(sentences).nmea"
+    generate(sentences, track)
+    let trackText = contents(track)
+    // gpsfake -i consumes one line of its stdin per sentence: one more for every line of the file.
+    let trackLines = trackText.utf8.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
+    _ = system("rm -rf '\(work)/log' '\(work)/state' '\(work)/track.gpx'")
+    let port = freePort()
+    writeFile("\(work)/locationd.conf", config(port: port, clients: 1))
+    var gate: [Int32] = [-1, -1]
+    guard pipe(&gate) == 0 else { fail("pipe failed") }
+    _ = fcntl(gate[1], F_SETFD, FD_CLOEXEC)
+    let gpsfake = Child(
+        ["gpsfake", "-q", "-n", "-1", "-i", "-P", String(port), "-c", String(cycle), "-W", "3", track],
+        output: "\(work)/gpsfake.out", stdinFD: gate[0], newGroup: true)
+    close(gate[0])
+    waitForPort(port)
+    let spawned = now()
+    let daemon = Child([options.locationd, "run", "--config", "\(work)/locationd.conf"], output: "\(work)/locationd.err")
+    let gpxlogger = Child(["gpxlogger", "-e", "sockets", "-f", "\(work)/track.gpx", "127.0.0.1:\(port)"], output: "\(work)/gpxlogger.err")
+    var waited = 0.0
+    while !contents("\(work)/locationd.err").contains("ready:") && waited < 15 {
+        sleep(0.001)
+        waited = now() - spawned
+    }
+    result.ready = now() - spawned
+    while !contents("\(work)/locationd.err").contains("gpsd: connected") && now() - spawned < 15 { sleep(0.05) }
+    // gpxlogger says nothing when it connects; give it the same second the daemon needed and more.
+    sleep(1.5)
+    let daemonStart = cpuSeconds(daemon.pid)
+    let gpxStart = cpuSeconds(gpxlogger.pid)
+    let newlines = [UInt8](repeating: 10, count: trackLines + 64)
+    let started = now()
+    newlines.withUnsafeBytes { raw in
+        var offset = 0
+        while offset < raw.count {
+            let n = write(gate[1], raw.baseAddress! + offset, raw.count - offset)
+            if n <= 0 { break }
+            offset += n
+        }
+    }
+    close(gate[1])
+    // Sample both while gpsd runs: gpxlogger exits when gpsd goes away (gpsfake stops it
+    // -W 3 s after the last sentence), and /proc no longer has its numbers then.
+    var daemonCPU = 0.0, gpxCPU = 0.0
+    let deadline = now() + Double(trackLines) * cycle * 4 + 60
+    while now() < deadline {
+        if gpsfake.wait(timeout: 0.1) != nil {
+            result.played = true
+            break
+        }
+        let d = cpuSeconds(daemon.pid), g = cpuSeconds(gpxlogger.pid)
+        if d.isFinite { daemonCPU = d - daemonStart }
+        if g.isFinite { gpxCPU = g - gpxStart }
+        result.daemonHWM = max(result.daemonHWM, statusKB(daemon.pid, "VmHWM"))
+        result.gpxHWM = max(result.gpxHWM, statusKB(gpxlogger.pid, "VmHWM"))
+        result.daemonAnon = max(result.daemonAnon, statusKB(daemon.pid, "RssAnon"))
+        result.gpxAnon = max(result.gpxAnon, statusKB(gpxlogger.pid, "RssAnon"))
+    }
+    let playedFor = now() - started - 3
+    if !result.played { kill(-gpsfake.pid, SIGKILL) }
+    let asked = now()
+    kill(daemon.pid, SIGTERM)
+    _ = daemon.wait(timeout: 5)
+    result.stop = now() - asked
+    kill(gpxlogger.pid, SIGTERM)
+    _ = gpxlogger.wait(timeout: 5)
+    kill(-gpsfake.pid, SIGKILL)
+    result.daemonFixes = count("\"client\":\"logger\"", in: "\(work)/log/logger.jsonl")
+    result.gpxFixes = count("<trkpt", in: "\(work)/track.gpx")
+    result.fixesPerSecond = Double(result.daemonFixes) / max(playedFor, 0.001)
+    result.daemonPerFix = daemonCPU / Double(max(result.daemonFixes, 1)) * 1e6
+    result.gpxPerFix = gpxCPU / Double(max(result.gpxFixes, 1)) * 1e6
+    return result
+}
+
+/// Best of three: wall seconds and the CPU seconds of that run, and the lines replay logged for `logger`.
+func best(_ arguments: [String], stdin: String?) -> (wall: Double, cpu: Double, logged: Int) {
+    var fastest = (wall: Double.infinity, cpu: Double.nan, logged: 0)
+    for _ in 0..<3 {
+        let fd = stdin.map { open($0, O_RDONLY) }
+        let started = now()
+        let child = Child(arguments, output: "/dev/null", stdinFD: fd)
+        let cpu = child.wait(timeout: 900) ?? .nan
+        let wall = now() - started
+        if wall < fastest.wall {
+            fastest = (wall, cpu, contents("\(work)/replay/logger.jsonl").utf8.reduce(0) { $0 + ($1 == 10 ? 1 : 0) })
+        }
+        if let fd { close(fd) }
+        _ = system("rm -rf '\(work)/replay'")
+    }
+    return fastest
+}
+
 let options = Options(Array(CommandLine.arguments.dropFirst()))
 guard access(options.locationd, X_OK) == 0 else {
     fail("\(options.locationd) is missing: build it first with `swift build -c release --static-swift-stdlib --product locationd`")
@@ -198,144 +379,41 @@ guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMa
 let work = String(cString: made)
 defer { _ = system("rm -rf '\(work)'") }
 
-let track = "\(work)/bench.nmea"
-print("generating a walk of \(options.sentences) sentences (scripts/nmea-fixtures --bench)")
-guard system("python3 scripts/nmea-fixtures --bench \(options.sentences) '\(track)' >/dev/null") == 0 else {
-    fail("scripts/nmea-fixtures --bench failed (run from the package root)")
+let loadBefore = loadAverage()
+var lives: [Live] = []
+for run in options.live {
+    print("live: \(run.sentences) sentences, \(run.cycle) s apart")
+    lives.append(live(sentences: run.sentences, cycle: run.cycle))
 }
-let trackText = contents(track)
-let trackBytes = Double(trackText.utf8.count)
-// gpsfake -i consumes one line of its stdin per sentence: one more for every line of the file.
-let trackLines = trackText.utf8.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
 
-// 1. Live, both clients on one gpsd.
-let port = freePort()
-let config = """
-    [daemon]
-    socket = \(work)/control.sock
-    socket_group =
-    state_dir = \(work)/state
-    log_dir = \(work)/log
-    fsync = interval
+// Replay vs gpsdecode on one file of about `replayFixes` fixes; then 1 and 100 clients on a smaller one.
+let replayTrack = "\(work)/replay.nmea"
+print("replay: generating about \(options.replayFixes) fixes")
+generate(options.replayFixes * 25 / 6, replayTrack)
+let replayBytes = Double(contents(replayTrack).utf8.count)
+writeFile("\(work)/one.conf", config(port: 2947, clients: 1))
+writeFile("\(work)/hundred.conf", config(port: 2947, clients: 100))
+let replay = best([options.locationd, "replay", replayTrack, "--config", "\(work)/one.conf", "--log-dir", "\(work)/replay"], stdin: nil)
+let decode = best(["gpsdecode"], stdin: replayTrack)
+let smallTrack = "\(work)/live-\(options.live.last!.sentences).nmea"
+let one = best([options.locationd, "replay", smallTrack, "--config", "\(work)/one.conf", "--log-dir", "\(work)/replay"], stdin: nil)
+let hundred = best([options.locationd, "replay", smallTrack, "--config", "\(work)/hundred.conf", "--log-dir", "\(work)/replay"], stdin: nil)
+let loadAfter = loadAverage()
+let smallFixes = Double(max(one.logged, 1))
 
-    [source]
-    type = gpsd
-    host = 127.0.0.1
-    port = \(port)
-
-    [client.logger]
-    log = logger.jsonl
-    distance_filter = none
-    desired_accuracy = best
-    authorization = always
-    updating = on
-    in_use = on
-    """
-config.withCString { text in
-    guard let file = fopen("\(work)/locationd.conf", "w") else { fail("cannot write \(work)/locationd.conf") }
-    fputs(text, file)
-    fclose(file)
-}
-var gate: [Int32] = [-1, -1]
-guard pipe(&gate) == 0 else { fail("pipe failed") }
-_ = fcntl(gate[1], F_SETFD, FD_CLOEXEC)
-print("gpsfake on port \(port), \(options.cycle) s between sentences (about \(Int(Double(options.sentences) * options.cycle)) s)")
-let gpsfake = Child(
-    ["gpsfake", "-q", "-n", "-1", "-i", "-P", String(port), "-c", String(options.cycle), "-W", "3", track],
-    output: "\(work)/gpsfake.out", stdinFD: gate[0], newGroup: true)
-close(gate[0])
-var waited = 0.0
-while waited < 15 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = UInt16(port).bigEndian
-    address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-    }
-    close(fd)
-    if connected { break }
-    sleep(0.05)
-    waited += 0.05
-}
-let daemon = Child([options.locationd, "run", "--config", "\(work)/locationd.conf"], output: "\(work)/locationd.err")
-let gpxlogger = Child(["gpxlogger", "-e", "sockets", "-f", "\(work)/track.gpx", "127.0.0.1:\(port)"], output: "\(work)/gpxlogger.err")
-waited = 0
-while !contents("\(work)/locationd.err").contains("gpsd: connected") && waited < 15 {
-    sleep(0.05)
-    waited += 0.05
-}
-// gpxlogger says nothing when it connects; give it the same second the daemon needed and more.
-sleep(1.5)
-let daemonStart = cpuSeconds(daemon.pid)
-let gpxStart = cpuSeconds(gpxlogger.pid)
-let newlines = [UInt8](repeating: 10, count: trackLines + 64)
-newlines.withUnsafeBytes { raw in
-    var offset = 0
-    while offset < raw.count {
-        let n = write(gate[1], raw.baseAddress! + offset, raw.count - offset)
-        if n <= 0 { break }
-        offset += n
-    }
-}
-close(gate[1])
-// Sample both while gpsd runs: gpxlogger exits when gpsd goes away (gpsfake stops it
-// -W 3 s after the last sentence), and /proc no longer has its numbers then.
-var daemonCPU = 0.0, gpxCPU = 0.0
-var daemonHWM = 0, gpxHWM = 0, daemonAnon = 0, gpxAnon = 0
-let deadline = now() + Double(trackLines) * options.cycle * 4 + 60
-var played = false
-while now() < deadline {
-    if gpsfake.wait(timeout: 0.1) != nil {
-        played = true
-        break
-    }
-    let d = cpuSeconds(daemon.pid), g = cpuSeconds(gpxlogger.pid)
-    if d.isFinite { daemonCPU = d - daemonStart }
-    if g.isFinite { gpxCPU = g - gpxStart }
-    daemonHWM = max(daemonHWM, statusKB(daemon.pid, "VmHWM"))
-    gpxHWM = max(gpxHWM, statusKB(gpxlogger.pid, "VmHWM"))
-    daemonAnon = max(daemonAnon, statusKB(daemon.pid, "RssAnon"))
-    gpxAnon = max(gpxAnon, statusKB(gpxlogger.pid, "RssAnon"))
-}
-if !played { kill(-gpsfake.pid, SIGKILL) }
-kill(daemon.pid, SIGTERM)
-kill(gpxlogger.pid, SIGTERM)
-_ = daemon.wait(timeout: 5)
-_ = gpxlogger.wait(timeout: 5)
-kill(-gpsfake.pid, SIGKILL)
-let daemonFixes = count("\"client\":\"logger\"", in: "\(work)/log/logger.jsonl")
-let gpxFixes = count("<trkpt", in: "\(work)/track.gpx")
+func rate(_ live: Live) -> String { "\(Int(live.fixesPerSecond.rounded())) fixes/s" }
+let slow = lives[0], fast = lives[lives.count - 1]
 
 print("")
-print("live, one gpsd, both clients attached (locationd: fsync = interval, distance filter none):")
-print("  fixes logged:      locationd \(daemonFixes), gpxlogger \(gpxFixes)")
-let daemonPerFix = daemonCPU / Double(max(daemonFixes, 1)) * 1e6
-let gpxPerFix = gpxCPU / Double(max(gpxFixes, 1)) * 1e6
-print("  CPU per fix:       locationd \(format(daemonPerFix, 1)) µs, gpxlogger \(format(gpxPerFix, 1)) µs  (locationd/gpxlogger \(ratio(daemonPerFix, gpxPerFix)))")
-print("  peak RSS (VmHWM):  locationd \(daemonHWM) kB, gpxlogger \(gpxHWM) kB  (locationd/gpxlogger \(ratio(Double(daemonHWM), Double(gpxHWM))))")
-print("  heap and stacks:   locationd \(daemonAnon) kB, gpxlogger \(gpxAnon) kB  (RssAnon, largest sample; the rest is mapped program and library pages)")
-if !played { print("  (gpsfake did not finish: the numbers cover part of the walk)") }
-
-// 2. Replay vs gpsdecode on the same file.
-func best(_ arguments: [String], stdin: String?) -> Double {
-    var fastest = Double.infinity
-    for _ in 0..<3 {
-        let fd = stdin.map { open($0, O_RDONLY) }
-        let started = now()
-        let child = Child(arguments, output: "/dev/null", stdinFD: fd)
-        _ = child.wait(timeout: 600)
-        fastest = min(fastest, now() - started)
-        if let fd { close(fd) }
-        _ = system("rm -rf '\(work)/replay'")
-    }
-    return fastest
-}
-let replaySeconds = best([options.locationd, "replay", track, "--config", "\(work)/locationd.conf", "--log-dir", "\(work)/replay"], stdin: nil)
-let decodeSeconds = best(["gpsdecode"], stdin: track)
+print("DaemonBenchmark — load average \(loadBefore) before, \(loadAfter) after (2-core machine: ratios within this run are what count)")
 print("")
-print("replay of \(Int(trackBytes / 1000)) kB (best of 3, wall time):")
-print("  locationd replay:  \(format(replaySeconds, 3)) s, \(format(trackBytes / replaySeconds / 1e6, 1)) MB/s (parse, engine, log every fix)")
-print("  gpsdecode:         \(format(decodeSeconds, 3)) s, \(format(trackBytes / decodeSeconds / 1e6, 1)) MB/s (parse, JSON to /dev/null)")
-print("  speed-up:          \(ratio(decodeSeconds, replaySeconds)) (gpsdecode time / locationd replay time)")
+print("| metric | \(rate(slow)) | \(rate(fast)) | target |")
+print("|---|---|---|---|")
+print("| `locationd run` CPU per fix vs `gpxlogger` on the same gpsd | \(ratio(slow.daemonPerFix, slow.gpxPerFix)) (\(format(slow.daemonPerFix, 1)) vs \(format(slow.gpxPerFix, 1)) µs) | \(ratio(fast.daemonPerFix, fast.gpxPerFix)) (\(format(fast.daemonPerFix, 1)) vs \(format(fast.gpxPerFix, 1)) µs) | ≤ 1.0x at both rates |")
+print("| peak RSS (`VmHWM`) vs gpxlogger | \(ratio(Double(slow.daemonHWM), Double(slow.gpxHWM))) (\(format(Double(slow.daemonHWM) / 1024, 1)) vs \(format(Double(slow.gpxHWM) / 1024, 1)) MB) | \(ratio(Double(fast.daemonHWM), Double(fast.gpxHWM))) (\(format(Double(fast.daemonHWM) / 1024, 1)) vs \(format(Double(fast.gpxHWM) / 1024, 1)) MB) | ≤ 2x |")
+print("| heap and stacks (`RssAnon`) vs gpxlogger | \(ratio(Double(slow.daemonAnon), Double(slow.gpxAnon))) (\(slow.daemonAnon) vs \(slow.gpxAnon) kB) | \(ratio(Double(fast.daemonAnon), Double(fast.gpxAnon))) (\(fast.daemonAnon) vs \(fast.gpxAnon) kB) | — |")
+print("| fixes logged (locationd / gpxlogger) | \(slow.daemonFixes) / \(slow.gpxFixes) | \(fast.daemonFixes) / \(fast.gpxFixes) | equal |")
+print("| `locationd replay` of \(replay.logged / 1000) k fixes (all logged) vs `gpsdecode`, wall time | \(ratio(decode.wall, replay.wall)) faster (\(format(replay.wall, 3)) vs \(format(decode.wall, 3)) s, \(format(replayBytes / replay.wall / 1e6, 1)) vs \(format(replayBytes / decode.wall / 1e6, 1)) MB/s) | | ≥ 6x faster |")
+print("| replay CPU per fix, 100 clients (1 client) | \(format(hundred.cpu / smallFixes * 1e6, 1)) µs (\(format(one.cpu / smallFixes * 1e6, 2)) µs), \(Int(smallFixes)) fixes | | ≤ 10 µs |")
+print("| start → READY / SIGTERM → exit | \(format(slow.ready * 1000, 1)) ms / \(format(slow.stop * 1000, 1)) ms | \(format(fast.ready * 1000, 1)) ms / \(format(fast.stop * 1000, 1)) ms | keep (5.5 ms / 3.4 ms) |")
+if !(slow.played && fast.played) { print("(gpsfake did not finish a run: its numbers cover part of the walk)") }

@@ -72,7 +72,7 @@ enum TailCommand {
                 return .failure(Failure("\(error)", .refused))
             }
         } catch {
-            let hint = "Give the log file instead: locationctl tail /var/log/locationd/\(name ?? "logger").jsonl"
+            let hint = "Give the log file instead: locationctl tail \(configuredLog(of: name))"
             return .failure(Failure("\(error)\n\(hint)", error.exitCode))
         }
         let names = hello.clients.map(\.name)
@@ -87,6 +87,17 @@ enum TailCommand {
             return .failure(Failure("client \(client.name) has no coordinate log (no log = … in its section of locationd.conf)", .refused))
         }
         return .success(log)
+    }
+
+    /// Where the configuration in /etc/locationd/locationd.conf puts a
+    /// client's log (the first client's without a name), for the hint when
+    /// the daemon cannot be asked; the default `log_dir` when it cannot be read.
+    static func configuredLog(of name: String?) -> String {
+        guard let config = try? ConfigLoader.load(path: DaemonConfig.defaultPath, environment: [:]) else {
+            return DaemonConfig.join(DaemonConfig.defaultLogDirectory, "\(name ?? "logger").jsonl")
+        }
+        let client = name ?? config.clients.first?.name ?? "logger"
+        return config.logPath(forClient: client) ?? DaemonConfig.join(config.logDirectory, "\(client).jsonl")
     }
 
     /// Why the log could not be found, and the exit status.

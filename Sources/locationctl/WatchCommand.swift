@@ -10,6 +10,9 @@ enum WatchCommand {
             let (line, reply) = try client.request(operation, id: 1, timeout: RequestCommand.replyTimeout)
             let status = RequestCommand.show(reply, line: line, for: operation, json: json)
             guard reply.isOK else { return status }
+            if let withheld = try? reply.withheld() {
+                Console.error("locationctl: \(withheld.code): \(withheld.message)\n")
+            }
             while let line = try client.readLine(timeout: nil) {
                 if let end = show(line, json: json) { return end }
             }
@@ -32,7 +35,11 @@ enum WatchCommand {
         }
         switch message {
         case .event(let event):
-            if json { Console.out(bytes: line + [0x0A]) } else { Console.out(EventRenderer.render(event) + "\n") }
+            if json {
+                Console.out(bytes: line + [0x0A])
+            } else {
+                Console.out(EventRenderer.render(event, receivedAt: SystemClock.utc()) + "\n")
+            }
             return nil
         case .reply(let reply):
             // A watcher gets a reply line only as the stream's last word: cut off, or the daemon stopping.

@@ -35,6 +35,6 @@ case .success(.run(let path)):
     Diagnostics.priorityPrefixes = getenv("JOURNAL_STREAM") != nil || !StandardStreams.isTerminal(2)
     code = await Daemon.run(
         configPath: path, sources: DefaultSources.make,
-        control: { config, core in try ControlService(config: config, core: core) })
+        control: { config, core, passed in try ControlService(config: config, core: core, passed: passed) })
 }
 exit(code.rawValue)

@@ -17,7 +17,7 @@ struct CommandLineTests {
         #expect(result.stderr.contains("is valid: 1 client"))
     }
 
-    @Test func checkConfigListsEveryProblemWithFileAndLineAndExitsOne() async throws {
+    @Test func checkConfigListsEveryProblemWithFileAndLineAndExits78() async throws {
         let sandbox = try DaemonSandbox("check-bad")
         let text = """
             [daemon]
@@ -28,7 +28,7 @@ struct CommandLineTests {
             """
         try FileIO.write(sandbox.configPath, Array(text.utf8))
         let result = try await sandbox.runLocationd(["check-config", "--config", sandbox.configPath])
-        #expect(result.status == 1)
+        #expect(result.status == 78, "EX_CONFIG")
         #expect(result.stdout.isEmpty)
         for line in [2, 4, 5] {
             #expect(result.stderr.contains("\(sandbox.configPath):\(line)"), "line \(line): \(result.stderr)")
@@ -41,7 +41,7 @@ struct CommandLineTests {
         let sandbox = try DaemonSandbox("run-bad")
         try FileIO.write(sandbox.configPath, Array("[daemon]\nfsync = sometimes\n".utf8))
         let result = try await sandbox.runLocationd(["run", "--config", sandbox.configPath])
-        #expect(result.status == 1)
+        #expect(result.status == 78, "EX_CONFIG: the unit's RestartPreventExitStatus=78 does not restart it")
         #expect(result.stderr.contains("<3>\(sandbox.configPath):2"))
         #expect(result.stderr.contains("not started"))
     }
@@ -49,7 +49,7 @@ struct CommandLineTests {
     @Test func runWithAMissingConfigurationSaysHowToFixIt() async throws {
         let sandbox = try DaemonSandbox("run-missing")
         let result = try await sandbox.runLocationd(["run", "--config", sandbox.file("nope.conf")])
-        #expect(result.status == 1)
+        #expect(result.status == 78)
         #expect(result.stderr.contains("No such file or directory"))
         #expect(result.stderr.contains("--config PATH"))
     }

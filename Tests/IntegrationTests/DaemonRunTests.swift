@@ -200,7 +200,7 @@ struct DaemonRunTests {
         Self.expect(records, toBe: try Self.expectedChain(loggedFrom: records, gpsd: reference, daemon: daemon))
         let state = try StateCodec.decode(try FileIO.read(sandbox.statePath))
         #expect(state.client("logger")?.status == .always)
-        #expect(!FileIO.exists(sandbox.statePath + ".tmp"))
+        #expect(try FileIO.list(sandbox.stateDirectory) == ["state.json"], "no temporary file is left")
         #expect(!FileIO.exists(sandbox.socketPath), "the socket is closed and unlinked")
     }
 

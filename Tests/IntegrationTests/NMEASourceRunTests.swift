@@ -13,20 +13,7 @@ struct NMEASourceRunTests {
     @Test func aRecordedFileAsTheDeviceIsLoggedAsItsFiveMetreChain() async throws {
         let sandbox = try DaemonSandbox("nmea")
         let walk = PackagePaths.fixture("walk.nmea")
-        let text = """
-            [daemon]
-            socket = \(sandbox.socketPath)
-            socket_group =
-            state_dir = \(sandbox.stateDirectory)
-            log_dir = \(sandbox.logDirectory)
-
-            [source]
-            type = nmea
-            device = \(walk)
-
-            \(DaemonSandbox.logger())
-            """
-        try FileIO.write(sandbox.configPath, text)
+        try sandbox.writeNMEAConfig(device: walk)
         let daemon = try sandbox.startDaemon()
         let expected = distanceFilterChain(try nmeaFixes(walk), filter: 5)
         #expect(await waitUntil(timeout: 60) { sandbox.records().count >= expected.count }, "\(daemon.stderr)")

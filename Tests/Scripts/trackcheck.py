@@ -7,7 +7,7 @@
     trackcheck.py png FILE             decode a PNG (stdlib zlib); pixel counts as JSON
     trackcheck.py geojson FILE         read a GeoJSON line export with python3-geojson
 
-GeographicLib comes from the wheel at the package root (geographiclib-2.1);
+GeographicLib is Debian's python3-geographiclib (scripts/packages.txt);
 nothing here shares code with locationd.
 """
 
@@ -18,8 +18,6 @@ import struct
 import sys
 import zlib
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, 'geographiclib-2.1-py3-none-any.whl'))
 
 
 def summary(gap, logs):

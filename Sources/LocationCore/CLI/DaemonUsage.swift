@@ -38,7 +38,7 @@ public enum DaemonUsage {
             "check-config", "check-config [--config PATH]",
             """
             Validates the config file and prints the effective configuration. Errors name the
-            file, the line and the accepted values; the exit status is 1 if there are any.
+            file, the line and the accepted values; the exit status is 78 if there are any.
 
             Options:
               --config PATH   config file (default $LOCATIOND_CONFIG, else \(defaultConfigPath))
@@ -52,7 +52,7 @@ public enum DaemonUsage {
         for page in pages { lines.append("  " + page.synopsis) }
         lines.append("")
         lines.append("Options: -h, --help (also after a command), --version")
-        lines.append("Exit status: 0 done; 1 refused (bad config, unreadable input); 2 usage error.")
+        lines.append("Exit status: 0 done; 1 refused (unreadable input, a log or socket); 2 usage error; 78 bad config.")
         return lines.joined(separator: "\n") + "\n"
     }
 

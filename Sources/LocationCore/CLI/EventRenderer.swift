@@ -3,12 +3,19 @@
 /// `12:00:03 logger authorization → while-using (once), full accuracy`
 /// `12:00:04 logger location 52.3765432,4.8954321 ±4.8 m full`
 public enum EventRenderer {
-    /// One line (no newline) for an event; times are UTC.
-    public static func render(_ event: ControlEvent) -> String {
+    /// One line (no newline) for an event; times are UTC. With `receivedAt`
+    /// (the system clock when `watch` read the event) every line starts with
+    /// the system clock's time — the daemon's for engine events, `receivedAt`
+    /// for locations — and a location line ends with its fix's own time,
+    /// labelled: `12:00:05 logger location … full (fix time 12:00:04)`.
+    public static func render(_ event: ControlEvent, receivedAt: Double? = nil) -> String {
         let time = event.time.map { TextFormat.clock($0) + " " } ?? ""
         switch event.kind {
         case .location(let record):
-            return time + locationText(record)
+            guard let receivedAt else { return time + locationText(record) }
+            let sameDay = UTCTime.isWritable(receivedAt) && UTCTime.format(receivedAt).prefix(10) == UTCTime.format(record.time).prefix(10)
+            let fixTime = sameDay ? TextFormat.clock(record.time) : TextFormat.dateTime(record.time)
+            return TextFormat.clock(receivedAt) + " " + locationText(record) + " (fix time \(fixTime))"
         case .engine(.authorization(let a)):
             return time + "\(a.client) authorization → \(TextFormat.authorization(a))"
         case .engine(.prompt(let prompt, let open)):
@@ -20,6 +27,11 @@ public enum EventRenderer {
             return time + "\(client) error \(code.rawValue)" + (message.isEmpty ? "" : ": \(message)")
         case .engine(.source(let state)):
             return time + "source → \(state.rawValue)"
+        case .engine(.timeJump(let jump)):
+            return time + "source: " + jump.sentence
+        case .broker(let broker):
+            return time + "\(broker.client) broker \(broker.broker) → \(broker.state.rawValue)"
+                + (broker.detail.isEmpty || broker.detail == broker.state.rawValue ? "" : ": \(broker.detail)")
         }
     }
 

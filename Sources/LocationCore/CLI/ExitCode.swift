@@ -8,4 +8,8 @@ public enum ExitCode: Int32, Sendable, Hashable, CaseIterable {
     case usage = 2
     /// The daemon cannot be reached; the message names the socket and the likely cause.
     case unreachable = 3
+    /// `locationd`: the configuration has errors (or cannot be read); every one
+    /// was printed. sysexits.h's EX_CONFIG, so that the packaged unit's
+    /// `RestartPreventExitStatus=78` does not restart a daemon that cannot start.
+    case configuration = 78
 }

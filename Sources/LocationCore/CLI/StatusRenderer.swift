@@ -7,11 +7,16 @@ public enum StatusRenderer {
         let status = report.status
         var lines: [String] = []
         lines.append("\(report.sourceName ?? "source"): \(sourceLine(status))")
+        if let clock = receiverClockLine(report) { lines.append(clock) }
+        if let jumps = timeJumpLine(report) { lines.append(jumps) }
         lines.append("Location Services: " + (status.services ? "on" : "off — no client gets locations (locationctl services on)"))
         if status.clients.isEmpty { lines.append("No clients are configured.") }
         for client in status.clients {
             lines.append("")
             lines.append(contentsOf: clientLines(client, now: report.time))
+            for broker in report.brokers where broker.client == client.authorization.client {
+                lines.append(contentsOf: brokerLines(broker, now: report.time))
+            }
         }
         let prompts = status.clients.compactMap(\.prompt)
         if !prompts.isEmpty {
@@ -34,6 +39,24 @@ public enum StatusRenderer {
         case .fix:
             return "connected, " + (last ?? "fix")
         }
+    }
+
+    /// `receiver clock: 261 d behind the system clock` when the two differ by more than a minute.
+    static func receiverClockLine(_ report: StatusReport) -> String? {
+        guard let offset = report.receiverClockOffset, abs(offset) > 60 else { return nil }
+        let side = offset < 0 ? "behind" : "ahead of"
+        var line = "receiver clock: \(TextFormat.duration(abs(offset))) \(side) the system clock"
+        if let time = report.status.lastFix?.time { line += " (its last fix is dated \(TextFormat.dateTime(time)))" }
+        return line
+    }
+
+    /// `receiver time: went back 52 min (to …) 3 min ago; a new time base, logging continues (2 jumps since start)`.
+    static func timeJumpLine(_ report: StatusReport) -> String? {
+        let status = report.status
+        guard status.timeJumps > 0, let jump = status.lastTimeJump else { return nil }
+        let ago = status.lastTimeJumpAge.map { " \(TextFormat.duration($0)) ago" } ?? ""
+        let count = status.timeJumps == 1 ? "1 jump" : "\(status.timeJumps) jumps"
+        return "receiver time: went back \(jump.size) (to \(TextFormat.dateTime(jump.to)))\(ago); a new time base, logging continues (\(count) since the daemon started)"
     }
 
     private static func lastFixText(_ status: EngineStatus) -> String? {
@@ -62,14 +85,43 @@ public enum StatusRenderer {
             var line = "  delivered: \(client.deliveredCount) since the daemon started"
             if let last = client.lastDelivered {
                 line += ", last \(TextFormat.dateTime(last))"
-                if let now { line += " (\(TextFormat.duration(now - last)) ago)" }
+                // The age is the daemon's own clock: a receiver dated in 1970 or a recording's
+                // old date does not make it "261 d ago".
+                if let age = client.lastDeliveredAge {
+                    line += " (\(TextFormat.duration(age)) ago)"
+                } else if let now {
+                    line += " (\(TextFormat.duration(now - last)) ago)"
+                }
             }
             lines.append(line)
         }
+        if client.drops.total > 0 { lines.append("  not delivered: \(client.drops.summary)") }
         if let suggestion = client.suggestion, !suggestion.isEmpty {
             lines.append("  → run: locationctl \(suggestion)")
         }
         if client.prompt != nil { lines.append("  ! a prompt is waiting for an answer (below)") }
+        return lines
+    }
+
+    /// A client's MQTT publishing: `  mqtt://host:1883 connected, backlog 0, 412 published, last 09:30:01 (2 s ago)`.
+    public static func brokerLines(_ broker: BrokerStatus, now: Double?) -> [String] {
+        var line = "  \(broker.broker) \(broker.topic): "
+        switch broker.state {
+        case .connected: line += "connected"
+        case .connecting: line += "connecting"
+        default: line += "NOT connected (\(broker.state.rawValue): \(broker.detail); retrying)"
+        }
+        line += ", backlog \(broker.backlog) record\(broker.backlog == 1 ? "" : "s")"
+        line += ", \(broker.published) published since the daemon started"
+        if let last = broker.lastPublish {
+            line += ", last \(TextFormat.dateTime(last))"
+            if let now { line += " (\(TextFormat.duration(now - last)) ago)" }
+        }
+        var lines = [line]
+        if broker.skipped > 0 { lines.append("  ! \(broker.skipped) log line\(broker.skipped == 1 ? " is" : "s are") no record and were not published") }
+        if broker.lostFiles > 0 {
+            lines.append("  ! \(broker.lostFiles) rotated log\(broker.lostFiles == 1 ? " was" : "s were") deleted before all of it was published")
+        }
         return lines
     }
 

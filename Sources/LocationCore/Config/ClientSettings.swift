@@ -121,6 +121,8 @@ public struct ClientSettings: Sendable, Hashable {
     public var reducedInterval: Double
     /// Seconds before a `locate` gives up with `location-unknown`.
     public var locateTimeout: Double
+    /// Where the log's records are published over MQTT; `nil`: nowhere (the engine never reads it).
+    public var mqtt: MQTTSettings?
 
     /// A client with the SPEC's defaults for everything not given.
     public init(
@@ -138,7 +140,8 @@ public struct ClientSettings: Sendable, Hashable {
         onceGrace: Double = 60,
         reducedGrid: Double = 2000,
         reducedInterval: Double = 900,
-        locateTimeout: Double = 30
+        locateTimeout: Double = 30,
+        mqtt: MQTTSettings? = nil
     ) {
         self.name = name
         self.log = log
@@ -155,6 +158,7 @@ public struct ClientSettings: Sendable, Hashable {
         self.reducedGrid = reducedGrid
         self.reducedInterval = reducedInterval
         self.locateTimeout = locateTimeout
+        self.mqtt = mqtt
     }
 }
 

@@ -6,7 +6,7 @@ struct ConfigReader {
     static let clientKeys = [
         "log", "distance_filter", "desired_accuracy", "authorization", "precise", "updating", "in_use",
         "usage", "usage_always", "purpose.KEY", "once_grace", "reduced_grid", "reduced_interval", "locate_timeout",
-    ]
+    ] + MQTTSettings.keys
     static let policyKeys = ["restricted"]
 
     static let booleans = "on or off"
@@ -188,6 +188,7 @@ struct ConfigReader {
         }
         var client = ClientSettings(name: name)
         var logLine = section.line
+        var mqtt: [INIParser.Entry] = []
         for entry in section.entries {
             switch entry.key {
             case "log":
@@ -232,7 +233,9 @@ struct ConfigReader {
             case "locate_timeout":
                 if let s = value(entry, section, Self.decimal, accepted: "a number of seconds greater than 0", where: { $0 > 0 }) { client.locateTimeout = s }
             default:
-                if entry.key.hasPrefix("purpose.") {
+                if MQTTSettings.keys.contains(entry.key) {
+                    mqtt.append(entry)
+                } else if entry.key.hasPrefix("purpose.") {
                     let key = String(entry.key.dropFirst("purpose.".count))
                     if key.isEmpty {
                         errors.append(.unknownKey(file: file, line: entry.line, section: section.name, key: entry.key, accepted: Self.clientKeys))
@@ -246,6 +249,7 @@ struct ConfigReader {
                 }
             }
         }
+        client.mqtt = readMQTT(mqtt, section, client: client)
         return (client, logLine)
     }
 

@@ -73,12 +73,21 @@ public struct DaemonConfig: Sendable, Hashable {
     public static func parse(
         _ text: String, file: String, environment: [String: String] = [:]
     ) throws(ConfigErrors) -> DaemonConfig {
+        try parse(ConfigFragments([.init(path: file, text: text)]), environment: environment)
+    }
+
+    /// Parses a main file and its drop-ins (`ConfigFragments`): a key a later
+    /// file sets overrides. `file` is the main file's path.
+    public static func parse(
+        _ fragments: ConfigFragments, environment: [String: String] = [:]
+    ) throws(ConfigErrors) -> DaemonConfig {
+        let file = fragments.files.first?.path ?? defaultPath
         var reader = ConfigReader(file: file, environment: environment)
-        let document = INIParser.parse(text, file: file, homeSection: ConfigReader.home(of:))
+        let document = fragments.merged(homeSection: ConfigReader.home(of:))
         reader.errors = document.errors
         let config = reader.read(document.sections)
         guard reader.errors.isEmpty else {
-            throw ConfigErrors(reader.errors.sorted { ($0.line ?? 0) < ($1.line ?? 0) })
+            throw ConfigErrors(reader.errors.map(fragments.located).sorted { fragments.order($0) < fragments.order($1) })
         }
         return config
     }
@@ -165,6 +174,7 @@ public struct DaemonConfig: Sendable, Hashable {
             line("reduced_grid", Self.number(client.reducedGrid))
             line("reduced_interval", Self.number(client.reducedInterval))
             line("locate_timeout", Self.number(client.locateTimeout))
+            if let mqtt = client.mqtt { mqtt.render(line) }
         }
         out += "\n[policy]\n"
         line("restricted", restricted.joined(separator: " "))

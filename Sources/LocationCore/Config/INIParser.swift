@@ -140,13 +140,25 @@ public enum INIParser {
         return Document(sections: sections, errors: errors)
     }
 
+    /// Whether `value` has a blank followed by `#`, where an inline comment
+    /// would begin. A plain byte scan: `String.contains(String)` would link
+    /// the regex modules (0.9 MB of code) into every executable.
+    private static func startsAComment(_ value: String) -> Bool {
+        var afterBlank = false
+        for byte in value.utf8 {
+            if byte == UInt8(ascii: "#") && afterBlank { return true }
+            afterBlank = byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
+        }
+        return false
+    }
+
     /// `value` as it must be written after `key = ` to parse back to itself:
     /// bare when it can be, otherwise in double quotes.
     public static func quote(_ value: String) -> String {
         let needsQuotes =
             value.first == "\"" || value.first == "#" || value.first == ";"
             || value.first.map(isBlank) == true || value.last.map(isBlank) == true
-            || value.contains(" #") || value.contains("\t#")
+            || startsAComment(value)
             || value.unicodeScalars.contains { $0 == "\n" || $0 == "\r" }
         guard needsQuotes else { return value }
         var out = "\""

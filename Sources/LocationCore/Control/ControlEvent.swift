@@ -7,6 +7,8 @@
 /// {"event":"location","time":"…","lat":52.3765432,"lon":4.8954321,…,"accuracy":"full","client":"logger"}
 /// {"event":"error","time":"…","client":"logger","code":"location-unknown","message":"…"}
 /// {"event":"source","time":"…","state":"no-fix"}
+/// {"event":"source","time":"…","state":"fix","timeJump":3153.6,"from":"…","to":"…","message":"receiver time went back …"}
+/// {"event":"broker","time":"…","client":"fleet","broker":"mqtt://…","state":"connected",…}
 /// ```
 public struct ControlEvent: Sendable, Hashable {
     /// What happened.
@@ -15,6 +17,8 @@ public struct ControlEvent: Sendable, Hashable {
         case engine(Event)
         /// A fix delivered to a client, as its log line records it.
         case location(LogRecord)
+        /// A client's MQTT connection changed state (connected, refused, lost …).
+        case broker(BrokerStatus)
     }
 
     /// What happened.
@@ -35,6 +39,12 @@ public struct ControlEvent: Sendable, Hashable {
         time = location.time
     }
 
+    /// A broker event at `time` (the daemon's clock).
+    public init(broker: BrokerStatus, time: Double?) {
+        kind = .broker(broker)
+        self.time = time
+    }
+
     /// The location event for a delivery, or `nil` if the fix cannot be a
     /// log record (see `LogRecord.init?(delivery:)`).
     public init?(delivery: Delivery) {
@@ -46,10 +56,11 @@ public struct ControlEvent: Sendable, Hashable {
     public var name: String {
         switch kind {
         case .location: "location"
+        case .broker: "broker"
         case .engine(.authorization): "authorization"
         case .engine(.prompt): "prompt"
         case .engine(.error): "error"
-        case .engine(.source): "source"
+        case .engine(.source), .engine(.timeJump): "source"
         }
     }
 
@@ -57,10 +68,11 @@ public struct ControlEvent: Sendable, Hashable {
     public var client: String? {
         switch kind {
         case .location(let record): record.client
+        case .broker(let broker): broker.client
         case .engine(.authorization(let a)): a.client
         case .engine(.prompt(let p, _)): p.client
         case .engine(.error(let client, _, _)): client
-        case .engine(.source): nil
+        case .engine(.source), .engine(.timeJump): nil
         }
     }
 
@@ -79,6 +91,11 @@ public struct ControlEvent: Sendable, Hashable {
             ByteText.append(#"{"event":"location","#, to: &out)
             record.appendMembers(to: &out)
             out.append(UInt8(ascii: "}"))
+        case .broker(let broker):
+            var members: [(String, JSONValue)] = [("event", .string(name))]
+            if let time, UTCTime.isWritable(time) { members.append(("time", .string(UTCTime.format(time)))) }
+            members.append(contentsOf: broker.jsonMembers)
+            ByteText.append(JSONValue.object(members).serialized, to: &out)
         case .engine(let event):
             var members: [(String, JSONValue)] = [("event", .string(name))]
             if let time, UTCTime.isWritable(time) { members.append(("time", .string(UTCTime.format(time)))) }
@@ -95,6 +112,13 @@ public struct ControlEvent: Sendable, Hashable {
                 ])
             case .source(let state):
                 members.append(("state", .string(state.rawValue)))
+            case .timeJump(let jump):
+                // A jump is seen on a usable fix: the source has a fix.
+                members.append(("state", .string(SourceState.fix.rawValue)))
+                members.append(("timeJump", .number(jump.seconds)))
+                if UTCTime.isWritable(jump.from) { members.append(("from", .string(UTCTime.format(jump.from)))) }
+                if UTCTime.isWritable(jump.to) { members.append(("to", .string(UTCTime.format(jump.to)))) }
+                members.append(("message", .string(jump.sentence)))
             }
             ByteText.append(JSONValue.object(members).serialized, to: &out)
         }
@@ -117,7 +141,7 @@ public struct ControlEvent: Sendable, Hashable {
         let name: String
         let time: Double?
         do throws(FieldReader.FieldError) {
-            name = try f.word("event", ["authorization", "prompt", "location", "error", "source"]) { $0 }
+            name = try f.word("event", ["authorization", "prompt", "location", "error", "source", "broker"]) { $0 }
             time = try f.optionalTime("time")
         } catch {
             throw error.decodeError
@@ -129,6 +153,8 @@ public struct ControlEvent: Sendable, Hashable {
             } catch {
                 throw ControlDecodeError("location event: \(error)")
             }
+        case "broker":
+            self.init(broker: try BrokerStatus(json: value), time: time)
         case "authorization":
             self.init(.authorization(try ClientAuthorization(json: value)), time: time)
         case "prompt":
@@ -150,6 +176,13 @@ public struct ControlEvent: Sendable, Hashable {
         default:
             do throws(FieldReader.FieldError) {
                 let state = try f.word("state", SourceState.allCases.map(\.rawValue)) { SourceState(rawValue: $0) }
+                if let seconds = try f.optionalNumber("timeJump") {
+                    // `at` is the daemon's monotonic clock, which the event does not carry.
+                    let to = try f.optionalTime("to") ?? .nan
+                    let from = try f.optionalTime("from") ?? to + seconds
+                    self.init(.timeJump(TimeJump(from: from, to: to, at: 0)), time: time)
+                    return
+                }
                 self.init(.source(state), time: time)
             } catch {
                 throw error.decodeError

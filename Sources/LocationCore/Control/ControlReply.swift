@@ -108,11 +108,6 @@ extension ControlReply {
         .ok(id: id, fields: [("status", report.json)])
     }
 
-    /// The reply to `watch`, sent before the first event.
-    public static func watching(id: JSONValue?, client: String?) -> ControlReply {
-        .ok(id: id, fields: [("watching", client.map(JSONValue.string) ?? "all")])
-    }
-
     /// The reply to `hello`.
     public static func hello(id: JSONValue?, _ hello: HelloReply) -> ControlReply {
         .ok(id: id, fields: hello.jsonFields)

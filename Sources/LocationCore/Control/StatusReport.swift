@@ -8,12 +8,23 @@ public struct StatusReport: Sendable, Hashable {
     public var time: Double?
     /// The source as people name it, e.g. `gpsd 127.0.0.1:2947` or `nmea /dev/ttyACM0`.
     public var sourceName: String?
+    /// Each publishing client's MQTT connection, in config order (empty: no client publishes).
+    public var brokers: [BrokerStatus] = []
 
     /// A report from its parts.
-    public init(status: EngineStatus, time: Double? = nil, sourceName: String? = nil) {
+    public init(status: EngineStatus, time: Double? = nil, sourceName: String? = nil, brokers: [BrokerStatus] = []) {
         self.status = status
         self.time = time
         self.sourceName = sourceName
+        self.brokers = brokers
+    }
+
+    /// Receiver clock minus system clock, in seconds, from the last fix: its time against the
+    /// daemon's time when it arrived (`time` − `lastFixAge`); `nil` without both.
+    public var receiverClockOffset: Double? {
+        guard let time, let fixTime = status.lastFix?.time, let age = status.lastFixAge else { return nil }
+        let offset = fixTime - (time - age)
+        return offset.isFinite ? offset : nil
     }
 
     /// The same report with only `client` (and everything not per client),
@@ -22,6 +33,7 @@ public struct StatusReport: Sendable, Hashable {
         guard let match = status.clients.first(where: { $0.authorization.client == client }) else { return nil }
         var copy = self
         copy.status.clients = [match]
+        copy.brokers = brokers.filter { $0.client == client }
         return copy
     }
 
@@ -31,6 +43,7 @@ public struct StatusReport: Sendable, Hashable {
         if let time, UTCTime.isWritable(time) { members.append(("time", .string(UTCTime.format(time)))) }
         if let sourceName { members.append(("sourceName", .string(sourceName))) }
         members.append(contentsOf: status.jsonMembers)
+        if !brokers.isEmpty { members.append(("brokers", .array(brokers.map(\.json)))) }
         return .object(members)
     }
 
@@ -44,6 +57,9 @@ public struct StatusReport: Sendable, Hashable {
             throw error.decodeError
         }
         status = try EngineStatus(json: value)
+        if let list = value["brokers"]?.arrayValue {
+            for item in list { brokers.append(try BrokerStatus(json: item)) }
+        }
     }
 }
 
@@ -54,6 +70,14 @@ extension EngineStatus {
         if let lastFix { members.append(("lastFix", lastFix.json)) }
         if let lastFixAge, lastFixAge.isFinite { members.append(("lastFixAge", .number(lastFixAge))) }
         members.append(("clients", .array(clients.map(\.json))))
+        members.append(("timeJumps", .number(Double(timeJumps))))
+        if let jump = lastTimeJump {
+            var j: [(String, JSONValue)] = [("seconds", .number(jump.seconds))]
+            if UTCTime.isWritable(jump.from) { j.append(("from", .string(UTCTime.format(jump.from)))) }
+            if UTCTime.isWritable(jump.to) { j.append(("to", .string(UTCTime.format(jump.to)))) }
+            if let age = lastTimeJumpAge, age.isFinite { j.append(("age", .number(age))) }
+            members.append(("lastTimeJump", .object(j)))
+        }
         return members
     }
 
@@ -80,13 +104,27 @@ extension EngineStatus {
         var clients: [ClientStatus] = []
         for item in list { clients.append(try ClientStatus(json: item)) }
         self.init(services: services, source: source, lastFix: lastFix, lastFixAge: age, clients: clients)
+        do throws(FieldReader.FieldError) {
+            timeJumps = try f.optionalInt("timeJumps") ?? 0
+            if let jump = value["lastTimeJump"], jump != .null {
+                let j = FieldReader(value: jump, context: "lastTimeJump")
+                let seconds = try j.number("seconds")
+                let to = try j.optionalTime("to") ?? .nan
+                // `at` is the daemon's monotonic clock; the reply carries the age instead.
+                lastTimeJump = TimeJump(from: try j.optionalTime("from") ?? to + seconds, to: to, at: 0)
+                lastTimeJumpAge = try j.optionalNumber("age")
+            }
+        } catch {
+            throw error.decodeError
+        }
     }
 }
 
 extension ClientStatus {
     /// The authorization's members, then `inUse`, `updating`, `locatePending`,
-    /// `prompt`, `delivering`, `why` (the sentence), `suggestion` (a
-    /// `locationctl` command without the program name), `lastDelivered`, `delivered`.
+    /// `prompt`, `delivering`, `eligible`, `why` (the sentence), `suggestion` (a
+    /// `locationctl` command without the program name), `lastDelivered`,
+    /// `lastDeliveredAge`, `delivered`, `dropped` (every reason's count).
     public var json: JSONValue {
         var members = authorization.jsonMembers
         members.append(("inUse", .bool(inUse)))
@@ -94,12 +132,15 @@ extension ClientStatus {
         members.append(("locatePending", .bool(locatePending)))
         if let prompt { members.append(("prompt", prompt.json)) }
         members.append(("delivering", .bool(delivering)))
+        members.append(("eligible", .bool(eligible)))
         members.append(("why", .string(reason)))
         if let suggestion { members.append(("suggestion", .string(suggestion))) }
         if let lastDelivered, UTCTime.isWritable(lastDelivered) {
             members.append(("lastDelivered", .string(UTCTime.format(lastDelivered))))
         }
+        if let lastDeliveredAge, lastDeliveredAge.isFinite { members.append(("lastDeliveredAge", .number(lastDeliveredAge))) }
         members.append(("delivered", .number(Double(deliveredCount))))
+        members.append(("dropped", .object(DropReason.allCases.map { ($0.rawValue, .number(Double(drops[$0]))) })))
         return .object(members)
     }
 
@@ -115,10 +156,25 @@ extension ClientStatus {
                 locatePending: try f.optionalBool("locatePending") ?? false, prompt: prompt,
                 delivering: try f.bool("delivering"), reason: try f.text("why"),
                 suggestion: try f.optionalString("suggestion"), lastDelivered: try f.optionalTime("lastDelivered"),
-                deliveredCount: try f.optionalInt("delivered") ?? 0)
+                deliveredCount: try f.optionalInt("delivered") ?? 0, drops: try Self.drops(value["dropped"]),
+                lastDeliveredAge: try f.optionalNumber("lastDeliveredAge"), eligible: try f.optionalBool("eligible"))
         } catch {
             throw error.decodeError
         }
+    }
+}
+
+extension ClientStatus {
+    /// Reads `dropped`: an object of reason words and whole numbers; absent is all zero, an unknown
+    /// reason (a newer daemon's) is skipped.
+    static func drops(_ value: JSONValue?) throws(FieldReader.FieldError) -> DropCounters {
+        var drops = DropCounters()
+        guard let value, value != .null else { return drops }
+        let f = FieldReader(value: value, context: "dropped")
+        for reason in DropReason.allCases {
+            drops[reason] = try f.optionalInt(reason.rawValue) ?? 0
+        }
+        return drops
     }
 }
 

@@ -23,15 +23,16 @@ struct ClientState: Sendable {
     var locate: PendingLocate?
 
     // Delivery state (§3.4).
-    /// Fix time of the last delivered fix (step 4: only newer fixes).
-    var lastDeliveredTime: Double?
+    /// The last epoch delivered, deliveries and drops by reason (step 4, `status`).
+    var track = DeliveryTrack()
     /// Cached from `desiredAccuracy`: the largest horizontal error that passes (`infinity` for no gate).
     var accuracyLimit: Double
     /// Cached from `distanceFilter`: `nil` delivers every fix.
     var filter: GeodesicThreshold?
     /// The last delivered position of the current run; `nil` when no run is going.
     var anchor: EarthPoint?
-    var deliveredCount = 0
+    /// Step 6's rate limit on the monotonic clock.
+    var reducedLimit = ReducedRateLimit()
     /// Told `location-unknown` for the current outage.
     var outageNotified = false
 
@@ -65,6 +66,7 @@ struct ClientState: Sendable {
             shareConsent = saved.shareConsent
             reduced = saved.reduced
             reduced.sanitize()
+            reducedLimit = ReducedRateLimit(savedUTC: reduced.lastDelivery)
         } else {
             grant = Grant(settings.authorization)
             accuracy = Accuracy(precise: settings.precise)

@@ -54,6 +54,8 @@ public enum Event: Sendable, Hashable {
     case error(client: String, code: ClientErrorCode, message: String)
     /// The source's state changed.
     case source(SourceState)
+    /// The receiver's time went back: a new time base starts (reported once per jump).
+    case timeJump(TimeJump)
 }
 
 /// What the caller must carry out after an engine input.

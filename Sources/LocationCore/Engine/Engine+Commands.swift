@@ -31,7 +31,7 @@ extension Engine {
     func unknownClient(_ name: String) -> CommandError {
         let names = clients.map(\.settings.name)
         let list = names.isEmpty ? "no clients are configured" : "configured clients: " + names.joined(separator: ", ")
-        return CommandError(.unknownClient, "no client named \"\(name)\"; \(list)")
+        return CommandError(.unknownClient, "no client named \"\(name)\"\(Suggestion.phrase(for: name, among: names)); \(list)")
     }
 
     func restrictedError(_ i: Int) -> CommandError {

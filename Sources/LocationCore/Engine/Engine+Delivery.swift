@@ -12,11 +12,18 @@ extension Engine {
         let usable = fix.isUsable
         noteSource(fix, usable: usable, now: now, effects: &effects)
         if usable, let time = fix.time {
+            if let jump = timeBase.observe(time, now: now) { effects.append(.event(.timeJump(jump))) }
             deliver(fix, time: time, now: now, effects: &effects)
         } else {
-            // Unusable fixes deliver nothing, but they still end runs of clients that fail steps 1–3.
-            for i in clients.indices where clients[i].anchor != nil && !isEligible(i) {
-                clients[i].anchor = nil
+            // Unusable fixes deliver nothing, but they still end runs of clients that fail steps 1–3,
+            // and each client counts the fix under the first step it fails.
+            for i in clients.indices {
+                if let refusal = eligibilityRefusal(i) {
+                    clients[i].anchor = nil
+                    clients[i].track.drop(refusal)
+                } else {
+                    clients[i].track.drop(.unusable)
+                }
             }
         }
         if persistPending {
@@ -50,13 +57,15 @@ extension Engine {
         }
     }
 
-    /// Steps 1–8 for every client.
+    /// Steps 1–8 for every client; every fix not delivered is counted under its reason.
     mutating func deliver(_ fix: Fix, time: Double, now: Double, effects: inout [Effect]) {
         var fixPoint: EarthPoint?
+        let base = timeBase.id
         for i in clients.indices {
             // Steps 1–2.
-            guard allowsDelivery(i) else {
+            if let refusal = authorizationRefusal(i) {
                 clients[i].anchor = nil
+                clients[i].track.drop(refusal)
                 if clients[i].grant.isProvisional { considerUpgradePrompt(i, fix: fix, time: time, effects: &effects) }
                 continue
             }
@@ -64,25 +73,38 @@ extension Engine {
             let locating = clients[i].locate != nil
             guard clients[i].updating || locating else {
                 clients[i].anchor = nil
+                clients[i].track.drop(.notUpdating)
                 continue
             }
-            // Step 4 (the rest of "usable" was checked once for all clients).
-            if let last = clients[i].lastDeliveredTime, !(time > last) { continue }
+            // Step 4 (the rest of "usable" was checked once for all clients): not an epoch this
+            // client already has in the current time base. An older fix started a new base above.
+            if clients[i].track.isSameEpoch(time, base: base) {
+                clients[i].track.drop(.sameEpoch)
+                continue
+            }
             // Step 5: an unknown estimate passes.
-            if let error = fix.horizontalError, !(error <= clients[i].accuracyLimit) { continue }
-            // Step 6.
+            if let error = fix.horizontalError, !(error <= clients[i].accuracyLimit) {
+                clients[i].track.gated(error: error)
+                continue
+            }
+            // Step 6, on the monotonic clock.
             let out: Fix
             let point: EarthPoint
             let reduced = !clients[i].deliversFull
             if reduced {
-                if let last = clients[i].reduced.lastDelivery, !(time - last >= clients[i].settings.reducedInterval) {
+                guard
+                    clients[i].reducedLimit.isOpen(
+                        now: now, utc: now + wallClockOffset, interval: clients[i].settings.reducedInterval)
+                else {
                     // A locate within the interval gets the coarse position already delivered in it again:
                     // promptly, and with no new information.
                     if locating, let again = clients[i].lastReducedFix {
                         effects.append(.deliver(Delivery(client: clients[i].settings.name, fix: again, accuracy: .reduced)))
-                        clients[i].deliveredCount += 1
+                        clients[i].track.deliveredAgain(now: now)
                         clients[i].locate = nil
                         if !clients[i].updating { clients[i].anchor = nil }
+                    } else {
+                        clients[i].track.drop(.reducedRate)
                     }
                     continue
                 }
@@ -110,16 +132,17 @@ extension Engine {
             if !locating, let filter = clients[i].filter, let anchor = clients[i].anchor,
                 !filter.isReached(from: anchor, to: point)
             {
+                clients[i].track.drop(.distanceFilter)
                 continue
             }
             // Step 8.
             effects.append(
                 .deliver(Delivery(client: clients[i].settings.name, fix: out, accuracy: reduced ? .reduced : .full)))
             clients[i].anchor = point
-            clients[i].lastDeliveredTime = time
-            clients[i].deliveredCount += 1
+            clients[i].track.delivered(time: time, base: base, now: now)
             if reduced {
-                clients[i].reduced.lastDelivery = time
+                clients[i].reducedLimit.delivered(now: now)
+                clients[i].reduced.lastDelivery = now + wallClockOffset
                 clients[i].lastReducedFix = out
                 persistPending = true
             }

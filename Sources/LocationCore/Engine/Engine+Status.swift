@@ -1,25 +1,39 @@
 /// `status` (SPEC §5.4): the engine's state at this moment, and per client
 /// why it is or is not delivering and the one command that would change that.
 extension Engine {
+    /// Whether Location Services are on (what `status(now:).services` says, without building the status).
+    public var servicesOn: Bool { services }
+
     /// The state at `now`, computed on request (nothing is cached).
     public func status(now: Double) -> EngineStatus {
-        EngineStatus(
+        var status = EngineStatus(
             services: services, source: source, lastFix: lastFix, lastFixAge: lastFixArrival.map { max(0, now - $0) },
-            clients: clients.indices.map { clientStatus($0) })
+            clients: clients.indices.map { clientStatus($0, now: now) })
+        status.timeJumps = timeBase.jumps
+        status.lastTimeJump = timeBase.lastJump
+        status.lastTimeJumpAge = timeBase.lastJump.map { max(0, now - $0.at) }
+        return status
     }
 
-    func clientStatus(_ i: Int) -> ClientStatus {
+    /// A client counts as `delivering` in `status` when it was delivered a fix within this many seconds.
+    public static let deliveringWindow = 5.0
+
+    func clientStatus(_ i: Int, now: Double) -> ClientStatus {
         let c = clients[i]
-        let (reason, suggestion) = explain(i)
+        let age = c.track.lastAt.map { max(0, now - $0) }
+        let eligible = isEligible(i)
+        let delivering = eligible && age.map { $0 <= Self.deliveringWindow } == true
+        let (reason, suggestion) = explain(i, now: now, delivering: delivering)
         return ClientStatus(
             authorization: authorization(of: i), inUse: c.inUse, updating: c.updating,
-            locatePending: c.locate != nil, prompt: c.prompt?.prompt(client: c.settings.name), delivering: isEligible(i),
-            reason: reason,
-            suggestion: suggestion, lastDelivered: c.lastDeliveredTime, deliveredCount: c.deliveredCount)
+            locatePending: c.locate != nil, prompt: c.prompt?.prompt(client: c.settings.name), delivering: delivering, reason: reason,
+            suggestion: suggestion, lastDelivered: c.track.lastTime, deliveredCount: c.track.delivered,
+            drops: c.track.drops, lastDeliveredAge: age, eligible: eligible)
     }
 
-    /// The first thing in §3.4's order that stops delivery, as a sentence and a command.
-    func explain(_ i: Int) -> (String, String?) {
+    /// The first thing in §3.4's order that stops delivery, as a sentence and a command
+    /// (`nil` when delivering or when no command helps, as in an outage).
+    func explain(_ i: Int, now: Double, delivering: Bool) -> (String, String?) {
         let c = clients[i]
         let name = c.settings.name
         if c.restricted { return ("restricted by \(settings.policySource)", nil) }
@@ -43,19 +57,67 @@ extension Engine {
             if case .alwaysUpgrade? = c.prompt {
                 return ("provisional always, not in use: waiting for the user to answer the upgrade prompt", "answer \(name) change-to-always")
             }
+            if c.upgradePromptShown {
+                return (
+                    "provisional always: delivers only while in use; the upgrade prompt was already shown and will not come again",
+                    "authorize \(name) always"
+                )
+            }
             return ("provisional always: delivers only while in use", "authorize \(name) always")
         case .whenInUse, .always:
             break
         }
         guard c.updating || c.locate != nil else { return ("updates are stopped", "start \(name)") }
-        var reason = c.locate != nil && !c.updating ? "locating (one fix)" : "delivering"
-        if !c.accuracy.deliversFull {
-            reason += ", reduced accuracy: a \(Self.metres(c.settings.reducedGrid)) grid at most every \(Self.seconds(c.settings.reducedInterval))"
+        let rate =
+            c.deliversFull
+            ? "" : "reduced accuracy: a \(Self.metres(c.settings.reducedGrid)) grid at most every \(Self.seconds(c.settings.reducedInterval))"
+        if delivering {
+            let what = c.locate != nil && !c.updating ? "locating (one fix)" : "delivering"
+            return (rate.isEmpty ? what : "\(what), \(rate)", nil)
         }
-        if outage {
-            reason += "; but the receiver has no usable fix now"
+        return stoppedReason(i, now: now, rate: rate)
+    }
+
+    /// Eligible, but nothing delivered within `deliveringWindow`: what the latest fixes ran into.
+    func stoppedReason(_ i: Int, now: Double, rate: String) -> (String, String?) {
+        let c = clients[i]
+        let waiting = c.locate != nil && !c.updating ? "locating (one fix): " : ""
+        // `status` runs no timers: the 5 s without a usable fix may be up without an input since.
+        if outage || now >= outageDeadline || c.track.lastDrop == .unusable {
+            guard let since = lastUsableAt ?? startedAt else { return (waiting + "no usable fix yet", nil) }
+            let what =
+                switch source {
+                case .connecting: "the receiver is not connected"
+                case .noFix, .connected, .fix: lastUsableAt == nil ? "no usable fix yet" : "no usable fix"
+                }
+            return (waiting + "\(what) for \(TextFormat.duration(now - since))", nil)
         }
-        return (reason, nil)
+        switch c.track.lastDrop {
+        case .sameEpoch:
+            return (waiting + "the receiver repeats an epoch already delivered (\(c.track.drops[.sameEpoch]) so far)", nil)
+        case .accuracyGate:
+            let error = c.track.lastGatedError.map(TextFormat.error) ?? "worse"
+            let limit = Self.metres(c.accuracyLimit)
+            return (
+                waiting
+                    + "fixes are \(error), desired accuracy is \(limit) (\(c.settings.desiredAccuracy)); \(c.track.drops[.accuracyGate]) held back",
+                nil
+            )
+        case .reducedRate:
+            let next = c.reducedLimit.remaining(now: now, utc: now + wallClockOffset, interval: c.settings.reducedInterval)
+            return (waiting + "\(rate); the next fix in \(TextFormat.duration(next))", "accuracy \(c.settings.name) full")
+        case .distanceFilter:
+            let filter = c.settings.distanceFilter.map(Self.metres) ?? "?"
+            return (
+                waiting
+                    + "within the distance filter (\(filter)) of the last delivered position; \(c.track.drops[.distanceFilter]) fixes held back",
+                nil
+            )
+        case .servicesOff, .notAuthorized, .notInUse, .notUpdating, .unusable, nil:
+            // The steps 1–3 cases were answered above; here only time has passed without a fix.
+            guard let last = lastFixArrival else { return (waiting + "waiting for the first fix from the receiver", nil) }
+            return (waiting + "no fix from the receiver for \(TextFormat.duration(now - last))", nil)
+        }
     }
 
     static func metres(_ value: Double) -> String {

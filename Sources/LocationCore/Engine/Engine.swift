@@ -40,6 +40,13 @@ public struct Engine: Sendable {
     var longitudeTrig = IncrementalSinCos()
     /// Set by the fix path when it changed saved state (reduced-accuracy secret, upgrade prompt shown).
     var persistPending = false
+    /// The receiver's time line: epochs, jumps back (step 4).
+    var timeBase = TimeBase()
+
+    /// Wall-clock UTC seconds minus `now`: how the owner's monotonic `now` maps to the wall clock,
+    /// which only the saved reduced-accuracy interval needs (it must survive restarts). 0 when `now`
+    /// already counts UTC seconds (a replay's clock built from fix times, tests); the daemon sets it.
+    public var wallClockOffset = 0.0
 
     /// Seconds without a usable fix before clients are told `location-unknown`.
     public static let outageDelay = 5.0
@@ -204,14 +211,28 @@ public struct Engine: Sendable {
     /// §3.4 steps 1–2: services on and the effective status allows delivery now.
     @inline(__always)
     func allowsDelivery(_ i: Int) -> Bool {
-        guard services, !clients[i].restricted else { return false }
-        return clients[i].grant.allowsDelivery(inUse: clients[i].inUse)
+        authorizationRefusal(i) == nil
+    }
+
+    /// The first of §3.4 steps 1–2 that refuses delivery now, or `nil`.
+    @inline(__always)
+    func authorizationRefusal(_ i: Int) -> DropReason? {
+        guard services else { return .servicesOff }
+        guard !clients[i].restricted else { return .notAuthorized }
+        return clients[i].grant.deliveryRefusal(inUse: clients[i].inUse)
+    }
+
+    /// The first of §3.4 steps 1–3 that refuses delivery now, or `nil`.
+    @inline(__always)
+    func eligibilityRefusal(_ i: Int) -> DropReason? {
+        if let refusal = authorizationRefusal(i) { return refusal }
+        return clients[i].updating || clients[i].locate != nil ? nil : .notUpdating
     }
 
     /// §3.4 steps 1–3.
     @inline(__always)
     func isEligible(_ i: Int) -> Bool {
-        allowsDelivery(i) && (clients[i].updating || clients[i].locate != nil)
+        eligibilityRefusal(i) == nil
     }
 
     // MARK: The shared frame of every input

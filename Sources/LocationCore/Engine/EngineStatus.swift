@@ -11,6 +11,12 @@ public struct EngineStatus: Sendable, Hashable {
     public var lastFixAge: Double?
     /// Per client, in config order.
     public var clients: [ClientStatus]
+    /// Times the receiver's time went back (each started a new time base) since the daemon started.
+    public var timeJumps = 0
+    /// The latest of them, if any.
+    public var lastTimeJump: TimeJump?
+    /// Seconds since it was seen.
+    public var lastTimeJumpAge: Double?
 
     /// A status from its parts.
     public init(services: Bool, source: SourceState, lastFix: Fix?, lastFixAge: Double?, clients: [ClientStatus]) {
@@ -34,8 +40,11 @@ public struct ClientStatus: Sendable, Hashable {
     public var locatePending: Bool
     /// The client's pending prompt, if any.
     public var prompt: Prompt?
-    /// Whether the next usable fix would be delivered (ignoring distance filter and accuracy gate).
+    /// Whether the client was delivered a fix within the last `Engine.deliveringWindow` seconds
+    /// (and steps 1–3 still let it have the next one).
     public var delivering: Bool
+    /// Whether §3.4 steps 1–3 let it have the next usable fix (it may still be waiting for one).
+    public var eligible: Bool
     /// Why it is or is not delivering, as one sentence.
     public var reason: String
     /// The one `locationctl` command that would change that (without the `locationctl` word),
@@ -45,12 +54,20 @@ public struct ClientStatus: Sendable, Hashable {
     public var lastDelivered: Double?
     /// Fixes delivered since the daemon started.
     public var deliveredCount: Int
+    /// Fixes not delivered since the daemon started, by reason.
+    public var drops: DropCounters
+    /// Seconds since the last delivery (the daemon's monotonic clock), if any.
+    public var lastDeliveredAge: Double?
 
     /// A status from its parts.
     public init(
         authorization: ClientAuthorization, inUse: Bool, updating: Bool, locatePending: Bool, prompt: Prompt?,
-        delivering: Bool, reason: String, suggestion: String?, lastDelivered: Double?, deliveredCount: Int
+        delivering: Bool, reason: String, suggestion: String?, lastDelivered: Double?, deliveredCount: Int,
+        drops: DropCounters = DropCounters(), lastDeliveredAge: Double? = nil, eligible: Bool? = nil
     ) {
+        self.eligible = eligible ?? delivering
+        self.drops = drops
+        self.lastDeliveredAge = lastDeliveredAge
         self.authorization = authorization
         self.inUse = inUse
         self.updating = updating

@@ -56,13 +56,14 @@ enum Grant: Sendable, Hashable {
         }
     }
 
-    /// SPEC §3.4 step 2 for this grant: whether a fix may be delivered, given whether the client is in use.
+    /// SPEC §3.4 step 2 for this grant: why a fix may not be delivered, given whether the client is
+    /// in use; `nil` when it may.
     @inline(__always)
-    func allowsDelivery(inUse: Bool) -> Bool {
+    func deliveryRefusal(inUse: Bool) -> DropReason? {
         switch self {
-        case .always(let provisional): !provisional || inUse
-        case .whenInUse: inUse
-        case .notDetermined, .denied: false
+        case .always(let provisional): !provisional || inUse ? nil : .notInUse
+        case .whenInUse: inUse ? nil : .notInUse
+        case .notDetermined, .denied: .notAuthorized
         }
     }
 }

@@ -1,6 +1,6 @@
 /// Provisional always and its one upgrade prompt (SPEC §3.3, iOS 13+):
 /// "Allow While Using App" on an always prompt grants `always` provisionally,
-/// which delivers only while in use (`Grant.allowsDelivery`). The first fix
+/// which delivers only while in use (`Grant.deliveryRefusal`). The first fix
 /// that only a full always would deliver — out of use, updating or locating,
 /// usable, newer, within the accuracy gate — is held back and opens the
 /// "Change to Always Allow?" prompt instead; `keep-while-using` makes it
@@ -17,7 +17,7 @@ extension Engine {
         guard case .always(provisional: true) = c.grant, services, !c.restricted, !c.inUse,
             c.updating || c.locate != nil, !c.upgradePromptShown, c.prompt == nil
         else { return }
-        if let last = c.lastDeliveredTime, !(time > last) { return }
+        if c.track.isSameEpoch(time, base: timeBase.id) { return }
         if let error = fix.horizontalError, !(error <= c.accuracyLimit) { return }
         let prompt = PendingPrompt.alwaysUpgrade(text: c.settings.usageAlways ?? c.settings.usage ?? "")
         clients[i].prompt = prompt

@@ -9,8 +9,10 @@
 ///  "driftHour":492624,"lastDelivery":1773446400}}]}
 /// ```
 ///
-/// Version 1 (before the location button's consent) has no `shareConsent`
-/// and reads as not consented. Members this build does not know are ignored.
+/// Version 1 (the Codable encoding) may lack `shareConsent` (files from
+/// before the location button's consent), which reads as not consented; a
+/// version 1 file that has it keeps it. Members this build does not know are
+/// ignored.
 extension SavedState {
     /// The state as a JSON object.
     public var json: JSONValue {
@@ -53,7 +55,8 @@ extension SavedClientState {
         self.init(
             name: try f.member("name").string(), status: status, provisional: try f.member("provisional").bool(),
             fullAccuracy: try f.member("fullAccuracy").bool(), upgradePromptShown: try f.member("upgradePromptShown").bool(),
-            shareConsent: version >= 2 ? try f.member("shareConsent").bool() : false,
+            shareConsent: version >= 2
+                ? try f.member("shareConsent").bool() : try f.optionalMember("shareConsent")?.bool() ?? false,
             reduced: try ReducedAccuracyState(f.member("reduced")))
     }
 }

@@ -17,7 +17,8 @@ public struct ReducedAccuracyState: Sendable, Hashable {
     public var random: Xoshiro256
     /// The UTC hour (fix time / 3600, floored) the offset was last drifted to; `nil` before the first reduced fix.
     public var driftHour: Double?
-    /// Fix time (UTC seconds) of the last reduced delivery, for `reduced_interval`.
+    /// Wall-clock UTC seconds of the last reduced delivery, for `reduced_interval` across restarts
+    /// (within one run the engine's monotonic clock decides; see `ReducedRateLimit`).
     public var lastDelivery: Double?
 
     /// The drift weight a of `o = sqrt(1 − a²)·o + a·fresh`, applied once an hour.

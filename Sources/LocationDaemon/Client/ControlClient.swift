@@ -155,7 +155,15 @@ public final class ControlClient {
     public func request(
         _ operation: ControlRequest.Operation, id: JSONValue? = nil, timeout: Double? = 10
     ) throws(ControlClientError) -> (line: [UInt8], reply: ControlReply) {
-        try send(ControlRequest(id: id, operation), timeout: timeout)
+        do {
+            try send(ControlRequest(id: id, operation), timeout: timeout)
+        } catch .closed {
+            // A daemon that refused the connection (`busy`) said so before it closed: that line may be waiting.
+            guard let line = try? readLine(timeout: 1), case .reply(let reply)? = try? ServerMessage.decode(line) else {
+                throw .closed(path: path)
+            }
+            return (line, reply)
+        }
         guard let line = try readLine(timeout: timeout) else { throw .closed(path: path) }
         do throws(ControlDecodeError) {
             guard case .reply(let reply) = try ServerMessage.decode(line) else {

@@ -3,8 +3,15 @@ import Glibc
 #endif
 import LocationCore
 
-/// Reads a configuration file and parses it (`DaemonConfig.parse`), turning
-/// every way the read can fail into a `ConfigError` a person can act on.
+/// Reads a configuration file and its drop-ins and parses them
+/// (`DaemonConfig.parse`), turning every way the read can fail into a
+/// `ConfigError` a person can act on.
+///
+/// Drop-ins: every `*.conf` in `PATH.d` (`/etc/locationd/locationd.conf.d`
+/// for the default path), in byte order of their names, after the main
+/// file; a key a later file sets overrides (`ConfigFragments`). Names not
+/// ending in `.conf` (an editor's backup, a `.dpkg-old`) are left alone; a
+/// missing directory is no drop-ins.
 public enum ConfigLoader {
     /// A configuration larger than this is refused (it is surely the wrong file).
     public static let maximumSize = 1 << 20
@@ -17,8 +24,38 @@ public enum ConfigLoader {
     public static func load(
         path: String, environment: [String: String] = ConfigLoader.processEnvironment()
     ) throws(ConfigErrors) -> DaemonConfig {
-        let text = try readText(path: path)
-        return try DaemonConfig.parse(text, file: path, environment: environment)
+        var files = [ConfigFragments.File(path: path, text: try readText(path: path))]
+        var problems: [ConfigError] = []
+        for dropIn in try dropIns(of: path) {
+            do {
+                files.append(ConfigFragments.File(path: dropIn, text: try readText(path: dropIn)))
+            } catch {
+                problems += error.errors
+            }
+        }
+        guard problems.isEmpty else { throw ConfigErrors(problems) }
+        return try DaemonConfig.parse(ConfigFragments(files), environment: environment)
+    }
+
+    /// The drop-in directory of the configuration at `path`: `PATH.d`.
+    public static func dropInDirectory(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        return trimmed + ".d"
+    }
+
+    /// The drop-ins of the configuration at `path`, in the order they apply.
+    public static func dropIns(of path: String) throws(ConfigErrors) -> [String] {
+        let directory = dropInDirectory(of: path)
+        let names: [String]?
+        do {
+            names = try FileSystem.names(in: directory)
+        } catch {
+            throw ConfigErrors([.unreadable(
+                file: directory, line: nil,
+                detail: "cannot read the drop-in directory: \(String(cString: strerror(error.errno)))\(advice(for: error.errno))")])
+        }
+        return (names ?? []).filter { $0.hasSuffix(".conf") && !$0.hasPrefix(".") }.map { DaemonConfig.join(directory, $0) }
     }
 
     /// The systemd directory variables of this process that are set.

@@ -20,6 +20,9 @@ public struct PeerCredentials: Sendable, Hashable, CustomStringConvertible {
         self.mayChange = mayChange
     }
 
+    /// What the peer may read (`Disclosure` filters by it): the same people who may change state.
+    public var readTier: ReadTier { ReadTier(mayChange: mayChange) }
+
     /// `uid 1000 pid 4242`.
     public var description: String { "uid \(uid) pid \(pid)" }
 }

@@ -14,17 +14,48 @@ extension ControlServer {
         public var replyBacklog: Int
         /// Seconds a cut-off watcher (or a `busy` peer) gets to take its last line before the close.
         public var closeGrace: Double
+        /// Connections one user other than root may hold at once (watchers included).
+        public var perUser: Int
+        /// Of `maximumConnections`, how many only root and members of
+        /// `socket_group` may take, so an administrator is always served.
+        public var reservedForPrivileged: Int
+        /// Seconds a peer may take to send one request line once its first
+        /// byte has arrived; then the connection is closed.
+        public var lineTimeout: Double
 
         /// Limits from their parts; every default is the daemon's.
         public init(
             maximumConnections: Int = 128, idleTimeout: Double = 60, watcherBacklog: Int = 1 << 20,
-            replyBacklog: Int = 256 << 10, closeGrace: Double = 2
+            replyBacklog: Int = 256 << 10, closeGrace: Double = 2, perUser: Int = 16, reservedForPrivileged: Int = 16,
+            lineTimeout: Double = 30
         ) {
             self.maximumConnections = maximumConnections
             self.idleTimeout = idleTimeout
             self.watcherBacklog = watcherBacklog
             self.replyBacklog = replyBacklog
             self.closeGrace = closeGrace
+            self.perUser = perUser
+            self.reservedForPrivileged = reservedForPrivileged
+            self.lineTimeout = lineTimeout
+        }
+
+        /// Why a new connection from `peer` is refused `busy`, or `nil` to serve it:
+        /// `open` connections now, `ofUser` of them the peer's user's.
+        public func refusal(for peer: PeerCredentials, open: Int, ofUser: Int) -> String? {
+            if open >= maximumConnections {
+                return "locationd already serves \(maximumConnections) control connections, as many as it accepts; try again later"
+            }
+            let shared = max(0, maximumConnections - reservedForPrivileged)
+            if !peer.mayChange && open >= shared {
+                return "locationd already serves \(shared) control connections, as many as it accepts from users "
+                    + "outside root and the socket group (the other \(maximumConnections - shared) of "
+                    + "\(maximumConnections) are kept for them); try again later"
+            }
+            if peer.uid != 0 && ofUser >= perUser {
+                return "uid \(peer.uid) already has \(perUser) control connections open, as many as one user may have; "
+                    + "close one (an idle watch, say) and try again"
+            }
+            return nil
         }
     }
 
@@ -50,6 +81,8 @@ extension ControlServer {
         public var cutOff = 0
         /// Connections closed for being idle.
         public var idleClosed = 0
+        /// Connections closed for taking longer than `lineTimeout` to send one request line.
+        public var slowLineClosed = 0
 
         /// All zero.
         public init() {}

@@ -12,7 +12,9 @@ import Synchronization
 ///   left by a daemon that is gone (refuses if one answers, and never
 ///   deletes anything that is not a socket), binds, gives the file mode 0660
 ///   and group `socket_group`, and listens. Connections wait in the backlog
-///   until `start()`.
+///   until `start()`. Or, under socket activation, it serves the listening
+///   socket systemd passed (`PassedSocket`) as it is: systemd made the file,
+///   its mode and group.
 /// * Peers: `SO_PEERCRED` decides who may change state (uid 0, or a member
 ///   of `socket_group`); other peers get `not-authorized` for change
 ///   requests and the handler never sees them.
@@ -21,7 +23,7 @@ import Synchronization
 ///   connection, replies and watcher backlogs capped. A slow or silent peer
 ///   never blocks the others or the handler.
 /// * `stop()` closes every connection and removes the socket file if it is
-///   still the one this server made.
+///   still the one this server made (never systemd's).
 public final class ControlServer: Sendable {
     /// The error code of the last line a watcher gets when it fell too far behind.
     public static let tooSlowCode = "too-slow"
@@ -49,7 +51,8 @@ public final class ControlServer: Sendable {
     }
 
     private let listenFD: Int32
-    private let identity: (device: UInt64, inode: UInt64)
+    /// The socket file this server made; `nil` for a socket systemd passed.
+    private let identity: (device: UInt64, inode: UInt64)?
     private let loop: ServerLoop
     private let thread = Mutex(ThreadState.idle)
 
@@ -62,13 +65,24 @@ public final class ControlServer: Sendable {
             path: path, socketGroup: socketGroup, handler: handler, limits: limits, adjustPeer: nil, executor: nil)
     }
 
+    /// Serves `passed`, the listening socket systemd handed over, as it is.
+    /// `socketGroup` still decides who may change state.
+    public convenience init(
+        passed: PassedSocket, socketGroup: String?, handler: any ControlHandler, limits: Limits = Limits()
+    ) throws(ControlServerError) {
+        try self.init(
+            path: passed.path, socketGroup: socketGroup, handler: handler, limits: limits, adjustPeer: nil, executor: nil,
+            passed: passed)
+    }
+
     /// The same, with `adjustPeer` applied to every peer's credentials (tests
     /// use it to play a peer that may not change state), and handler calls
     /// started on `executor` (tests give one of their own, so a handler that
     /// needs no actor answers even while other tests hold the shared pool).
     init(
         path: String, socketGroup: String?, handler: any ControlHandler, limits: Limits,
-        adjustPeer: (@Sendable (PeerCredentials) -> PeerCredentials)?, executor: (any TaskExecutor)?
+        adjustPeer: (@Sendable (PeerCredentials) -> PeerCredentials)?, executor: (any TaskExecutor)?,
+        passed: PassedSocket? = nil
     ) throws(ControlServerError) {
         guard let address = UnixSocketAddress(path: path) else { throw .pathTooLong(path) }
         self.path = path
@@ -85,6 +99,38 @@ public final class ControlServer: Sendable {
             }
         }
 
+        let fd: Int32
+        if let passed {
+            fd = passed.descriptor
+            identity = nil
+        } else {
+            let made = try Self.bindListening(address, group: group, warnings: &warnings)
+            fd = made.descriptor
+            identity = made.identity
+        }
+        do {
+            loop = try ServerLoop(listenFD: fd, path: path, handler: handler, group: group, limits: limits, adjustPeer: adjustPeer,
+                executor: executor)
+        } catch {
+            Glibc.close(fd)
+            if identity != nil { unlink(path) }
+            throw .system(path: path, error)
+        }
+        listenFD = fd
+        self.group = group
+        self.warnings = warnings
+        for warning in warnings { Diagnostics.warning(warning) }
+        if socketGroup == nil {
+            Diagnostics.info("control socket \(path): no socket_group is set, so only root may change state")
+        }
+    }
+
+    /// Makes the socket at `address` (its directory, a stale socket removed),
+    /// binds, sets mode and group, and listens.
+    private static func bindListening(
+        _ address: UnixSocketAddress, group: SocketGroup?, warnings: inout [String]
+    ) throws(ControlServerError) -> (descriptor: Int32, identity: (device: UInt64, inode: UInt64)) {
+        let path = address.path
         do {
             try FileSystem.makeDirectories(FileSystem.parent(of: path), mode: Self.directoryMode)
         } catch {
@@ -115,22 +161,7 @@ public final class ControlServer: Sendable {
             if error.operation.hasPrefix("bind") == false { unlink(path) }
             throw .system(path: path, error)
         }
-        identity = (UInt64(info.st_dev), UInt64(info.st_ino))
-        do {
-            loop = try ServerLoop(listenFD: fd, path: path, handler: handler, group: group, limits: limits, adjustPeer: adjustPeer,
-                executor: executor)
-        } catch {
-            Glibc.close(fd)
-            unlink(path)
-            throw .system(path: path, error)
-        }
-        listenFD = fd
-        self.group = group
-        self.warnings = warnings
-        for warning in warnings { Diagnostics.warning(warning) }
-        if socketGroup == nil {
-            Diagnostics.info("control socket \(path): no socket_group is set, so only root may change state")
-        }
+        return (fd, (UInt64(info.st_dev), UInt64(info.st_ino)))
     }
 
     deinit {
@@ -172,7 +203,9 @@ public final class ControlServer: Sendable {
         }
         Glibc.close(listenFD)
         var info = stat()
-        if lstat(path, &info) == 0, UInt64(info.st_dev) == identity.device, UInt64(info.st_ino) == identity.inode {
+        if let identity, lstat(path, &info) == 0, UInt64(info.st_dev) == identity.device,
+            UInt64(info.st_ino) == identity.inode
+        {
             unlink(path)
         }
     }

@@ -43,15 +43,19 @@ final class ServerConnection {
     var writable = true
     /// The last round stopped taking lines at its budget: complete lines wait in `inbound`.
     var backlogged = false
-    /// When the connection last made progress (monotonic seconds): a read, a write, a request, a reply.
+    /// When the connection last made progress (monotonic seconds): a request
+    /// line taken, a reply queued or written. Bytes that are no request (a
+    /// blank line, part of a line) are not progress.
     var lastActivity: Double
+    /// Since when part of a request line has waited for the rest (monotonic seconds).
+    var partialLineSince: Double?
 
     private var inbound: [UInt8] = []
     private var head = 0
     /// Up to here (an index into `inbound`) there is no newline.
     private var scanned = 0
     /// After a too-long line: drop bytes up to and including the next newline.
-    private var discarding = false
+    private(set) var discarding = false
 
     init(id: UInt64, fd: Int32, peer: PeerCredentials, output: ConnectionOutput, now: Double) {
         self.id = id

@@ -61,6 +61,7 @@ final class ServerLoop: @unchecked Sendable {
     private let executor: (any TaskExecutor)?
 
     private var connections: [UInt64: ServerConnection] = [:]
+    private var connectionsOfUser: [UInt32: Int] = [:]
     private var nextID: UInt64 = 1
     private var statistics = ControlServer.Statistics()
     private var acceptPausedUntil = 0.0
@@ -153,6 +154,7 @@ final class ServerLoop: @unchecked Sendable {
             switch connection.mode {
             case .requests where !connection.inFlight:
                 deadline = min(deadline, connection.lastActivity + limits.idleTimeout)
+                if let since = connection.partialLineSince { deadline = min(deadline, since + limits.lineTimeout) }
             case .closing(let end):
                 deadline = min(deadline, end)
             default:
@@ -193,10 +195,6 @@ final class ServerLoop: @unchecked Sendable {
                     return
                 }
             }
-            if connections.count >= limits.maximumConnections {
-                refuseBusy(fd)
-                continue
-            }
             var peer: PeerCredentials
             switch PeerCredentials.of(socket: fd, group: group) {
             case .success(let credentials): peer = credentials
@@ -206,6 +204,11 @@ final class ServerLoop: @unchecked Sendable {
                 peer = PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max, mayChange: false)
             }
             if let adjustPeer { peer = adjustPeer(peer) }
+            if let reason = limits.refusal(for: peer, open: connections.count, ofUser: connectionsOfUser[peer.uid] ?? 0) {
+                refuseBusy(fd, reason)
+                continue
+            }
+            connectionsOfUser[peer.uid, default: 0] += 1
             let id = nextID
             nextID += 1
             let output = ConnectionOutput(watcherBacklog: limits.watcherBacklog, waker: waker)
@@ -214,11 +217,9 @@ final class ServerLoop: @unchecked Sendable {
         }
     }
 
-    private func refuseBusy(_ fd: Int32) {
+    private func refuseBusy(_ fd: Int32, _ reason: String) {
         statistics.refusedBusy += 1
-        let error = ProtocolError(
-            .busy,
-            "locationd already serves \(limits.maximumConnections) control connections, as many as it accepts; try again later")
+        let error = ProtocolError(.busy, reason)
         let line = Array(error.reply.line().utf8)
         // A new socket's buffer is empty: the line fits, and the peer can read it after the close.
         _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
@@ -240,11 +241,9 @@ final class ServerLoop: @unchecked Sendable {
     private func read(_ connection: ServerConnection, now: Double) {
         var requests = false
         if case .requests = connection.mode { requests = true }
+        // Bytes read are not progress by themselves: only a request line is (see `dispatch`).
         let n = readOnce(connection, keeping: requests)
-        if n > 0 {
-            connection.lastActivity = now
-            return
-        }
+        if n > 0 { return }
         if n == 0 {
             connection.eof = true
             return
@@ -302,6 +301,17 @@ final class ServerLoop: @unchecked Sendable {
         switch connection.mode {
         case .requests:
             if connection.inFlight { return }
+            if waitsForTheRestOfALine(connection) {
+                let since = connection.partialLineSince ?? now
+                connection.partialLineSince = since
+                if now - since >= limits.lineTimeout {
+                    statistics.slowLineClosed += 1
+                    close(connection)
+                    return
+                }
+            } else {
+                connection.partialLineSince = nil
+            }
             if connection.eof && connection.bufferedInput == 0
                 && (connection.peerGone || connection.output.pendingBytes == 0)
             {
@@ -321,6 +331,16 @@ final class ServerLoop: @unchecked Sendable {
         case .closing:
             closeIfDone(connection, now: now)
         }
+    }
+
+    /// Whether the server is ready for more of this peer's request and holds
+    /// part of a line from it: the peer, not the server, is what the line waits for.
+    private func waitsForTheRestOfALine(_ connection: ServerConnection) -> Bool {
+        guard !connection.eof, !connection.backlogged, connection.output.pendingBytes <= limits.replyBacklog else {
+            return false
+        }
+        // The rest of a too-long line being dropped is not a request: the idle timeout bounds it.
+        return connection.bufferedInput > 0 && !connection.discarding
     }
 
     private func closeIfDone(_ connection: ServerConnection, now: Double) {
@@ -363,6 +383,7 @@ final class ServerLoop: @unchecked Sendable {
     private func dispatch(_ line: ServerConnection.Line, on connection: ServerConnection, now: Double) {
         statistics.requests += 1
         connection.lastActivity = now
+        connection.partialLineSince = nil
         let bytes: [UInt8]
         switch line {
         case .tooLong:
@@ -443,6 +464,12 @@ final class ServerLoop: @unchecked Sendable {
 
     private func close(_ connection: ServerConnection) {
         guard connections.removeValue(forKey: connection.id) != nil else { return }
+        let uid = connection.peer.uid
+        if let open = connectionsOfUser[uid], open > 1 {
+            connectionsOfUser[uid] = open - 1
+        } else {
+            connectionsOfUser[uid] = nil
+        }
         connection.output.close()
         Glibc.close(connection.fd)
         if case .watching(let watcher) = connection.mode { unwatch(watcher) }

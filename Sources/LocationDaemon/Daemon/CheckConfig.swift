@@ -4,7 +4,7 @@ import LocationCore
 /// configuration (every key, defaults included) on stdout, or every problem
 /// on stderr with file, line, key and the accepted values.
 public enum CheckConfig {
-    /// Checks the file at `path`; `.ok` when it is valid, `.refused` when not.
+    /// Checks the file at `path`; `.ok` when it is valid, `.configuration` when not.
     public static func run(
         path: String, environment: [String: String] = ConfigLoader.processEnvironment(),
         output: (String) -> Void = { StandardStreams.write($0, to: 1) },
@@ -13,6 +13,9 @@ public enum CheckConfig {
         do {
             let config = try ConfigLoader.load(path: path, environment: environment)
             output(config.rendered)
+            if let dropIns = try? ConfigLoader.dropIns(of: path), !dropIns.isEmpty {
+                errors("locationd: read after \(path), in this order: \(dropIns.joined(separator: ", "))\n")
+            }
             let logged = config.clients.filter { $0.log != nil }.count
             errors(
                 "locationd: \(path) is valid: \(config.clients.count) client\(config.clients.count == 1 ? "" : "s")"
@@ -24,7 +27,7 @@ public enum CheckConfig {
             let count = error.errors.count
             text += "locationd: \(path) has \(count) problem\(count == 1 ? "" : "s"); the daemon would not start with it\n"
             errors(text)
-            return .refused
+            return .configuration
         }
     }
 }

@@ -11,10 +11,12 @@ import LocationCore
 /// Writes: with `fsync = always` each line is written and synced before
 /// `append` returns (on disk before the next fix). With `fsync = interval`
 /// (and in replay) lines are gathered per client and written in batches of
-/// whole lines — when a batch reaches `batchLimit` bytes, and at every tick
-/// (`flushIfDue`), reopen, reconfigure and close — so each `write(2)` holds
-/// only whole lines and a crash loses at most the last interval's lines,
-/// which `fsync = interval` allows anyway.
+/// whole lines — whenever the daemon's source pauses (`writeBatches`, so a
+/// live fix is written at once and a burst in one write), when a batch
+/// reaches `batchLimit` bytes (replay), and at every tick, reopen,
+/// reconfigure and close — so each `write(2)` holds only whole lines and a
+/// crash loses at most the lines of the moment, and a power cut what
+/// `fsync = interval` allows anyway.
 ///
 /// Not thread-safe: one owner (the daemon core, or a replay) calls it.
 public final class ClientLogs {
@@ -30,7 +32,9 @@ public final class ClientLogs {
         /// `cannot open the log of client logger: open /x: Permission denied; …`.
         public var description: String {
             var advice = ""
-            if error.errno == EACCES || error.errno == EPERM {
+            if error.explanation != nil {
+                // The refusal says what was found and what to do.
+            } else if error.errno == EACCES || error.errno == EPERM {
                 advice = "; make its directory writable by the user locationd runs as"
             } else if error.errno == ENOENT || error.errno == ENOTDIR {
                 advice = "; check log_dir and the client's log in the configuration"
@@ -132,6 +136,13 @@ public final class ClientLogs {
             writeBatch(of: name)
             if let notice = entries[name]?.writer?.flushIfDue(now: now) { Self.report(notice) }
         }
+    }
+
+    /// Writes every client's batch (`fsync = interval`); the daemon calls it
+    /// whenever its source pauses, so batches never wait for the tick live.
+    public func writeBatches() {
+        guard fsyncPolicy == .interval else { return }
+        for name in order { writeBatch(of: name) }
     }
 
     /// Writes `client`'s batch, if it has one.

@@ -17,6 +17,23 @@ struct ConfigReload: Sendable {
         keepRunning(\.socketGroup, "socket_group", running: running)
         keepRunning(\.source, "[source]", running: running)
         keepRunning(\.stateDirectory, "state_dir", running: running)
+        // The MQTT publishers are made at start: a publishing client's settings or log path wait for a restart.
+        if Self.publishing(reloaded) != Self.publishing(running) { needRestart.append("mqtt_* keys") }
+    }
+
+    /// Each publishing client's MQTT settings and log path, by name.
+    private static func publishing(_ config: DaemonConfig) -> [String: Publishing] {
+        var found: [String: Publishing] = [:]
+        for client in config.clients {
+            guard let mqtt = client.mqtt else { continue }
+            found[client.name] = Publishing(settings: mqtt, log: config.logPath(forClient: client.name))
+        }
+        return found
+    }
+
+    private struct Publishing: Hashable {
+        var settings: MQTTSettings
+        var log: String?
     }
 
     private mutating func keepRunning<Value: Equatable>(

@@ -5,10 +5,11 @@ import LocationCore
 
 /// `locationd run`: start-up, the service group, SIGHUP and shutdown.
 ///
-/// Start-up order, each step refusing to start (exit 1, every problem
-/// logged) when it fails: signals are caught (so a SIGTERM during start-up
-/// is not lost), the configuration is read, the state loaded (a corrupt file
-/// set aside) and every log opened, the control socket bound, the source
+/// Start-up order, each step refusing to start (exit 1, 78 for the
+/// configuration; every problem logged) when it fails: signals are caught
+/// (so a SIGTERM during start-up is not lost), the configuration is read,
+/// the state loaded (a corrupt file set aside) and every log opened, the
+/// control socket bound (or the one systemd passed taken), the source
 /// started; then READY=1. The services run as a group in that order —
 /// core, control, source, systemd — and stop in reverse: STOPPING=1, stop
 /// reading, close and unlink the socket, then write and sync the logs and
@@ -17,15 +18,18 @@ import LocationCore
 public enum Daemon {
     /// Makes the fix source for a `[source]` section.
     public typealias SourceFactory = @Sendable (SourceConfig) -> any FixSource
-    /// Makes the control-plane service (binding its socket) for the core; throws when it cannot.
-    public typealias ControlFactory = @Sendable (DaemonConfig, DaemonCore) throws -> any Service
+    /// Makes the control-plane service for the core — binding its socket, or
+    /// serving the one systemd passed — and throws when it cannot.
+    public typealias ControlFactory = @Sendable (DaemonConfig, DaemonCore, PassedSocket?) throws -> any Service
 
     /// Runs the daemon with the configuration at `configPath` until SIGTERM
-    /// or SIGINT. Returns `.ok` after a clean stop, `.refused` when it could
-    /// not start or a service failed.
+    /// or SIGINT. Returns `.ok` after a clean stop, `.configuration` (78) when
+    /// the configuration has errors, `.refused` when it could not start
+    /// otherwise or a service failed.
     public static func run(
         configPath: String, sources: SourceFactory, control: ControlFactory? = nil,
-        environment: [String: String] = SystemdNotifier.processEnvironment()
+        environment: [String: String] = SystemdNotifier.processEnvironment(),
+        activation: [String: String] = SocketActivation.processEnvironment()
     ) async -> ExitCode {
         // Everything asynchronous from here on runs on the core thread, none of it on the cooperative pool.
         do {
@@ -35,12 +39,14 @@ public enum Daemon {
             return .refused
         }
         return await withTaskExecutorPreference(CoreExecutor.shared) {
-            await serve(configPath: configPath, sources: sources, control: control, environment: environment)
+            await serve(
+                configPath: configPath, sources: sources, control: control, environment: environment, activation: activation)
         }
     }
 
     private static func serve(
-        configPath: String, sources: SourceFactory, control: ControlFactory?, environment: [String: String]
+        configPath: String, sources: SourceFactory, control: ControlFactory?, environment: [String: String],
+        activation: [String: String]
     ) async -> ExitCode {
         let signals: SignalSource
         do {
@@ -51,13 +57,24 @@ public enum Daemon {
         }
         defer { signals.cancel() }
 
+        // A control socket systemd passed (locationd.socket); the variables go,
+        // so nothing the daemon starts takes it for its own.
+        let passed: PassedSocket?
+        do {
+            passed = try SocketActivation(environment: activation).controlSocket()
+        } catch {
+            Diagnostics.error("not started: \(error)")
+            return .refused
+        }
+        SocketActivation.unsetProcessEnvironment()
+
         let config: DaemonConfig
         do {
             config = try ConfigLoader.load(path: configPath)
         } catch {
             for problem in error.errors { Diagnostics.error(problem.description) }
             Diagnostics.error("not started: the configuration has errors (locationd check-config --config \(configPath) lists them)")
-            return .refused
+            return .configuration
         }
         let clientNames = config.clients.map(\.name).joined(separator: ", ")
         Diagnostics.notice(
@@ -66,7 +83,8 @@ public enum Daemon {
 
         // Before the state is read: a second daemon must not set aside, rewrite or
         // race the state file (or append to the logs) of the one already running.
-        if control != nil, isServed(config.socket) {
+        // (systemd listening on a socket it passed is not another daemon.)
+        if control != nil, passed == nil, isServed(config.socket) {
             Diagnostics.error(
                 "not started: another locationd is running on \(config.socket); stop it first (systemctl stop locationd), "
                     + "or give this one another socket, state_dir and log_dir")
@@ -83,9 +101,10 @@ public enum Daemon {
         }
 
         var services: [any Service] = [CoreService(core: core)]
+        if MQTTService.isNeeded(config) { services.append(MQTTService(config: config, core: core)) }
         if let control {
             do {
-                services.append(try control(config, core))
+                services.append(try control(config, core, passed))
             } catch {
                 Diagnostics.error("not started: \(error)")
                 core.abandon()
@@ -136,8 +155,12 @@ public enum Daemon {
         core.reopenLogs()
         do {
             let config = try ConfigLoader.load(path: configPath)
+            let running = core.config
             let needRestart = core.reload(config)
-            Diagnostics.notice("reloaded the configuration from \(configPath)")
+            let changes = ConfigChanges.between(running, core.config)
+            Diagnostics.notice(
+                "reloaded the configuration from \(configPath): "
+                    + (changes.isEmpty ? "no setting changed" : changes.joined(separator: "; ")))
             if !needRestart.isEmpty {
                 Diagnostics.warning(
                     "changes to \(needRestart.joined(separator: ", ")) take effect only after a restart "

@@ -40,6 +40,8 @@ public final class DaemonCore: ControlHandler, Sendable {
 
     /// The source as people name it: `gpsd 127.0.0.1:2947`, `nmea /dev/ttyACM0`.
     public let sourceName: String
+    /// Each publishing client's MQTT status, for `status` (filled by `MQTTService`).
+    public let brokerBoard: BrokerBoard
     private let owner: Mutex<EngineOwner>
 
     /// Loads the state (setting a corrupt file aside), makes the engine and
@@ -50,7 +52,9 @@ public final class DaemonCore: ControlHandler, Sendable {
     public init(config: DaemonConfig, seed: UInt64, clock: DaemonClock = .system) throws(StartError) {
         let name = Self.name(of: config.source)
         sourceName = name
-        owner = Mutex(try EngineOwner(config: config, seed: seed, clock: clock, sourceName: name))
+        let brokers = BrokerBoard()
+        brokerBoard = brokers
+        owner = Mutex(try EngineOwner(config: config, seed: seed, clock: clock, sourceName: name, brokers: brokers))
     }
 
     /// 64 random bits from the kernel (`getrandom`), for `init(config:seed:)`.
@@ -72,6 +76,13 @@ public final class DaemonCore: ControlHandler, Sendable {
     /// One event from the fix source, carried out on the caller's thread.
     public func ingest(_ event: SourceEvent) {
         owner.withLock { $0.ingest(event) }
+    }
+
+    /// The source paused (its reader is about to wait): writes the log lines
+    /// batched since (`fsync = interval`), so a live fix reaches its log at
+    /// once while a burst still goes out in one write.
+    public func writeBatchedLines() {
+        owner.withLock { $0.writeBatchedLines() }
     }
 
     /// The 1 s duty: engine timers, held log lines and `fsync = interval`, a pending state save.
@@ -156,5 +167,10 @@ public final class DaemonCore: ControlHandler, Sendable {
     /// Forgets a watcher whose connection closed.
     public func unwatch(_ watcher: WatcherID) {
         owner.withLock { $0.unwatch(watcher) }
+    }
+
+    /// Tells every watcher of `event`'s client about it (an MQTT broker coming or going).
+    public func announce(_ event: ControlEvent) {
+        owner.withLock { $0.announce(event) }
     }
 }

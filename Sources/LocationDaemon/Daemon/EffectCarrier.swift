@@ -130,6 +130,8 @@ public final class EffectCarrier {
             Diagnostics.log(code == .denied ? .notice : .info, "\(client): \(code.rawValue): \(message)")
         case .source(let state):
             Diagnostics.info("source: \(state.rawValue)")
+        case .timeJump(let jump):
+            Diagnostics.warning("source: " + jump.sentence)
         }
         if collectsEvents { pending.append(ControlEvent(event, time: time)) }
     }

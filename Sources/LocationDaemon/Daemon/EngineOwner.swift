@@ -24,15 +24,21 @@ final class EngineOwner {
     private var watchers = WatcherList()
     private var reportedSource: SourceState?
     private var stopped = false
+    /// The MQTT publishers' statuses, for `status` replies.
+    private let brokers: BrokerBoard
 
     /// Loads the state, makes the engine, opens every log (see `DaemonCore.init`).
-    init(config: DaemonConfig, seed: UInt64, clock: DaemonClock, sourceName: String) throws(DaemonCore.StartError) {
+    init(
+        config: DaemonConfig, seed: UInt64, clock: DaemonClock, sourceName: String, brokers: BrokerBoard = BrokerBoard()
+    ) throws(DaemonCore.StartError) {
+        self.brokers = brokers
         self.config = config
         self.clock = clock
         self.sourceName = sourceName
         state = StateKeeper(store: StateStore(path: config.statePath))
         let saved = state.load()
         engine = Engine(settings: config.engineSettings, saved: saved, seed: seed)
+        engine.wallClockOffset = clock.wall() - clock.monotonic()
         let logs: ClientLogs
         do {
             logs = try ClientLogs(config: config)
@@ -46,6 +52,8 @@ final class EngineOwner {
             throw .audit(error)
         }
         carrier = EffectCarrier(logs: logs)
+        let written = [config.statePath, config.auditLogPath] + logs.clients.compactMap { logs.path(of: $0) }
+        for problem in SafeFile.directoryProblems(of: written) { Diagnostics.warning(problem) }
         effects.reserveCapacity(16)
         if saved == nil {
             // Write the state at once, so the reduced-accuracy secrets just drawn survive a crash.
@@ -74,9 +82,16 @@ final class EngineOwner {
         carry(now: now)
     }
 
+    func writeBatchedLines() {
+        guard !stopped else { return }
+        carrier.logs.writeBatches()
+    }
+
     func tick() {
         guard !stopped else { return }
         let now = clock.monotonic()
+        // The wall clock may have been set (NTP, gpsd): the saved reduced-accuracy time follows it.
+        engine.wallClockOffset = clock.wall() - now
         effects.removeAll(keepingCapacity: true)
         engine.handle(.tick, now: now, into: &effects)
         carry(now: now)
@@ -130,7 +145,9 @@ final class EngineOwner {
     }
 
     func statusReport() -> StatusReport {
-        StatusReport(status: engine.status(now: clock.monotonic()), time: clock.wall(), sourceName: sourceName)
+        StatusReport(
+            status: engine.status(now: clock.monotonic()), time: clock.wall(), sourceName: sourceName,
+            brokers: brokers.statuses)
     }
 
     var savedState: SavedState { engine.savedState }
@@ -156,7 +173,7 @@ final class EngineOwner {
             }
             return .hello(id: request.id, HelloReply(clients: clients))
         case .status(let client):
-            let report = statusReport()
+            let report = disclosure(to: peer).status(statusReport())
             guard let client else { return .status(id: request.id, report) }
             guard let one = report.only(client: client) else {
                 return .unknownClient(id: request.id, client: client, known: engine.settings.clients.map(\.name))
@@ -196,7 +213,9 @@ final class EngineOwner {
             _ = sink.send(Array(reply.line().utf8))
             return nil
         }
-        guard sink.send(Array(ControlReply.watching(id: request.id, client: client).line().utf8)) else { return nil }
+        let withheld = disclosure(to: peer).withheldNote(group: config.socketGroup)
+        let reply = ControlReply.watching(id: request.id, client: client, withheld: withheld)
+        guard sink.send(Array(reply.line().utf8)) else { return nil }
         let snapshot = ControlEvent.snapshot(
             source: engine.status(now: clock.monotonic()).source, authorizations: engine.authorizations,
             prompts: engine.prompts, time: clock.wall(), client: client)
@@ -206,8 +225,20 @@ final class EngineOwner {
         return watchers.add(client: client, sink: sink, peer: peer)
     }
 
+    /// What `peer` may see now: the one read-tier decision for status and
+    /// watch (docs/protocol.md § Read tiers); the watchers' broadcast filters
+    /// through the same `Disclosure`.
+    private func disclosure(to peer: PeerCredentials) -> Disclosure {
+        Disclosure(tier: peer.readTier, services: engine.servicesOn)
+    }
+
     func unwatch(_ watcher: WatcherID) {
         watchers.remove(watcher)
+    }
+
+    func announce(_ event: ControlEvent) {
+        guard !stopped else { return }
+        watchers.broadcast([event], services: engine.servicesOn)
     }
 
     // MARK: - Effects
@@ -220,6 +251,6 @@ final class EngineOwner {
         if carrier.takePersistRequest() {
             state.changed(now: now) { engine.savedState }
         }
-        if watching { watchers.broadcast(carrier.takeEvents()) }
+        if watching { watchers.broadcast(carrier.takeEvents(), services: engine.servicesOn) }
     }
 }

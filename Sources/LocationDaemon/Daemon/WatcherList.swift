@@ -46,14 +46,16 @@ struct WatcherList {
         order.removeAll()
     }
 
-    /// Sends each watcher the events that match its client, in order.
-    mutating func broadcast(_ events: [ControlEvent]) {
+    /// Sends each watcher the events that match its client and that its
+    /// peer may see while Location Services are `services` (`Disclosure`), in order.
+    mutating func broadcast(_ events: [ControlEvent], services: Bool) {
         guard !events.isEmpty else { return }
         var lines: [[UInt8]?] = Array(repeating: nil, count: events.count)
         var dropped: [WatcherID] = []
         for id in order {
             guard let watcher = watchers[id] else { continue }
-            for (i, event) in events.enumerated() where event.matches(client: watcher.client) {
+            let filter = Disclosure(tier: watcher.peer.readTier, services: services)
+            for (i, event) in events.enumerated() where event.matches(client: watcher.client) && filter.allows(event) {
                 let line = lines[i] ?? event.line()
                 lines[i] = line
                 if !watcher.sink.send(line) {

@@ -25,6 +25,9 @@ public protocol SourceSink: Sendable {
     func take(_ event: SourceEvent) -> Bool
     /// No more events (the reader ended, or the source was stopped). Idempotent.
     func finish()
+    /// The reader has taken everything that was there and is about to wait
+    /// for more: the daemon writes the log lines it batched meanwhile.
+    func idle()
     /// How to stop the reader should the consumer go away first (called
     /// once by the source as it starts). A sink whose consumer never goes
     /// away may ignore it.
@@ -34,6 +37,8 @@ public protocol SourceSink: Sendable {
 extension SourceSink {
     /// The consumer never goes away on its own.
     public func whenConsumerGone(_ stop: @escaping @Sendable () -> Void) {}
+    /// Nothing to do between bursts.
+    public func idle() {}
 }
 
 /// A producer of fixes: gpsd through libgps, an NMEA serial device, or an

@@ -153,6 +153,7 @@ final class NMEAReader {
                     flushIfPending(&pending)
                     report(.connecting, "end of file \(path); following it for more data")
                 }
+                sink.idle()
                 guard pause(timing.follow) else { return .stopped }
                 let state = input.fileState(path: path)
                 if state.replaced { return .replaced }
@@ -169,6 +170,7 @@ final class NMEAReader {
                 pollfd(fd: input.fd, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: control.wakeup.descriptor, events: Int16(POLLIN), revents: 0),
             ]
+            sink.idle()
             let ready = poll(&fds, 2, Int32((timeout * 1000).rounded(.up)))
             if ready < 0 {
                 if errno == EINTR { continue }

@@ -364,38 +364,15 @@ public final class LogWriter {
         }
     }
 
+    /// Opens the log through `SafeFile` (relative to its directory, never
+    /// through a symbolic link, only a regular file of the daemon's own user),
+    /// creating it and its directories as needed.
     private static func openLog(_ path: String) throws(SystemError) -> (fd: Int32, isRegular: Bool) {
-        let directory = FileSystem.parent(of: path)
-        try FileSystem.makeDirectories(directory, mode: directoryMode)
         // O_RDWR rather than O_WRONLY: the torn-tail repair reads the end of
         // the very file it truncates, through the same descriptor.
-        let flags = O_RDWR | O_APPEND | O_CLOEXEC | O_NOCTTY
-        var created = true
-        var fd = open(path, flags | O_CREAT | O_EXCL, fileMode)
-        while fd < 0 && errno == EINTR { fd = open(path, flags | O_CREAT | O_EXCL, fileMode) }
-        if fd < 0 && errno == EEXIST {
-            created = false
-            fd = try retryingEINTR("open \(path)") { open(path, flags | O_CREAT, fileMode) }
-        } else if fd < 0 {
-            let code = errno
-            throw SystemError("open \(path)", errno: code)
-        }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let code = errno
-            Glibc.close(fd)
-            throw SystemError("fstat \(path)", errno: code)
-        }
-        let isRegular = info.st_mode & S_IFMT == S_IFREG
-        if info.st_mode & S_IFMT == S_IFDIR {
-            Glibc.close(fd)
-            throw SystemError("open \(path)", errno: EISDIR)
-        }
-        if created {
-            // The new directory entry must survive a power cut too.
-            try? FileSystem.syncDirectory(directory)
-        }
-        return (fd, isRegular)
+        let opened = try SafeFile.open(
+            path, flags: O_RDWR | O_APPEND, create: true, mode: fileMode, directoryMode: directoryMode)
+        return (opened.fd, true)
     }
 
     /// Cuts the file back to just after its last `\n` (or to empty if it has

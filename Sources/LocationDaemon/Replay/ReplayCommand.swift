@@ -22,7 +22,7 @@ public enum ReplayCommand {
         } catch {
             for problem in error.errors { Diagnostics.error(problem.description) }
             Diagnostics.error("replay refused: the configuration has errors")
-            return .refused
+            return .configuration
         }
         var events: [ReplayEvent] = []
         if let path = options.events {

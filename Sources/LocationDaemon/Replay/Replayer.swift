@@ -7,8 +7,10 @@ import LocationCore
 /// same engine and the same `EffectCarrier` as the daemon, as fast as it can
 /// be read.
 ///
-/// * The engine's clock is the fixes' own time: fix `f` is handled at
-///   `now = f.time`, and timers due by then fire first, so no ticks are needed.
+/// * The engine's clock is a monotonic clock built from the fixes' own times
+///   (`ReplayClock`: forward steps advance it, a step back adds nothing), so
+///   timers due by a fix fire first and no ticks are needed; a recording whose
+///   time jumps cannot stop them.
 /// * Events are applied before the first fix whose time is at or after
 ///   their `at` (with `now = at`); events after the last fix are applied at
 ///   the end, in order. A refused event is reported and the replay goes on.
@@ -121,6 +123,7 @@ private final class ReplaySession {
     private let events: [ReplayEvent]
     private var nextEvent = 0
     private var effects: [Effect] = []
+    private var clock = ReplayClock()
     private(set) var eventsApplied = 0
     private(set) var eventsRefused = 0
     private(set) var firstFixTime: Double?
@@ -138,12 +141,15 @@ private final class ReplaySession {
         guard let time = fix.time, time.isFinite else { return }
         if firstFixTime == nil { firstFixTime = time }
         lastFixTime = time
+        var next = clock
+        let now = next.advance(toFixTime: time)
         while nextEvent < events.count, events[nextEvent].at <= time {
-            apply(events[nextEvent])
+            apply(events[nextEvent], now: clock.reading(forEventAt: events[nextEvent].at, limit: now))
             nextEvent += 1
         }
+        clock = next
         effects.removeAll(keepingCapacity: true)
-        engine.handle(.fix(fix), now: time, into: &effects)
+        engine.handle(.fix(fix), now: now, into: &effects)
         carrier.carry(effects, eventTime: time)
         _ = carrier.takePersistRequest()
     }
@@ -151,13 +157,13 @@ private final class ReplaySession {
     /// End of input: the events after the last fix, in order.
     func finish() {
         while nextEvent < events.count {
-            apply(events[nextEvent])
+            apply(events[nextEvent], now: clock.reading(forEventAt: events[nextEvent].at))
             nextEvent += 1
         }
     }
 
-    private func apply(_ event: ReplayEvent) {
-        let result = engine.handle(event.command, now: event.at)
+    private func apply(_ event: ReplayEvent, now: Double) {
+        let result = engine.handle(event.command, now: now)
         carrier.carry(result.effects, eventTime: event.at)
         _ = carrier.takePersistRequest()
         let what = "events line \(event.line) (\(event.command.name) at \(UTCTime.format(event.at)))"

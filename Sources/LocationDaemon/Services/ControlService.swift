@@ -15,11 +15,20 @@ public final class ControlService: Service {
     private let stopped: AsyncStream<Void>
     private let stop: AsyncStream<Void>.Continuation
 
-    /// Binds `config.socket` (group `config.socketGroup`) for `core`.
-    public init(config: DaemonConfig, core: DaemonCore) throws(ControlServerError) {
+    /// Binds `config.socket` (group `config.socketGroup`) for `core`, or
+    /// serves `passed`, the socket systemd handed over (locationd.socket).
+    public init(config: DaemonConfig, core: DaemonCore, passed: PassedSocket? = nil) throws(ControlServerError) {
         server = try ControlServer(
-            path: config.socket, socketGroup: config.socketGroup, handler: core, limits: ControlServer.Limits(),
-            adjustPeer: nil, executor: CoreExecutor.shared)
+            path: passed?.path ?? config.socket, socketGroup: config.socketGroup, handler: core,
+            limits: ControlServer.Limits(), adjustPeer: nil, executor: CoreExecutor.shared, passed: passed)
+        if let passed {
+            Diagnostics.info("control socket \(passed.path): passed by systemd (locationd.socket)")
+            if passed.path != config.socket {
+                Diagnostics.warning(
+                    "systemd passed the control socket \(passed.path), but [daemon] socket is \(config.socket): serving "
+                        + "\(passed.path); make locationd.socket's ListenStream= and the configuration name the same path")
+            }
+        }
         (stopped, stop) = AsyncStream.makeStream(of: Void.self)
     }
 

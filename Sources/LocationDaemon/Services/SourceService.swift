@@ -52,6 +52,10 @@ final class CoreFeed: SourceSink {
         return true
     }
 
+    func idle() {
+        core.writeBatchedLines()
+    }
+
     func finish() {
         open.store(false, ordering: .releasing)
         continuation.finish()

@@ -7,14 +7,17 @@ import LocationCore
 /// start, saved atomically after changes. It deals in bytes; the caller
 /// encodes and decodes them (and calls `setAside(reason:)` when decoding fails).
 ///
-/// Save (an `AtomicFileWriter`): write `state.json.tmp` (created 0640,
-/// truncated, never through a symbolic link), fsync it, rename it over
-/// `state.json`, fsync the directory. A failure before the rename leaves the
+/// Save (an `AtomicFileWriter`): write a temporary file of a name of its own
+/// beside it (`.state.json.XXXXXXXXXXXX`, created 0640 with `O_EXCL`, never
+/// through a symbolic link), fsync it, rename it over `state.json`, fsync the
+/// directory. A failure before the rename leaves the
 /// previous `state.json` as it was and removes the temporary file; a failed
 /// directory sync fails the save too (a power cut could still undo it).
 ///
-/// Load: a state file that cannot be used (empty, a directory, unreadable,
-/// absurdly large, or refused by the caller's decoder) is renamed aside to
+/// Load: the file is opened through `SafeFile` (never through a symbolic
+/// link; a regular file of the daemon's own user). A state file that cannot
+/// be used (empty, a directory, a link, someone else's, unreadable, absurdly
+/// large, or refused by the caller's decoder) is renamed aside to
 /// `state.json.corrupt-<UTC time>` so a person can look at it, and the daemon
 /// starts from the configuration's initial values.
 public struct StateStore: Sendable, Hashable {
@@ -73,28 +76,22 @@ public struct StateStore: Sendable, Hashable {
     /// The directory holding the state file.
     public var directory: String { FileSystem.parent(of: path) }
 
-    /// The temporary file a save writes before renaming it into place.
-    public var temporaryPath: String { path + ".tmp" }
-
     /// Reads the state file. `now` (UTC seconds, default the system clock)
     /// names a file that has to be set aside.
     public func load(now: Double? = nil) -> Loaded {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
-        if fd < 0 {
-            let code = errno
-            if code == ENOENT { return .missing }
-            return .setAside(setAside(reason: "cannot open it: \(String(cString: strerror(code)))", now: now))
+        let fd: Int32
+        do {
+            fd = try SafeFile.open(path, flags: O_RDONLY, create: false).fd
+        } catch {
+            if error.errno == ENOENT { return .missing }
+            let reason = error.explanation ?? "cannot open it: \(String(cString: strerror(error.errno)))"
+            return .setAside(setAside(reason: reason, now: now))
         }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             let code = errno
             close(fd)
             return .setAside(setAside(reason: "cannot examine it: \(String(cString: strerror(code)))", now: now))
-        }
-        let kind = info.st_mode & S_IFMT
-        guard kind == S_IFREG else {
-            close(fd)
-            return .setAside(setAside(reason: kind == S_IFDIR ? "it is a directory, not a file" : "it is not a regular file", now: now))
         }
         guard Int(info.st_size) <= Self.maximumSize else {
             close(fd)
@@ -145,7 +142,7 @@ public struct StateStore: Sendable, Hashable {
     /// thrown error the previous state file is untouched.
     public func save(_ bytes: [UInt8]) throws(SystemError) {
         try FileSystem.makeDirectories(directory, mode: Self.directoryMode)
-        let file = try AtomicFileWriter(path: path, temporaryPath: temporaryPath, mode: Self.fileMode)
+        let file = try AtomicFileWriter(path: path, mode: Self.fileMode)
         try file.write(bytes)
         // A state whose new name a power cut could still undo is not saved yet: the keeper tries again.
         if let error = try file.commit() { throw error }

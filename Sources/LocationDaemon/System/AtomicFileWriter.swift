@@ -1,12 +1,20 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationCore
 
 /// Replaces a file so that it appears whole or not at all: the bytes go to a
 /// temporary file beside it, which `commit()` syncs, renames over the target
 /// and makes durable by syncing the directory. Abandoned (never committed),
 /// the temporary file is removed and the target is as it was. The state
 /// store and `locationctl export -o` both write through it.
+///
+/// The temporary file is made by `SafeFile.createTemporary`: a name of its
+/// own (`.NAME.` and random letters) created with `O_EXCL` and `O_NOFOLLOW`
+/// relative to the directory's descriptor, which the rename and the
+/// directory sync use too. Nothing planted in the directory is written
+/// through or stands in the way; the rename replaces whatever entry has the
+/// target's name (a symbolic link there is replaced, not followed).
 ///
 /// Not thread-safe: one owner.
 public final class AtomicFileWriter {
@@ -15,46 +23,29 @@ public final class AtomicFileWriter {
     /// The temporary file being written.
     public let temporaryPath: String
     private let fd: Int32
+    private let directory: Int32
+    private let temporaryName: String
+    private let name: String
     private var committed = false
 
-    /// A writer whose temporary file gets a name of its own beside the target
-    /// (`.NAME.XXXXXX`), and once committed the mode of any new file (0666
-    /// less the umask).
-    public init(path: String) throws(SystemError) {
+    /// A writer whose temporary file, and so the file once committed, is
+    /// created with `mode` less the umask (default 0666: an ordinary file).
+    public init(path: String, mode: mode_t = 0o666) throws(SystemError) {
         self.path = path
-        let directory = FileSystem.parent(of: path)
-        var template = Array("\(directory)/.\(FileSystem.fileName(of: path)).XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            guard let base = buffer.baseAddress else { return -1 }
-            return mkstemp(base)
-        }
-        guard fd >= 0 else { throw SystemError("create a temporary file in \(directory)", errno: errno) }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        self.fd = fd
-        temporaryPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        // mkstemp makes it 0600; an export is an ordinary file. (Reading the umask sets it for a moment:
-        // fine in the single-threaded locationctl.)
-        let mask = umask(0)
-        umask(mask)
-        fchmod(fd, 0o666 & ~mask)
-    }
-
-    /// A writer whose temporary file is `temporaryPath`, created with `mode`
-    /// (less the umask), or truncated when an earlier attempt left it. A
-    /// symbolic link at that name is refused (`ELOOP`), never followed.
-    public init(path: String, temporaryPath: String, mode: mode_t) throws(SystemError) {
-        self.path = path
-        self.temporaryPath = temporaryPath
-        fd = try retryingEINTR("create \(temporaryPath)") {
-            open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, mode)
-        }
+        let made = try SafeFile.createTemporary(beside: path, mode: mode)
+        fd = made.fd
+        directory = made.directory
+        temporaryName = made.name
+        name = FileSystem.fileName(of: path)
+        temporaryPath = DaemonConfig.join(FileSystem.parent(of: path), made.name)
     }
 
     deinit {
         if !committed {
             close(fd)
-            unlink(temporaryPath)
+            unlinkat(directory, temporaryName, 0)
         }
+        close(directory)
     }
 
     /// Appends bytes.
@@ -78,17 +69,19 @@ public final class AtomicFileWriter {
         // close is not retried on EINTR: on Linux the descriptor is gone either way.
         if close(fd) != 0 && errno != EINTR {
             let code = errno
-            unlink(temporaryPath)
+            unlinkat(directory, temporaryName, 0)
             throw SystemError("close \(temporaryPath)", errno: code)
         }
         do {
-            try retryingEINTR("rename \(temporaryPath) to \(path)") { rename(temporaryPath, path) }
+            try retryingEINTR("rename \(temporaryPath) to \(path)") {
+                renameat(directory, temporaryName, directory, name)
+            }
         } catch {
-            unlink(temporaryPath)
+            unlinkat(directory, temporaryName, 0)
             throw error
         }
         do {
-            try FileSystem.syncDirectory(FileSystem.parent(of: path))
+            try retryingEINTR("fsync directory \(FileSystem.parent(of: path))") { fsync(directory) }
             return nil
         } catch {
             return error

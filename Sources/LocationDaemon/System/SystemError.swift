@@ -8,16 +8,19 @@ public struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
     public var operation: String
     /// The `errno` value.
     public var errno: Int32
+    /// What was found, when that says more than `errno`'s text (e.g. "it is a symbolic link, …").
+    public var explanation: String?
 
     /// An error from its parts.
-    public init(_ operation: String, errno: Int32) {
+    public init(_ operation: String, errno: Int32, explanation: String? = nil) {
         self.operation = operation
         self.errno = errno
+        self.explanation = explanation
     }
 
-    /// `open /x: No such file or directory (ENOENT)`.
+    /// `open /x: No such file or directory`, or `refused /x: it is a symbolic link, …`.
     public var description: String {
-        "\(operation): \(String(cString: strerror(errno)))"
+        "\(operation): \(explanation ?? String(cString: strerror(errno)))"
     }
 }
 

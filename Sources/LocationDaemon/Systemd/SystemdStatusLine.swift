@@ -13,7 +13,7 @@ enum SystemdStatusLine {
         case .noFix: source = "\(sourceName) connected, receiver has no fix"
         case .fix: source = "\(sourceName) connected"
         }
-        let receiving = status.clients.filter(\.delivering)
+        let receiving = status.clients.filter(\.eligible)
         let count = receiving.count == 1 ? "1 client" : "\(receiving.count) clients"
         if !status.services { return "Location Services are off; \(source)" }
         if receiving.isEmpty {

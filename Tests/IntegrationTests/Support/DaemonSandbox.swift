@@ -63,6 +63,24 @@ final class DaemonSandbox {
         try FileIO.write(configPath, text)
     }
 
+    /// Writes the configuration: `[source] type = nmea` on `device`, everything else in the sandbox.
+    func writeNMEAConfig(device: String, clients: String = DaemonSandbox.logger()) throws {
+        let text = """
+            [daemon]
+            socket = \(socketPath)
+            socket_group =
+            state_dir = \(stateDirectory)
+            log_dir = \(logDirectory)
+
+            [source]
+            type = nmea
+            device = \(device)
+
+            \(clients)
+            """
+        try FileIO.write(configPath, text)
+    }
+
     /// Starts `locationd run` on this sandbox's configuration; its output goes
     /// to files of its own. Its environment is `environment` alone (with PATH,
     /// HOME and TMPDIR): nothing of the test runner's, such as a NOTIFY_SOCKET.

@@ -185,6 +185,7 @@ import Testing
         #expect(ExitCode.refused.rawValue == 1)
         #expect(ExitCode.usage.rawValue == 2)
         #expect(ExitCode.unreachable.rawValue == 3)
+        #expect(ExitCode.configuration.rawValue == 78, "EX_CONFIG, which the unit does not restart")
     }
 
     @Test func suggestionsAreOnlyMadeForPlausibleTypos() {

@@ -31,6 +31,26 @@ import Testing
         #expect(!block.contains("→ run:"))
     }
 
+    @Test func dropsAreSummarisedPerClientAndTimeJumpsOnce() throws {
+        let block = try #require(Self.text.components(between: "tracker:", and: "survey:"))
+        #expect(block.contains("  not delivered: not authorized 52, unusable 3\n"))
+        #expect(Self.text.contains(
+            "receiver time: went back 52 min (to 2026-03-14 11:07:03 UTC) 3 min ago; a new time base, logging continues (2 jumps since the daemon started)"))
+        #expect(!Self.text.contains("receiver clock:"))
+    }
+
+    @Test func aReceiverClockFarFromTheSystemClockIsStatedNotTurnedIntoAnAge() throws {
+        // A recording from March played in December: the fix is 261 days old by its date, 2 s by the clock.
+        var status = Samples.status
+        status.timeJumps = 0
+        status.lastTimeJump = nil
+        let now = Samples.t0 + 261 * 86_400
+        let text = StatusRenderer.render(StatusReport(status: status, time: now, sourceName: "gpsd"))
+        #expect(text.contains("receiver clock: 261 d behind the system clock (its last fix is dated 2026-03-14 12:00:01 UTC)"))
+        #expect(text.contains("last 2026-03-14 12:00:01 UTC (2 s ago)"))
+        #expect(!text.contains("261 d ago"))
+    }
+
     @Test func aBlockedClientSaysWhyAndTheOneCommandThatFixesIt() throws {
         let block = try #require(Self.text.components(between: "tracker:", and: "survey:"))
         #expect(block.contains("never, full accuracy"))
@@ -69,10 +89,25 @@ import Testing
         (ControlEventTests.events[3], "survey prompt full-accuracy closed"),
         (ControlEventTests.events[4], "12:00:03 logger error location-unknown: no fix for 5 s"),
         (ControlEventTests.events[6], "12:00:03 source → no-fix"),
-        (ControlEventTests.events[7], "12:00:04 logger location 52.3765432,4.8954321 ±4.8 m full"),
+        (ControlEventTests.events[7],
+         "12:00:03 source: receiver time went back 52 min (to 2026-03-14 11:08:03 UTC); a new time base, logging continues"),
+        (ControlEventTests.events[8], "12:00:04 logger location 52.3765432,4.8954321 ±4.8 m full"),
     ])
     func rendersOneReadableLinePerEvent(event: ControlEvent, expected: String) {
         #expect(EventRenderer.render(event) == expected)
+    }
+
+    @Test func watchLinesStartWithTheSystemClockAndLabelTheFixTime() throws {
+        let event = ControlEventTests.events[8]
+        let fixTime = try #require(event.time)
+        #expect(
+            EventRenderer.render(event, receivedAt: fixTime + 1)
+                == "12:00:05 logger location 52.3765432,4.8954321 ±4.8 m full (fix time 12:00:04)")
+        // A receiver whose clock is 261 days behind: the fix time says so, with its date.
+        let late = EventRenderer.render(event, receivedAt: fixTime + 261 * 86_400)
+        #expect(late.hasPrefix("12:00:04 logger location ") && late.hasSuffix("(fix time \(TextFormat.dateTime(fixTime)))"))
+        // Engine events keep the daemon's time, the same system clock.
+        #expect(EventRenderer.render(ControlEventTests.events[0], receivedAt: fixTime + 9).hasPrefix("12:00:03 logger authorization"))
     }
 
     @Test func rendersLogRecordsWithTheDateForTail() {

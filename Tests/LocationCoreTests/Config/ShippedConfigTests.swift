@@ -70,13 +70,16 @@ import TestSupport
             }
         }
         if !current.isEmpty { blocks.append(current.joined(separator: "\n")) }
-        #expect(blocks.count == 2)
+        #expect(blocks.count == 3)
         let shipped = try DaemonConfig.parse(blocks[0], file: "example 1")
         #expect(shipped.engineSettings.clients == (try load()).engineSettings.clients)
         let second = try DaemonConfig.parse(blocks[1], file: "example 2")
         #expect(second.source == .nmea(device: "/dev/ttyACM0", baud: 38_400))
         #expect(second.client(named: "weather")?.usage == "Local forecast #1: the town you are in")
         #expect(second.restricted == ["tracker"])
+        let fleet = try DaemonConfig.parse(blocks[2], file: "example 3")
+        #expect(fleet.client(named: "fleet")?.mqtt?.broker == "mqtt.example.org:8883")
+        #expect(fleet.client(named: "fleet")?.mqtt?.scheme == "mqtts")
     }
 
     @Test func renderedShippedConfigParsesBack() throws {

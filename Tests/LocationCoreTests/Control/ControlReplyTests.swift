@@ -52,6 +52,17 @@ import Testing
         #expect(back.sourceName == "gpsd 127.0.0.1:2947")
         #expect(back.time == Samples.t0)  // whole seconds survive millisecond text exactly
         #expect(back.status == Samples.status)
+        #expect(back.status.clients[1].drops[.notAuthorized] == 52)
+        #expect(back.status.clients[0].lastDeliveredAge == 2)
+        #expect(back.status.timeJumps == 2)
+    }
+
+    @Test func everyDropReasonIsInTheClientStatus() throws {
+        let json = Samples.denied.json
+        let dropped = try #require(json["dropped"]?.objectValue)
+        #expect(dropped.map(\.0) == DropReason.allCases.map(\.rawValue))
+        #expect(json["dropped"]?["not-authorized"] == 52)
+        #expect(json["dropped"]?["same-epoch"] == 0)
     }
 
     @Test func statusOfServicesOffKeepsStoredStatusReasonAndPurpose() throws {
@@ -105,6 +116,7 @@ import Testing
         ControlEvent(.error(client: "logger", code: .locationUnknown, message: "no fix for 5 s"), time: Samples.t0),
         ControlEvent(.error(client: "logger", code: .denied, message: ""), time: Samples.t0),
         ControlEvent(.source(.noFix), time: Samples.t0),
+        ControlEvent(.timeJump(TimeJump(from: Samples.t0, to: Samples.t0 - 3120, at: 0)), time: Samples.t0),
         ControlEvent(
             location: LogRecord(
                 time: Samples.t0 + 1, latitude: 52.3765432, longitude: 4.8954321, horizontalError: 4.8,

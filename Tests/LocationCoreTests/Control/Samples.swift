@@ -15,13 +15,20 @@ enum Samples {
         authorization: ClientAuthorization(client: "logger", status: .whileUsing, stored: .whileUsing, once: true),
         inUse: true, updating: true, locatePending: false, prompt: nil, delivering: true,
         reason: "logger is authorized while in use and is in use.", suggestion: nil, lastDelivered: t0 - 2,
-        deliveredCount: 12)
+        deliveredCount: 12, lastDeliveredAge: 2)
 
     static let denied = ClientStatus(
         authorization: ClientAuthorization(client: "tracker", status: .never, stored: .never),
         inUse: true, updating: true, locatePending: false, prompt: nil, delivering: false,
         reason: "tracker is set to never.", suggestion: "authorize tracker while-using", lastDelivered: nil,
-        deliveredCount: 0)
+        deliveredCount: 0, drops: trackerDrops)
+
+    static var trackerDrops: DropCounters {
+        var drops = DropCounters()
+        drops[.notAuthorized] = 52
+        drops[.unusable] = 3
+        return drops
+    }
 
     static let asking = ClientStatus(
         authorization: ClientAuthorization(
@@ -36,8 +43,14 @@ enum Samples {
         inUse: false, updating: true, locatePending: false, prompt: whileUsingPrompt, delivering: false,
         reason: "Location Services are off.", suggestion: "services on", lastDelivered: t0 - 3600, deliveredCount: 3)
 
-    static let status = EngineStatus(
-        services: true, source: .fix, lastFix: lastFix, lastFixAge: 2, clients: [delivering, denied, asking])
+    static let status = {
+        var status = EngineStatus(
+            services: true, source: .fix, lastFix: lastFix, lastFixAge: 2, clients: [delivering, denied, asking])
+        status.timeJumps = 2
+        status.lastTimeJump = TimeJump(from: t0 - 60, to: t0 - 3180, at: 0)
+        status.lastTimeJumpAge = 180
+        return status
+    }()
 
     static let report = StatusReport(status: status, time: t0, sourceName: "gpsd 127.0.0.1:2947")
 }

@@ -63,10 +63,13 @@ import Testing
         outOfRange.longitude = 181
         #expect(engine.feed(outOfRange).deliveries.isEmpty)
         #expect(engine.feed(E.fix(2, mode: .twoD)).delivered().count == 1)
-        // Not newer than the last delivered fix: the same epoch again, or an older one.
+        // The same epoch again is not delivered; an older one starts a new time base and is
+        // (ReceiverTimeTests has the rest).
         #expect(engine.feed(E.fix(2)).deliveries.isEmpty)
-        #expect(engine.feed(E.fix(1.5)).deliveries.isEmpty)
-        #expect(engine.feed(E.fix(3)).delivered().count == 1)
+        #expect(engine.handle(.fix(E.fix(1.5)), now: E.t0 + 3).delivered().count == 1)
+        #expect(engine.handle(.fix(E.fix(3)), now: E.t0 + 4).delivered().count == 1)
+        let drops = engine.status(now: E.t0 + 4).clients[0].drops
+        #expect(drops[.unusable] == 5 && drops[.sameEpoch] == 1 && drops.total == 6)
     }
 
     @Test(arguments: [

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Writes geodesic.csv: WGS-84 inverse-problem vectors from GeographicLib.
 
-Run from anywhere with a python3 that has geographiclib (`python3 -m pip
-install geographiclib`, or the wheel at the repository root); the output goes
-beside this script. The seed is fixed, so the file only changes when this
+Generated with GeographicLib 2.1 for Python (geographiclib==2.1 on PyPI);
+to regenerate, `python3 -m pip install geographiclib==2.1` (in a venv) and run
+this script from anywhere; the output goes beside it. The seed is fixed, so the file only changes when this
 script (or GeographicLib's answers) change.
 
 Columns: case,lat1,lon1,lat2,lon2,s12 (degrees, metres). Coordinates are

@@ -116,7 +116,7 @@ final class FakeControlHandler: ControlHandler {
             source: .fix, authorizations: clients.map(authorization), prompts: [], time: 1_773_489_603, client: client)
         // Registered under the lock with its first lines, so no event can come between them.
         return state.withLock { state -> WatcherID? in
-            guard sink.send(Array(ControlReply.watching(id: request.id, client: client).line().utf8)) else { return nil }
+            guard sink.send(Array(ControlReply.watching(id: request.id, client: client, withheld: nil).line().utf8)) else { return nil }
             for event in snapshot where !sink.send(event.line()) { return nil }
             let id = state.nextWatcher
             state.nextWatcher += 1

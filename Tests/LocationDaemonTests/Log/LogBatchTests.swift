@@ -52,6 +52,17 @@ private func batch(_ range: Range<Int>) -> [UInt8] {
         #expect(recordNumbers(try dir.read("log/logger.jsonl")) == Array(0..<(perBatch + 1)))
     }
 
+    @Test func theDaemonWritesABurstWhenItsSourcePauses() throws {
+        let dir = try ScratchDirectory("batch")
+        let core = try DaemonCore(config: try daemonConfig(in: dir, fsync: "interval"), seed: 1, clock: ManualClock().clock)
+        core.ingest(.state(.connected, detail: "connected"))
+        for i in 0..<5 { core.ingest(.fix(walkFix(i, metres: Double(i) * 10))) }
+        #expect(try dir.read("log/logger.jsonl").isEmpty, "a burst is gathered")
+        core.writeBatchedLines()
+        #expect(try logRecords(dir.file("log/logger.jsonl")).map(\.time) == (0..<5).map { walkFix($0).time })
+        core.shutdown()
+    }
+
     @Test func alwaysWritesAndSyncsEachLineBeforeAppendReturns() throws {
         let dir = try ScratchDirectory("batch")
         let logs = try ClientLogs(config: try daemonConfig(in: dir, fsync: "always"))

@@ -17,92 +17,115 @@ import TestSupport
         return withExtendedLifetime(dir) { true }
     }()
 
-    @Test func fullDeviceIsReportedOnceAndUnwrittenLinesAreCounted() throws {
-        let writer = try LogWriter(path: "/dev/full", fsync: .always)
-        let first = writer.append(logRecord(0))
-        guard case .failed(let path, let error, let held) = first else {
-            Issue.record("expected a failure notice, got \(String(describing: first))")
-            return
-        }
-        #expect(path == "/dev/full" && error.errno == ENOSPC && held == 1)
-        #expect(first?.level == .error)
-        #expect(first?.description.hasPrefix("cannot write /dev/full (No space left on device): no partial line is left in it;") == true)
-        for n in 1..<5 { #expect(writer.append(logRecord(n)) == nil, "reported once per episode") }
-        #expect(writer.flushIfDue(now: 10) == nil)
-        #expect(writer.isFailing && writer.heldLines == 5)
-        #expect(writer.close() == .closedWithUnwrittenLines(path: "/dev/full", lost: 5))
-        #expect(writer.linesLost == 5 && writer.linesWritten == 0)
-    }
-
-    @Test func fullHoldDropsTheOldestAndResumesIntoTheReopenedFile() throws {
-        let dir = try ScratchDirectory()
-        let path = dir.file("logger.jsonl")
-        #expect(symlink("/dev/full", path) == 0)
-        let writer = try LogWriter(path: path, fsync: .always)
-        let total = LogWriter.holdLimit + 5
-        var notices = 0
-        for n in 0..<total where writer.append(logRecord(n)) != nil { notices += 1 }
-        #expect(notices == 1)
-        #expect(writer.heldLines == LogWriter.holdLimit && writer.linesLost == 5)
-        // The administrator points the log at a real file again (logrotate, SIGHUP).
-        #expect(unlink(path) == 0)
-        #expect(try writer.reopen() == 0)
-        let notice = writer.flushIfDue(now: 0)
-        #expect(notice == .recovered(path: path, caughtUp: LogWriter.holdLimit, lost: 5))
-        #expect(notice?.description == "writing \(path) works again: 1024 held lines written, 5 lines lost")
-        #expect(notice?.level == .notice)
-        #expect(recordNumbers(try dir.read(path)) == Array(5..<total))
-        #expect(!writer.isFailing && writer.heldLines == 0)
-    }
-
-    @Test(.enabled(if: LogWriterFailureTests.canMountTmpfs, "needs permission to mount a small tmpfs"))
-    func fullFileSystemLeavesNoPartialLineAndResumesWhenSpaceReturns() throws {
+    /// A small tmpfs of `size` mounted in a scratch directory, unmounted after `body`. (The
+    /// log writer refuses devices such as /dev/full and links to them, #9:
+    /// a full file system is how a regular log file fills.)
+    static func onTmpfs(size: String = "256k", _ body: (_ mnt: String) throws -> Void) throws {
         let dir = try ScratchDirectory()
         let mnt = dir.file("mnt")
         #expect(mkdir(mnt, 0o755) == 0)
-        try #require(mount("tmpfs", mnt, "tmpfs", 0, "size=64k,mode=0755") == 0)
+        try #require(mount("tmpfs", mnt, "tmpfs", 0, "size=\(size),mode=0755") == 0)
         defer {
             umount2(mnt, Int32(MNT_DETACH))
             withExtendedLifetime(dir) {}  // remove the directory only after the unmount
         }
-        let path = mnt + "/logger.jsonl"
-        let writer = try LogWriter(path: path, fsync: .always)
-        for n in 0..<30 { #expect(writer.append(logRecord(n)) == nil) }
+        try body(mnt)
+    }
 
-        // Fill every remaining page of the file system.
+    /// Fills every remaining page of the file system at `mnt`.
+    static func fill(_ mnt: String) throws {
         let filler = open(mnt + "/filler", O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
         try #require(filler >= 0)
         let block = [UInt8](repeating: 0x55, count: 4096)
-        for _ in 0..<64 where block.withUnsafeBytes({ write(filler, $0.baseAddress, $0.count) }) > 0 {}
+        for _ in 0..<128 where block.withUnsafeBytes({ write(filler, $0.baseAddress, $0.count) }) > 0 {}
         close(filler)
+    }
 
-        // The log's page has room for ten more lines; the eleventh crosses into a page that is not there.
-        var n = 30
-        var notice: LogWriter.Notice?
-        while n < 200 && notice == nil {
-            notice = writer.append(logRecord(n))
-            n += 1
+    @Test(.enabled(if: LogWriterFailureTests.canMountTmpfs, "needs permission to mount a small tmpfs"))
+    func aFullFileSystemIsReportedOnceAndUnwrittenLinesAreCounted() throws {
+        try Self.onTmpfs { mnt in
+            let path = mnt + "/logger.jsonl"
+            let writer = try LogWriter(path: path, fsync: .always)
+            try Self.fill(mnt)
+            let first = writer.append(logRecord(0))
+            guard case .failed(let failedPath, let error, let held) = first else {
+                Issue.record("expected a failure notice, got \(String(describing: first))")
+                return
+            }
+            #expect(failedPath == path && error.errno == ENOSPC && held == 1)
+            #expect(first?.level == .error)
+            #expect(first?.description.hasPrefix("cannot write \(path) (No space left on device): no partial line is left in it;") == true)
+            for n in 1..<5 { #expect(writer.append(logRecord(n)) == nil, "reported once per episode") }
+            #expect(writer.flushIfDue(now: 10) == nil)
+            #expect(writer.isFailing && writer.heldLines == 5)
+            #expect(writer.close() == .closedWithUnwrittenLines(path: path, lost: 5))
+            #expect(writer.linesLost == 5 && writer.linesWritten == 0)
         }
-        guard case .failed(_, let error, let held) = notice else {
-            Issue.record("expected a failure notice, got \(String(describing: notice))")
-            return
-        }
-        #expect(error.errno == ENOSPC && held == 1)
-        let failedAt = n - 1
-        #expect(failedAt == 40)
-        #expect(recordNumbers(try dir.read(path)) == Array(0..<failedAt), "only whole lines")
-        for _ in 0..<5 {
-            #expect(writer.append(logRecord(n)) == nil)
-            n += 1
-        }
-        #expect(writer.heldLines == 6)
+    }
 
-        #expect(unlink(mnt + "/filler") == 0)
-        let resumed = writer.append(logRecord(n))
-        n += 1
-        #expect(resumed == .recovered(path: path, caughtUp: 7, lost: 0))
-        #expect(recordNumbers(try dir.read(path)) == Array(0..<n))
-        #expect(writer.close() == nil)
+    @Test(.enabled(if: LogWriterFailureTests.canMountTmpfs, "needs permission to mount a small tmpfs"))
+    func fullHoldDropsTheOldestAndResumesIntoTheReopenedFile() throws {
+        try Self.onTmpfs { mnt in
+            let path = mnt + "/logger.jsonl"
+            let writer = try LogWriter(path: path, fsync: .always)
+            try Self.fill(mnt)
+            let total = LogWriter.holdLimit + 5
+            var notices = 0
+            for n in 0..<total where writer.append(logRecord(n)) != nil { notices += 1 }
+            #expect(notices == 1)
+            #expect(writer.heldLines == LogWriter.holdLimit && writer.linesLost == 5)
+            // The administrator makes room and rotates the log (logrotate, SIGHUP).
+            #expect(unlink(mnt + "/filler") == 0)
+            #expect(rename(path, path + ".1") == 0)
+            #expect(try writer.reopen() == 0)
+            let notice = writer.flushIfDue(now: 0)
+            #expect(notice == .recovered(path: path, caughtUp: LogWriter.holdLimit, lost: 5))
+            #expect(notice?.description == "writing \(path) works again: 1024 held lines written, 5 lines lost")
+            #expect(notice?.level == .notice)
+            #expect(recordNumbers(try FileIO.read(path)) == Array(5..<total))
+            #expect(try FileIO.read(path + ".1").isEmpty)
+            #expect(!writer.isFailing && writer.heldLines == 0)
+        }
+    }
+
+    @Test(.enabled(if: LogWriterFailureTests.canMountTmpfs, "needs permission to mount a small tmpfs"))
+    func fullFileSystemLeavesNoPartialLineAndResumesWhenSpaceReturns() throws {
+        try Self.onTmpfs(size: "64k") { mnt in
+            let path = mnt + "/logger.jsonl"
+            let writer = try LogWriter(path: path, fsync: .always)
+            for n in 0..<30 { #expect(writer.append(logRecord(n)) == nil) }
+
+            // Fill every remaining page of the file system.
+            try Self.fill(mnt)
+
+            // The log's page has room for ten more lines; the eleventh crosses into a page that is not there.
+            var n = 30
+            var notice: LogWriter.Notice?
+            while n < 200 && notice == nil {
+                notice = writer.append(logRecord(n))
+                n += 1
+            }
+            guard case .failed(_, let error, let held) = notice else {
+                Issue.record("expected a failure notice, got \(String(describing: notice))")
+                return
+            }
+            #expect(error.errno == ENOSPC && held == 1)
+            let failedAt = n - 1
+            #expect(failedAt == 40)
+            #expect(recordNumbers(try FileIO.read(path)) == Array(0..<failedAt), "only whole lines")
+            for _ in 0..<5 {
+                #expect(writer.append(logRecord(n)) == nil)
+                n += 1
+            }
+            #expect(writer.heldLines == 6)
+
+            #expect(unlink(mnt + "/filler") == 0)
+            let resumed = writer.append(logRecord(n))
+            n += 1
+            #expect(resumed == .recovered(path: path, caughtUp: 7, lost: 0))
+            #expect(recordNumbers(try FileIO.read(path)) == Array(0..<n))
+            #expect(writer.close() == nil)
+        }
     }
 
     @Test func fileSizeLimitGivesEFBIGOnceLeavesNoPartialLineAndResumes() async throws {

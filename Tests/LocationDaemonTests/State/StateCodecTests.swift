@@ -46,6 +46,31 @@ import Testing
         #expect(v2 == expected)
     }
 
+    /// What the last version 1 build wrote (its Codable encoder: every member in declaration order,
+    /// `shareConsent` included, `lastDelivery` on the wall clock): nothing of it is lost.
+    @Test func aVersionOneFileWithTheShareConsentKeepsIt() throws {
+        let v1 = """
+            {"version":1,"services":false,"clients":[{"name":"logger","status":"while-using","provisional":false,\
+            "fullAccuracy":true,"upgradePromptShown":false,"shareConsent":true,"reduced":{"offsetEast":1.25,\
+            "offsetNorth":-0.5,"random":["0000000000000001","ffffffffffffffff","3a6b97164cecee24","89f0de5fd6390c76"],\
+            "lastDelivery":1796112000.25}},{"name":"other","status":"ask","provisional":false,"fullAccuracy":true,\
+            "upgradePromptShown":false,"shareConsent":false,"reduced":{"offsetEast":0,"offsetNorth":0,\
+            "random":["0000000000000001","0000000000000002","0000000000000003","0000000000000004"]}}]}
+
+            """
+        let state = try StateCodec.decode(Array(v1.utf8))
+        #expect(!state.services)
+        let logger = try #require(state.client("logger"))
+        #expect(logger.status == .whileUsing && logger.fullAccuracy && logger.shareConsent)
+        #expect(logger.reduced.offsetEast == 1.25 && logger.reduced.driftHour == nil)
+        #expect(logger.reduced.lastDelivery == 1_796_112_000.25)
+        #expect(logger.reduced.random.state.1 == UInt64.max)
+        let other = try #require(state.client("other"))
+        #expect(other.status == .ask && !other.shareConsent && other.reduced.lastDelivery == nil)
+        let v2 = String(decoding: StateCodec.encode(state), as: UTF8.self)
+        #expect(v2 == v1.replacingOccurrences(of: "\"version\":1", with: "\"version\":2"))
+    }
+
     @Test(arguments: [
         ("", "not JSON"),
         ("{\"version\":1,\"services\":tru", "not JSON"),

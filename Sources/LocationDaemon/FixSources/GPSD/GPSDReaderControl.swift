@@ -51,6 +51,11 @@ final class GPSDReaderControl: Sendable {
         if !sink.take(event) { requestStop() }
     }
 
+    /// The reader is about to wait for gpsd.
+    func idle() {
+        sink.idle()
+    }
+
     /// Replaces the published statistics.
     func publish(_ statistics: GPSDSourceStatistics) {
         published.withLock { $0 = statistics }

@@ -1,0 +1,2 @@
+// Umbrella header for Debian's libmosquitto-dev. Only Sources/CMQTT includes it.
+#include <mosquitto.h>

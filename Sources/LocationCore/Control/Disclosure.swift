@@ -1,0 +1,65 @@
+/// The one filter between the daemon's state and a reader (#9): what a peer
+/// of a `ReadTier` may see while Location Services are `services`.
+///
+/// * A coordinate reaches only a privileged peer, and only while Location
+///   Services are on: the receiver's position in `status`, `location` events.
+/// * Everyone else (and everyone while services are off) gets the same
+///   status without a position — fix mode, time, age, error estimates,
+///   satellites used, counts — and every event but `location`.
+///
+/// The stripped status is built fresh from an allow list (`status(_:)`), so a
+/// field added to `StatusReport`, `EngineStatus` or `Fix` later is hidden
+/// from those peers until it is named here.
+public struct Disclosure: Sendable, Hashable {
+    /// Who reads.
+    public var tier: ReadTier
+    /// Whether Location Services are on now.
+    public var services: Bool
+
+    /// The filter for `tier` while Location Services are `services`.
+    public init(tier: ReadTier, services: Bool) {
+        self.tier = tier
+        self.services = services
+    }
+
+    /// Whether coordinates may be shown: a privileged peer with Location Services on.
+    public var showsPositions: Bool { tier == .privileged && services }
+
+    /// `report` as this reader may see it: whole when `showsPositions`,
+    /// otherwise without any coordinate.
+    public func status(_ report: StatusReport) -> StatusReport {
+        if showsPositions { return report }
+        let full = report.status
+        let status = EngineStatus(
+            services: full.services, source: full.source, lastFix: full.lastFix.map(Self.quality),
+            lastFixAge: full.lastFixAge, clients: full.clients)
+        return StatusReport(status: status, time: report.time, sourceName: report.sourceName)
+    }
+
+    /// Whether a watcher reading through this filter gets `event`: every
+    /// event but `location` unless `showsPositions`.
+    public func allows(_ event: ControlEvent) -> Bool {
+        if case .location = event.kind { return showsPositions }
+        return true
+    }
+
+    /// What a fix says without saying where: its time, mode, error
+    /// estimates and satellites used.
+    static func quality(of fix: Fix) -> Fix {
+        Fix(
+            time: fix.time, mode: fix.mode, latitude: .nan, longitude: .nan,
+            horizontalError: fix.horizontalError, verticalError: fix.verticalError,
+            satellitesUsed: fix.satellitesUsed)
+    }
+
+    /// The `not-authorized` note a `watch` reply carries for an unprivileged
+    /// peer (`withheld`), or `nil` for a privileged one. `group` names
+    /// `socket_group` when one is configured.
+    public func withheldNote(group: String?) -> ControlReply.Withheld? {
+        guard tier == .unprivileged else { return nil }
+        let who = group.map { "root and members of the socket group \($0)" } ?? "root"
+        return ControlReply.Withheld(
+            events: ["location"], code: ProtocolError.Code.notAuthorized.rawValue,
+            message: "location events go only to \(who); this stream carries authorization, prompt, error and source events")
+    }
+}

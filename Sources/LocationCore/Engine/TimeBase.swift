@@ -1,0 +1,64 @@
+/// The receiver's time line as the engine has seen it (SPEC §3.4 step 4, see
+/// docs/authorization.md "Receiver time"). Fix times only ever name epochs:
+/// they decide "the same epoch again", never a timer.
+///
+/// Usable fixes arrive with non-decreasing times within one *time base*. A
+/// fix older than the last one seen starts a new base (the receiver's clock
+/// stepped back, gpsd was restarted on an older recording, `gpsfake` looped
+/// its file, the epoch before was dated a year ahead): that fix and the ones
+/// after it are delivered as usual, and the jump is reported once. A fix far
+/// ahead of the last one is simply newer; coming back from it is a new base.
+struct TimeBase: Sendable, Hashable {
+    /// Which base the last usable fix belongs to; starts at 0 and grows by one per jump back.
+    private(set) var id = 0
+    /// Fix time (UTC seconds) of the last usable fix.
+    private(set) var lastTime: Double?
+    /// Jumps back seen since the engine started.
+    private(set) var jumps = 0
+    /// The latest jump back, if any.
+    private(set) var lastJump: TimeJump?
+
+    /// Takes the next usable fix's time (finite); returns the jump when it starts a new base.
+    mutating func observe(_ time: Double, now: Double) -> TimeJump? {
+        defer { lastTime = time }
+        guard let last = lastTime, time < last else { return nil }
+        id += 1
+        jumps += 1
+        let jump = TimeJump(from: last, to: time, at: now)
+        lastJump = jump
+        return jump
+    }
+}
+
+/// A step back of the receiver's time: the first fix of a new time base.
+public struct TimeJump: Sendable, Hashable {
+    /// Fix time (UTC seconds) of the last fix of the old base.
+    public var from: Double
+    /// Fix time (UTC seconds) of the first fix of the new base.
+    public var to: Double
+    /// Engine `now` (monotonic seconds) when it was seen.
+    public var at: Double
+
+    /// A jump from its parts.
+    public init(from: Double, to: Double, at: Double) {
+        self.from = from
+        self.to = to
+        self.at = at
+    }
+
+    /// How far back, in seconds (positive).
+    public var seconds: Double { from - to }
+
+    /// `52 min`, `0.302 s`: whole units from 10 s up, milliseconds below.
+    public var size: String {
+        if seconds >= 10 { return TextFormat.duration(seconds) }
+        let ms = Int((seconds * 1000).rounded())
+        let text = "\(ms / 1000).\(String(ms % 1000 + 1000).dropFirst())"
+        return text + " s"
+    }
+
+    /// `receiver time went back 52 min (to 2026-03-14 13:05:01 UTC); a new time base, logging continues`.
+    public var sentence: String {
+        "receiver time went back \(size) (to \(TextFormat.dateTime(to))); a new time base, logging continues"
+    }
+}
