@@ -121,7 +121,7 @@ final class EngineOwner {
         guard !stopped else { return [] }
         let reload = ConfigReload(running: config, reloaded: newConfig)
         let now = clock.monotonic()
-        effects = engine.reconfigure(reload.effective.engineSettings, now: now)
+        effects = engine.handle(reload.effective.engineSettings, now: now)
         carrier.logs.reconfigure(reload.effective)
         config = reload.effective
         carry(now: now)
@@ -200,7 +200,7 @@ final class EngineOwner {
             }
             let now = clock.monotonic()
             let before = AuditRecord.state(of: command, in: engine.status(now: now))
-            let result = engine.apply(command, now: now)
+            let result = engine.handle(command, now: now)
             effects = result.effects
             carry(now: now)
             if case .success(let outcome) = result.outcome, outcome.changed {
