@@ -23,6 +23,8 @@ final class EngineOwner {
     private var effects: [Effect] = []
     private var watchers = WatcherList()
     private var reportedSource: SourceState?
+    /// The source's latest sky view and when it arrived (monotonic), for `status`.
+    private var sky: (view: SkyView, at: Double)?
     private(set) var stopped = false
     /// The MQTT publishers' statuses, for `status` replies.
     private let brokers: BrokerBoard
@@ -83,6 +85,10 @@ final class EngineOwner {
                 reportedSource = sourceState
             }
             engine.handle(.source(sourceState), now: now, into: &effects)
+        case .sky(let view):
+            // Status only: the engine decides nothing on it, so there is nothing to carry.
+            sky = (view, now)
+            return
         }
         carry(now: now)
     }
@@ -150,9 +156,11 @@ final class EngineOwner {
     }
 
     func statusReport() -> StatusReport {
-        StatusReport(
-            status: engine.status(now: clock.monotonic()), time: clock.wall(), sourceName: sourceName,
-            brokers: brokers.statuses, programs: programs.programs, programCounts: programs.counts)
+        let now = clock.monotonic()
+        return StatusReport(
+            status: engine.status(now: now), time: clock.wall(), sourceName: sourceName,
+            brokers: brokers.statuses, sky: sky?.view, skyAge: sky.map { max(0, now - $0.at) },
+            programs: programs.programs, programCounts: programs.counts)
     }
 
     var savedState: SavedState { engine.savedState }
