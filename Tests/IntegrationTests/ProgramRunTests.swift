@@ -173,6 +173,12 @@ struct ProgramRunTests {
             matched += 1
         }
         #expect(matched >= 10, "\(decoded.output.prefix(2000))")
+        // And nothing of the log is missing from the stream while the reader was connected.
+        let decodedTimes = Set(tpvs(decoded.output).compactMap { $0["time"]?.stringValue })
+        if let first = decodedTimes.min(), let last = decodedTimes.max() {
+            let span = log.keys.filter { $0 >= first && $0 <= last }
+            #expect(span.allSatisfy(decodedTimes.contains), "log fixes missing from the NMEA stream")
+        }
 
         // Full accuracy: altitude, speed, track. Reduced: only the obfuscated position, eph at least the grid.
         let full = try pythonSession(setup, ["tcp", String(setup.port), "5", "60"], name: "python-full")

@@ -119,6 +119,7 @@ public final class EffectCarrier {
         switch event {
         case .authorization(let authorization):
             tally.authorizationChanges += 1
+            programs?.grantChanged(authorization.client)
             Diagnostics.notice("\(authorization.client) is now \(authorization.statusDescription), \(authorization.accuracy) accuracy")
         case .prompt(let prompt, let open):
             if open {

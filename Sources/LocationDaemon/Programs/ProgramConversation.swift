@@ -212,7 +212,7 @@ final class ProgramConversation: ServerConversation {
     // MARK: Deliveries
 
     func wake(_ loop: ServerLoop<ProgramConversation>, now: Double) {
-        let records = sinks.take()
+        let (records, regranted) = sinks.take()
         if !records.isEmpty {
             var tpv: [Int: [UInt8]] = [:]
             var nmea: [Int: [UInt8]] = [:]
@@ -237,6 +237,12 @@ final class ProgramConversation: ServerConversation {
                 programs[connection.id] = program
             }
             changed = true
+        }
+        if !regranted.isEmpty {
+            // The grant those fixes came under is gone: a `?POLL` must not repeat them.
+            for (id, program) in programs where regranted.contains(endpoints[program.endpoint].client) {
+                programs[id]?.last = nil
+            }
         }
         publishIfChanged()
     }

@@ -20,6 +20,8 @@ public final class ProgramSinks: Sendable {
         var pending: [LogRecord] = []
         var programs: [ConnectedProgram] = []
         var counts: [String: ProgramCounts] = [:]
+        /// Clients whose authorization changed since the loop last took the records.
+        var regranted: Set<String> = []
         var waker: Wakeup?
     }
 
@@ -39,6 +41,16 @@ public final class ProgramSinks: Sendable {
                 return nil
             }
             state.pending.append(record)
+            return state.waker
+        }
+        waker?.signal()
+    }
+
+    /// `client`'s authorization changed (status, accuracy, Location
+    /// Services): what its programs got before may not be repeated (`?POLL`).
+    public func grantChanged(_ client: String) {
+        let waker = state.withLock { state -> Wakeup? in
+            state.regranted.insert(client)
             return state.waker
         }
         waker?.signal()
@@ -70,11 +82,15 @@ public final class ProgramSinks: Sendable {
         }
     }
 
-    /// The records queued since the last call, in delivery order.
-    func take() -> [LogRecord] {
+    /// The records queued since the last call, in delivery order, and the
+    /// clients whose authorization changed meanwhile.
+    func take() -> (records: [LogRecord], regranted: Set<String>) {
         state.withLock { state in
-            defer { state.pending.removeAll(keepingCapacity: true) }
-            return state.pending
+            defer {
+                state.pending.removeAll(keepingCapacity: true)
+                state.regranted.removeAll()
+            }
+            return (state.pending, state.regranted)
         }
     }
 
