@@ -46,6 +46,9 @@ struct NMEAEpoch: Sendable {
     var course: Double?
     /// Sentences merged.
     var sentences = 0
+    /// The DOPs as they stood when the epoch's first position arrived (that sentence's own HDOP
+    /// included): gpsd computes an epoch's error estimates there (docs/nmea.md §6).
+    var dopsAtFirstPosition: (hdop: Double?, vdop: Double?)?
 
     /// Sets the position if the four fields are all present and parse.
     mutating func setPosition(_ fields: NMEAFields, at k: Int) -> Bool {
@@ -91,7 +94,7 @@ struct NMEAEpoch: Sendable {
     /// over them (one per constellation); without a GSA, from GGA or GNS (the larger).
     var satellitesUsed: Int? {
         if gsaSatellites > 0 { return gsaSatellites }
-        switch (ggaSatellites, gnsSatellites) {
+        return switch (ggaSatellites, gnsSatellites) {
         case let (gga?, gns?): max(gga, gns)
         case let (gga?, nil): gga
         case let (nil, gns?): gns

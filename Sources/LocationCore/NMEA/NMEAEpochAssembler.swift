@@ -51,6 +51,10 @@ struct NMEAEpochAssembler: Sendable {
         var teachesCycle: Bool { self == .timeChange || self == .flush }
     }
 
+    /// The sentence (key, occurrence) that ended the last epoch as `.newCycle`.
+    private var newCycleSplit: (key: UInt64, count: Int)?
+    /// Whether the last epoch closed was emitted (it had a time and a date).
+    private var closedEmitted = false
     /// Carries the date to epochs without one.
     private var dateReference: NMEADateReference?
     /// DOPs persist across epochs, as gpsd's do.
@@ -93,7 +97,18 @@ struct NMEAEpochAssembler: Sendable {
             } else if lastClosure.isEarly, let closedTime, Self.same(closedTime, time) {
                 late(type, fields)
                 return
+            } else if lastClosure == .newCycle, let split = newCycleSplit, let closedTime, Self.same(closedTime, time) {
+                // The epoch was ended by one sentence more than the cycle had shown (a second GSA
+                // once the receiver has a fix), but its time goes on: it was the same epoch. Let
+                // epochs hold that many from now on; if it was emitted, the rest is late (if not —
+                // no date yet — this part goes on as the epoch, and may bring the date).
+                cycle.splitWasWrong(split.key, count: split.count)
+                if closedEmitted {
+                    late(type, fields)
+                    return
+                }
             } else if counts.count(of: key) >= limit {
+                newCycleSplit = (key, counts.count(of: key) + 1)
                 close(emit, .newCycle)
             }
             epoch.timeOfDay = time
@@ -106,6 +121,7 @@ struct NMEAEpochAssembler: Sendable {
                 return
             }
         } else if counts.count(of: key) >= limit {
+            newCycleSplit = (key, counts.count(of: key) + 1)
             close(emit, .newCycle)
         }
 
@@ -175,6 +191,7 @@ struct NMEAEpochAssembler: Sendable {
             cycle.learn(counts, last: last)
         }
         lastClosure = closure
+        closedEmitted = false
         guard let timeOfDay = epoch.timeOfDay else {
             undatedEpochs += 1
             return
@@ -195,6 +212,7 @@ struct NMEAEpochAssembler: Sendable {
         }
         epochs += 1
         if fix.isUsable { usableFixes += 1 }
+        closedEmitted = true
         emit(fix)
     }
 
@@ -204,6 +222,10 @@ struct NMEAEpochAssembler: Sendable {
             return Fix(time: time, mode: .noFix, latitude: .nan, longitude: .nan)
         }
         let differential = epoch.differential
+        // gpsd's estimate: the DOPs at the epoch's first position; the epoch's own when none was known
+        // then (after a no-fix cycle, say), so a fix with an HDOP is never "accuracy unknown".
+        let hdop = epoch.dopsAtFirstPosition?.hdop ?? self.hdop
+        let vdop = epoch.dopsAtFirstPosition?.vdop ?? self.vdop
         return Fix(
             time: time,
             mode: mode,
@@ -361,7 +383,10 @@ struct NMEAEpochAssembler: Sendable {
     /// A position at field `k`; a hemisphere letter other than N/S/E/W makes the epoch no fix.
     @discardableResult
     private mutating func setPosition(_ f: NMEAFields, at k: Int) -> Bool {
-        if epoch.setPosition(f, at: k) { return true }
+        if epoch.setPosition(f, at: k) {
+            if epoch.dopsAtFirstPosition == nil { epoch.dopsAtFirstPosition = (hdop, vdop) }
+            return true
+        }
         let ns = f[k + 1], ew = f[k + 3]
         let letters = (ns.isEmpty || ns.first == UInt8(ascii: "N") || ns.first == UInt8(ascii: "S"))
             && (ew.isEmpty || ew.first == UInt8(ascii: "E") || ew.first == UInt8(ascii: "W"))

@@ -101,13 +101,14 @@ import Testing
     @Test func theEngineRefusesFixesWithValuesOutOfTheirDomain() {
         let good = Fix(time: 1, mode: .threeD, latitude: 1, longitude: 2, horizontalError: 5, speed: 1, course: 359.9)
         #expect(good.isUsable)
-        for broken in [
+        let broken: [Fix] = [
             { var f = good; f.horizontalError = 0; return f }(), { var f = good; f.horizontalError = .nan; return f }(),
             { var f = good; f.horizontalError = -3; return f }(), { var f = good; f.speed = -1; return f }(),
             { var f = good; f.course = 360; return f }(), { var f = good; f.course = -0.1; return f }(),
             { var f = good; f.verticalError = .infinity; return f }(),
-        ] {
-            #expect(!broken.isUsable, "\(broken)")
+        ]
+        for fix in broken {
+            #expect(!fix.isUsable, "\(fix)")
         }
     }
 }

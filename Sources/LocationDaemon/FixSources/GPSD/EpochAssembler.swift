@@ -18,8 +18,8 @@ import LocationCore
 ///   (TPV count, mode, and known values), an epoch is delivered as soon as it
 ///   reaches that shape, instead of a whole cycle later. A receiver whose
 ///   epochs vary (an RMC every fifth second, a GST now and then) never gets
-///   there and keeps the rules above. A TPV that still arrives for an epoch
-///   already delivered is dropped (counted as late), the shape is forgotten,
+///   there and keeps the rules above. A TPV that still arrives for the epoch
+///   just delivered (before another one began) is dropped (counted as late), the shape is forgotten,
 ///   and twice as many steady epochs are needed before trusting it again.
 /// * A TPV without a time is never a fix.
 /// * After the link ends, TPVs for the last epoch delivered are dropped
@@ -125,7 +125,7 @@ struct EpochAssembler: Sendable {
             current.count += 1
             current.lastArrival = now
             pending = current
-        } else if time == lastDelivered {
+        } else if pending == nil, time == lastDelivered {
             counters.late += 1
             // Our idea of a complete epoch was wrong: learn it again, more carefully.
             if learntShape != nil { steadyNeeded = min(steadyNeeded * 2, 1024) }
