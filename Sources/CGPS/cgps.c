@@ -234,6 +234,9 @@ static void unpack_line(cgps_session *session, char *line, cgps_report *report)
     memset(report, 0, sizeof *report);
     report->satellites_used = -1;
     report->satellites_visible = -1;
+    report->hdop = NAN;
+    report->pdop = NAN;
+    report->vdop = NAN;
     report->fix.latitude = NAN;
     report->fix.longitude = NAN;
     if (!wanted_class(line)) {
@@ -244,6 +247,10 @@ static void unpack_line(cgps_session *session, char *line, cgps_report *report)
     /* libgps recomputes `set` for a TPV but only ORs bits in for the other
      * classes; clearing it first makes the bits name this one line. */
     gps->set = 0;
+    /* Likewise the DOPs: libgps 3.22 stores a SKY's DOPs without a bit in
+     * `set` and leaves those a SKY does not name as they were; cleared to
+     * NaN, they are this line's or unknown. */
+    gps_clear_dop(&gps->dop);
     /* gpsd announces a closed receiver as "activated":0, which libgps 3.22
      * stores but then rejects as a bad attribute, so DEVICE_SET stays clear.
      * A sentinel in `activated` shows whether such a line was parsed. */
@@ -268,6 +275,9 @@ static void unpack_line(cgps_session *session, char *line, cgps_report *report)
             report->satellites_used = gps->satellites_used;
             report->satellites_visible = gps->satellites_visible;
         }
+        report->hdop = gps->dop.hdop;
+        report->pdop = gps->dop.pdop;
+        report->vdop = gps->dop.vdop;
     } else if ((set & POLICY_SET) != 0) {
         report->kind = CGPS_REPORT_WATCH;
     } else if ((set & DEVICELIST_SET) != 0) {

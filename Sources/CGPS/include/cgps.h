@@ -54,6 +54,10 @@
  *   set             libgps recomputes the `set` mask for a TPV but only ORs
  *                   bits in for other classes; the shim clears it before
  *                   each read so the bits name the one line just read.
+ *   dop             a SKY's DOPs land in `dop` with no bit of their own, and
+ *                   a DOP the SKY leaves out keeps its old value; the shim
+ *                   clears `dop` (gps_clear_dop, NaN) before each read. 3.22
+ *                   ignores SKY's nSat/uSat: the counts come from the list.
  *
  * API versions (GPSD_API_MAJOR_VERSION in <gps.h>)
  * ------------------------------------------------
@@ -135,7 +139,7 @@ typedef struct cgps_fix {
 typedef enum cgps_kind {
     CGPS_REPORT_OTHER = 0,  /* a class we do not use (AIS, GST, PPS, ...) */
     CGPS_REPORT_TPV = 1,    /* time-position-velocity: `fix` */
-    CGPS_REPORT_SKY = 2,    /* satellites: `satellites_used`, `satellites_visible` */
+    CGPS_REPORT_SKY = 2,    /* satellites: `satellites_used`, `satellites_visible`, DOPs */
     CGPS_REPORT_VERSION = 3,/* gpsd's greeting: `text` is its release */
     CGPS_REPORT_DEVICES = 4,/* the receivers gpsd knows: `devices` */
     CGPS_REPORT_DEVICE = 5, /* one receiver opened or closed: `text` path, `activated` */
@@ -149,6 +153,9 @@ typedef struct cgps_report {
     cgps_fix fix;
     int32_t satellites_used;    /* SKY; -1 when that SKY listed no satellites */
     int32_t satellites_visible; /* SKY; -1 likewise */
+    double hdop;                /* SKY; NaN when that SKY had none */
+    double pdop;                /* SKY; NaN likewise */
+    double vdop;                /* SKY; NaN likewise */
     int32_t devices;            /* DEVICES */
     bool activated;             /* DEVICE */
     char text[128];             /* VERSION, DEVICE, ERROR; NUL-terminated */

@@ -7,6 +7,8 @@ public enum StatusRenderer {
         let status = report.status
         var lines: [String] = []
         lines.append("\(report.sourceName ?? "source"): \(sourceLine(status))")
+        if let position = positionLine(status) { lines.append(position) }
+        if let sky = skyLine(report) { lines.append(sky) }
         if let clock = receiverClockLine(report) { lines.append(clock) }
         if let jumps = timeJumpLine(report) { lines.append(jumps) }
         lines.append("Location Services: " + (status.services ? "on" : "off — no client gets locations (locationctl services on)"))

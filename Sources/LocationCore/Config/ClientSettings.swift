@@ -1,5 +1,5 @@
 /// Core Location's `desiredAccuracy`: fixes with a larger horizontal error estimate are not delivered.
-public enum DesiredAccuracy: Sendable, Hashable, Codable, CustomStringConvertible {
+public enum DesiredAccuracy: Sendable, Hashable, CustomStringConvertible {
     /// `kCLLocationAccuracyBestForNavigation`: no accuracy gate.
     case bestForNavigation
     /// `kCLLocationAccuracyBest`: no accuracy gate.
@@ -62,7 +62,7 @@ public enum DesiredAccuracy: Sendable, Hashable, Codable, CustomStringConvertibl
 }
 
 /// Core Location's `CLAuthorizationStatus`, with the words the CLI uses.
-public enum AuthorizationStatus: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+public enum AuthorizationStatus: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// `notDetermined`: never delivers; a request opens a prompt.
     case ask
     /// `restricted`: set only by administrator policy.
@@ -90,7 +90,7 @@ public enum AuthorizationStatus: String, Sendable, Hashable, Codable, CaseIterab
 }
 
 /// One client's settings from its `[client.NAME]` config section (SPEC §2).
-public struct ClientSettings: Sendable, Hashable, Codable {
+public struct ClientSettings: Sendable, Hashable {
     /// The section name: `[client.NAME]`.
     public var name: String
     /// The coordinate log, relative to `log_dir` unless absolute; `nil` for no log.
@@ -163,7 +163,7 @@ public struct ClientSettings: Sendable, Hashable, Codable {
 }
 
 /// Everything the authorization engine needs from the configuration.
-public struct EngineSettings: Sendable, Hashable, Codable {
+public struct EngineSettings: Sendable, Hashable {
     /// The configured clients, in config-file order.
     public var clients: [ClientSettings]
     /// The Location Services switch at first start (no saved state yet).

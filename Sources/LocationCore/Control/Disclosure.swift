@@ -5,7 +5,9 @@
 ///   Services are on: the receiver's position in `status`, `location` events.
 /// * Everyone else (and everyone while services are off) gets the same
 ///   status without a position — fix mode, time, age, error estimates,
-///   satellites used, counts — and every event but `location`.
+///   satellites used, the sky view (satellites used and seen, DOPs), the
+///   receiver's clock (its last fix's time, so the clock offset, and its
+///   time jumps), counts — and every event but `location`.
 ///
 /// The stripped status is built fresh from an allow list (`status(_:)`), so a
 /// field added to `StatusReport`, `EngineStatus` or `Fix` later is hidden
@@ -30,10 +32,16 @@ public struct Disclosure: Sendable, Hashable {
     public func status(_ report: StatusReport) -> StatusReport {
         if showsPositions { return report }
         let full = report.status
-        let status = EngineStatus(
+        var status = EngineStatus(
             services: full.services, source: full.source, lastFix: full.lastFix.map(Self.quality),
             lastFixAge: full.lastFixAge, clients: full.clients)
-        return StatusReport(status: status, time: report.time, sourceName: report.sourceName)
+        // The receiver's clock is no coordinate: its jumps stay, as does the offset (from `time`).
+        status.timeJumps = full.timeJumps
+        status.lastTimeJump = full.lastTimeJump
+        status.lastTimeJumpAge = full.lastTimeJumpAge
+        return StatusReport(
+            status: status, time: report.time, sourceName: report.sourceName, sky: report.sky.map(Self.quality),
+            skyAge: report.skyAge)
     }
 
     /// Whether a watcher reading through this filter gets `event`: every
@@ -50,6 +58,13 @@ public struct Disclosure: Sendable, Hashable {
             time: fix.time, mode: fix.mode, latitude: .nan, longitude: .nan,
             horizontalError: fix.horizontalError, verticalError: fix.verticalError,
             satellitesUsed: fix.satellitesUsed)
+    }
+
+    /// What a sky view says, named field by field: counts and DOPs, never a position.
+    static func quality(of sky: SkyView) -> SkyView {
+        SkyView(
+            satellitesUsed: sky.satellitesUsed, satellitesVisible: sky.satellitesVisible, hdop: sky.hdop,
+            pdop: sky.pdop, vdop: sky.vdop)
     }
 
     /// The `not-authorized` note a `watch` reply carries for an unprivileged

@@ -10,13 +10,22 @@ public struct StatusReport: Sendable, Hashable {
     public var sourceName: String?
     /// Each publishing client's MQTT connection, in config order (empty: no client publishes).
     public var brokers: [BrokerStatus] = []
+    /// The source's latest sky view (satellites used and seen, DOPs), if it reported one.
+    public var sky: SkyView?
+    /// Seconds since `sky` arrived, on the daemon's monotonic clock.
+    public var skyAge: Double?
 
     /// A report from its parts.
-    public init(status: EngineStatus, time: Double? = nil, sourceName: String? = nil, brokers: [BrokerStatus] = []) {
+    public init(
+        status: EngineStatus, time: Double? = nil, sourceName: String? = nil, brokers: [BrokerStatus] = [],
+        sky: SkyView? = nil, skyAge: Double? = nil
+    ) {
         self.status = status
         self.time = time
         self.sourceName = sourceName
         self.brokers = brokers
+        self.sky = sky
+        self.skyAge = skyAge
     }
 
     /// Receiver clock minus system clock, in seconds, from the last fix: its time against the
@@ -37,12 +46,20 @@ public struct StatusReport: Sendable, Hashable {
         return copy
     }
 
-    /// `{"time":…,"sourceName":…,"services":…,"source":…,"lastFix":{…},"lastFixAge":…,"clients":[…]}`.
+    /// `{"time":…,"sourceName":…,"services":…,"source":…,"lastFix":{…},"lastFixAge":…,"clients":[…],…,
+    /// "clockOffset":…,"sky":{…}}`; `clockOffset` is `receiverClockOffset`, written for people and
+    /// scripts and recomputed, not read, on decoding.
     public var json: JSONValue {
         var members: [(String, JSONValue)] = []
         if let time, UTCTime.isWritable(time) { members.append(("time", .string(UTCTime.format(time)))) }
         if let sourceName { members.append(("sourceName", .string(sourceName))) }
         members.append(contentsOf: status.jsonMembers)
+        if let offset = receiverClockOffset { members.append(("clockOffset", .number(offset))) }
+        if let sky {
+            var view = sky.jsonMembers
+            if let skyAge, skyAge.isFinite { view.append(("age", .number(skyAge))) }
+            members.append(("sky", .object(view)))
+        }
         if !brokers.isEmpty { members.append(("brokers", .array(brokers.map(\.json)))) }
         return .object(members)
     }
@@ -57,6 +74,14 @@ public struct StatusReport: Sendable, Hashable {
             throw error.decodeError
         }
         status = try EngineStatus(json: value)
+        if let view = value["sky"], view != .null {
+            sky = try SkyView(json: view)
+            do throws(FieldReader.FieldError) {
+                skyAge = try FieldReader(value: view, context: "sky").optionalNumber("age")
+            } catch {
+                throw error.decodeError
+            }
+        }
         if let list = value["brokers"]?.arrayValue {
             for item in list { brokers.append(try BrokerStatus(json: item)) }
         }

@@ -1,5 +1,5 @@
 /// Accuracy authorization (`CLAccuracyAuthorization`), with temporary full accuracy.
-public enum AccuracyAuthorization: Sendable, Hashable, Codable, CustomStringConvertible {
+public enum AccuracyAuthorization: Sendable, Hashable, CustomStringConvertible {
     /// Precise location.
     case full
     /// Approximate location (SPEC §4).
@@ -30,7 +30,7 @@ public enum AccuracyAuthorization: Sendable, Hashable, Codable, CustomStringConv
 }
 
 /// Why a client's effective status differs from its stored one.
-public enum EffectiveReason: String, Sendable, Hashable, Codable {
+public enum EffectiveReason: String, Sendable, Hashable {
     /// Location Services are off: every client is effectively `never`.
     case servicesOff = "services-off"
     /// An administrator locked the client (`[policy] restricted`).
@@ -39,7 +39,7 @@ public enum EffectiveReason: String, Sendable, Hashable, Codable {
 
 /// One client's authorization as clients and `status` see it. Events fire
 /// only when (status, once, provisional, accuracy) change.
-public struct ClientAuthorization: Sendable, Hashable, Codable {
+public struct ClientAuthorization: Sendable, Hashable {
     /// The client's name.
     public var client: String
     /// The effective status.
@@ -80,7 +80,7 @@ public struct ClientAuthorization: Sendable, Hashable, Codable {
 }
 
 /// What a prompt asks.
-public enum PromptKind: String, Sendable, Hashable, Codable, CaseIterable {
+public enum PromptKind: String, Sendable, Hashable, CaseIterable {
     /// "Allow … to use your location?" after `request while-using`.
     case whileUsing = "while-using"
     /// The same alert after `request always`.
@@ -103,7 +103,7 @@ public enum PromptKind: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// The user's answer to a prompt.
-public enum Answer: String, Sendable, Hashable, Codable, CaseIterable {
+public enum Answer: String, Sendable, Hashable, CaseIterable {
     /// Allow Once: while-using + once.
     case allowOnce = "allow-once"
     /// Allow While Using App.
@@ -119,7 +119,7 @@ public enum Answer: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// A pending prompt: the iOS permission alert waiting for the user.
-public struct Prompt: Sendable, Hashable, Codable {
+public struct Prompt: Sendable, Hashable {
     /// The client that asked.
     public var client: String
     /// What it asks.

@@ -1,48 +1,48 @@
-/// One client inside the engine: its settings, permission state, app state
-/// and delivery state. Internal; the outside sees `ClientAuthorization`,
-/// `ClientStatus` and `SavedClientState`.
+/// One client inside the engine: its settings, its permission (a `Grant`, an
+/// `Accuracy`, at most one `PendingPrompt`), app state and delivery state.
+/// Internal; the outside sees `ClientAuthorization`, `ClientStatus` and
+/// `SavedClientState`. The rules that end temporary grants live in
+/// AllowOnce.swift, TemporaryFullAccuracy.swift and ProvisionalAlways.swift.
 struct ClientState: Sendable {
-    /// The client's settings.
-    var settings: ClientSettings
-    /// Cached from the policy: the client is locked.
+    // What the fix path reads for every fix (SPEC §3.4 steps 1–7) comes first, together: with many
+    // clients the loop then touches as few cache lines per client as it can.
+
+    /// Cached from the policy: the client is locked (this overrides `grant`, which is kept).
     var restricted: Bool
+    // App state.
+    var inUse: Bool
+    var updating: Bool
+    // Permission state (§3.1).
+    var grant: Grant
+    var accuracy: Accuracy {
+        didSet { deliversFull = accuracy.deliversFull }
+    }
+    /// `accuracy.deliversFull`, kept by `accuracy`'s observer for the fix path: reading the enum there
+    /// would copy it (and its purpose string) once per client and fix.
+    private(set) var deliversFull: Bool
+    var locate: PendingLocate?
+
+    // Delivery state (§3.4).
+    /// The last epoch delivered, deliveries and drops by reason (step 4, `status`).
+    var track = DeliveryTrack()
     /// Cached from `desiredAccuracy`: the largest horizontal error that passes (`infinity` for no gate).
     var accuracyLimit: Double
     /// Cached from `distanceFilter`: `nil` delivers every fix.
     var filter: GeodesicThreshold?
-
-    // Permission state (§3.1). `stored` is never `.restricted`: that comes from policy only.
-    var stored: AuthorizationStatus
-    var once = false
-    var provisional: Bool
-    /// The Precise Location switch.
-    var fullAccuracy: Bool
-    /// Temporary full accuracy, by purpose key.
-    var temporaryPurpose: String?
-    var upgradePromptShown: Bool
-    /// The user allowed the location button once (its one-time share prompt); later shares grant at once.
-    var shareConsent: Bool
-    var prompt: Prompt?
-
-    // App state.
-    var inUse: Bool
-    var updating: Bool
-    var locateDeadline: Double?
-    var locateTimeout = 0.0
-    /// When Allow Once ends if the client stays out of use.
-    var onceDeadline: Double?
-    /// When temporary full accuracy ends if the client stays out of use.
-    var fullDeadline: Double?
-
-    // Delivery state (§3.4).
     /// The last delivered position of the current run; `nil` when no run is going.
     var anchor: EarthPoint?
-    /// The last epoch delivered, deliveries and drops by reason (step 4, `status`).
-    var track = DeliveryTrack()
     /// Step 6's rate limit on the monotonic clock.
     var reducedLimit = ReducedRateLimit()
     /// Told `location-unknown` for the current outage.
     var outageNotified = false
+
+    /// The client's settings.
+    var settings: ClientSettings
+    var prompt: PendingPrompt?
+    /// The one always-upgrade prompt has been opened.
+    var upgradePromptShown: Bool
+    /// The user allowed the location button once (its one-time share prompt); later shares grant at once.
+    var shareConsent: Bool
     var reduced: ReducedAccuracyState
     /// The last reduced fix delivered (already obfuscated), which a `locate` within the same reduced
     /// interval gets again; not saved, so after a restart such a locate waits for the interval.
@@ -57,19 +57,20 @@ struct ClientState: Sendable {
         inUse = settings.inUse
         updating = settings.updating
         if let saved {
-            // A state file cannot make a client restricted: only the policy can.
-            stored = saved.status == .restricted ? .never : saved.status
-            provisional = saved.provisional && stored == .always
-            fullAccuracy = saved.fullAccuracy
+            // A state file cannot make a client restricted (only the policy can), nor hold a once grant.
+            grant = Grant(saved.status)
+            if saved.provisional, case .always = grant { grant = .always(provisional: true) }
+            accuracy = Accuracy(precise: saved.fullAccuracy)
+            deliversFull = saved.fullAccuracy
             upgradePromptShown = saved.upgradePromptShown
             shareConsent = saved.shareConsent
             reduced = saved.reduced
             reduced.sanitize()
             reducedLimit = ReducedRateLimit(savedUTC: reduced.lastDelivery)
         } else {
-            stored = settings.authorization == .restricted ? .never : settings.authorization
-            provisional = false
-            fullAccuracy = settings.precise
+            grant = Grant(settings.authorization)
+            accuracy = Accuracy(precise: settings.precise)
+            deliversFull = settings.precise
             upgradePromptShown = false
             shareConsent = false
             reduced = ReducedAccuracyState(random: Xoshiro256(seed: Self.clientSeed(seed, settings.name)))
@@ -88,26 +89,33 @@ struct ClientState: Sendable {
         } else {
             filter = nil
         }
+        // A temporary grant belongs to a grant the client can use; the policy takes that away.
+        if restricted { endTemporaryFullAccuracy() }
     }
 
-    /// The accuracy authorization.
-    var accuracy: AccuracyAuthorization {
-        if fullAccuracy { return .full }
-        if let temporaryPurpose { return .temporaryFull(purpose: temporaryPurpose) }
-        return .reduced
+    /// Stores a grant. Temporary full accuracy ends with a grant that no longer authorizes.
+    mutating func setGrant(_ new: Grant) {
+        grant = new
+        if !new.authorizes { endTemporaryFullAccuracy() }
     }
 
-    /// Whether fixes go out at full accuracy (permanent or temporary).
-    var deliversFull: Bool { fullAccuracy || temporaryPurpose != nil }
-
-    /// Whether the stored status grants location at all.
-    var storedAuthorized: Bool { stored == .always || stored == .whileUsing }
+    /// The first-start grant and accuracy of the config (`reset`, and a client without saved state).
+    var configuredGrant: Grant { Grant(settings.authorization) }
 
     /// What `state.json` keeps of this client.
     var saved: SavedClientState {
         SavedClientState(
-            name: settings.name, status: once ? .ask : stored, provisional: provisional, fullAccuracy: fullAccuracy,
-            upgradePromptShown: upgradePromptShown, shareConsent: shareConsent, reduced: reduced)
+            name: settings.name, status: grant.isOnce ? .ask : grant.status, provisional: grant.isProvisional,
+            fullAccuracy: accuracy.preciseSwitch, upgradePromptShown: upgradePromptShown, shareConsent: shareConsent,
+            reduced: reduced)
+    }
+
+    /// The earliest timer of this client (locate timeout, Allow Once, temporary full accuracy); `infinity` for none.
+    var nextDeadline: Double {
+        var earliest = locate?.deadline ?? .infinity
+        if let d = allowOnceDeadline { earliest = min(earliest, d) }
+        if let d = temporaryFullAccuracyDeadline { earliest = min(earliest, d) }
+        return earliest
     }
 
     /// A per-client seed from the engine's seed and the client's name (FNV-1a, stable across runs,
@@ -120,4 +128,12 @@ struct ClientState: Sendable {
         var mixer = SplitMix64(state: seed ^ hash)
         return mixer.next()
     }
+}
+
+/// A pending `requestLocation()`: when it fails, and the timeout it was given (for the message).
+struct PendingLocate: Sendable, Hashable {
+    /// `now` at which it fails with `location-unknown`.
+    var deadline: Double
+    /// Its timeout in seconds.
+    var timeout: Double
 }

@@ -1,5 +1,5 @@
 /// What `request` asks for.
-public enum RequestKind: String, Sendable, Hashable, Codable, CaseIterable {
+public enum RequestKind: String, Sendable, Hashable, CaseIterable {
     /// `requestWhenInUseAuthorization()`.
     case whileUsing = "while-using"
     /// `requestAlwaysAuthorization()`.
@@ -70,7 +70,7 @@ public enum Command: Sendable, Hashable {
 /// A refused command: a stable code for programs and a sentence for people.
 public struct CommandError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Stable error codes, as they appear in replies (`"error":{"code":...}`).
-    public enum Code: String, Sendable, Hashable, Codable, CaseIterable {
+    public enum Code: String, Sendable, Hashable, CaseIterable {
         /// No configured client has that name.
         case unknownClient = "unknown-client"
         /// `request` without the usage text the request needs.

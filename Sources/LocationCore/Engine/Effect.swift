@@ -1,5 +1,5 @@
 /// What the source says about its link and the receiver.
-public enum SourceState: String, Sendable, Hashable, Codable, CaseIterable {
+public enum SourceState: String, Sendable, Hashable, CaseIterable {
     /// Not connected (yet, or again): gpsd down, device unplugged.
     case connecting
     /// Connected, nothing reported yet.
@@ -11,7 +11,7 @@ public enum SourceState: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// Whether a delivered fix is precise or obfuscated.
-public enum DeliveredAccuracy: String, Sendable, Hashable, Codable {
+public enum DeliveredAccuracy: String, Sendable, Hashable {
     /// The receiver's fix (full or temporary-full accuracy).
     case full
     /// Obfuscated as SPEC §4 says.
@@ -36,7 +36,7 @@ public struct Delivery: Sendable, Hashable {
 }
 
 /// A client-facing error (`locationManager(_:didFailWithError:)`).
-public enum ClientErrorCode: String, Sendable, Hashable, Codable {
+public enum ClientErrorCode: String, Sendable, Hashable {
     /// `kCLErrorLocationUnknown`: no fix now (receiver outage, or a `locate` timed out).
     case locationUnknown = "location-unknown"
     /// `kCLErrorDenied`: updates started while not authorized.

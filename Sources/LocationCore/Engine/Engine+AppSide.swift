@@ -28,24 +28,13 @@ extension Engine {
             return .success(
                 CommandOutcome(changed: false, message: "a \(pending.kind.rawValue) prompt is already pending for \(name)"))
         }
-        switch c.stored {
-        case .ask:
-            let prompt =
-                kind == .always
-                ? Prompt(client: name, kind: .always, text: c.settings.usageAlways ?? "")
-                : Prompt(client: name, kind: .whileUsing, text: c.settings.usage ?? "")
-            return .success(open(prompt, i, effects: &effects))
-        case .whileUsing where kind == .always && !c.once:
-            guard !c.upgradePromptShown else {
-                return .success(
-                    CommandOutcome(
-                        changed: false,
-                        message: "the always prompt has already been shown to the user once; it can be changed in settings: authorize \(name) always"))
-            }
-            clients[i].upgradePromptShown = true
-            let prompt = Prompt(client: name, kind: .alwaysUpgrade, text: c.settings.usageAlways ?? "")
-            return .success(open(prompt, i, effects: &effects))
-        default:
+        switch (c.grant, kind) {
+        case (.notDetermined, _):
+            let text = (kind == .always ? c.settings.usageAlways : c.settings.usage) ?? ""
+            return .success(open(.permission(kind, text: text), i, effects: &effects))
+        case (.whenInUse(temporary: nil), .always):
+            return requestAlwaysUpgrade(i, effects: &effects)
+        case (.denied, _), (.whenInUse, _), (.always, _):
             let status = authorization(of: i).statusDescription
             return .success(
                 CommandOutcome(
@@ -53,8 +42,9 @@ extension Engine {
         }
     }
 
-    mutating func open(_ prompt: Prompt, _ i: Int, effects: inout [Effect]) -> CommandOutcome {
-        clients[i].prompt = prompt
+    mutating func open(_ pending: PendingPrompt, _ i: Int, effects: inout [Effect]) -> CommandOutcome {
+        clients[i].prompt = pending
+        let prompt = pending.prompt(client: clients[i].settings.name)
         effects.append(.event(.prompt(prompt, open: true)))
         return CommandOutcome(
             changed: true, message: "\(prompt.client): \(prompt.kind.rawValue) prompt pending (answers: \(Self.answerList(prompt.kind)))",
@@ -70,9 +60,10 @@ extension Engine {
             return .failure(
                 CommandError(.unknownPurpose, "\(name) has no purpose.\(purpose) in [client.\(name)]; \(list)"))
         }
-        if c.accuracy.isFull {
+        if c.accuracy.deliversFull {
             // As requestTemporaryFullAccuracyAuthorization: already full completes at once, without a prompt.
-            return .success(CommandOutcome(changed: false, message: "\(name) already has \(c.accuracy) accuracy; nothing was asked"))
+            return .success(
+                CommandOutcome(changed: false, message: "\(name) already has \(c.accuracy.authorization) accuracy; nothing was asked"))
         }
         if !c.inUse {
             return .failure(
@@ -86,8 +77,7 @@ extension Engine {
             return .success(
                 CommandOutcome(changed: false, message: "a \(pending.kind.rawValue) prompt is already pending for \(name)"))
         }
-        let prompt = Prompt(client: name, kind: .fullAccuracy, text: text, purpose: purpose)
-        return .success(open(prompt, i, effects: &effects))
+        return .success(open(.fullAccuracy(purpose: purpose, text: text), i, effects: &effects))
     }
 
     mutating func session(_ i: Int, inUse: Bool, now: Double) -> Outcome {
@@ -96,20 +86,14 @@ extension Engine {
             return .success(CommandOutcome(changed: false, message: "\(name) is already \(inUse ? "in use" : "out of use")"))
         }
         clients[i].inUse = inUse
-        if inUse {
-            clients[i].onceDeadline = nil
-            clients[i].fullDeadline = nil
-            return .success(CommandOutcome(changed: true, message: "\(name) is in use"))
-        }
-        let grace = clients[i].settings.onceGrace
+        clients[i].allowOnceSession(inUse: inUse, now: now)
+        clients[i].temporaryFullAccuracySession(inUse: inUse, now: now)
+        if inUse { return .success(CommandOutcome(changed: true, message: "\(name) is in use")) }
+        let grace = Self.seconds(clients[i].settings.onceGrace)
         var message = "\(name) is out of use"
-        if clients[i].once {
-            clients[i].onceDeadline = now + grace
-            message += "; Allow Once ends after \(Self.seconds(grace)) out of use"
-        }
-        if clients[i].temporaryPurpose != nil {
-            clients[i].fullDeadline = now + grace
-            message += "; temporary full accuracy ends after \(Self.seconds(grace)) out of use"
+        if clients[i].allowOnceDeadline != nil { message += "; Allow Once ends after \(grace) out of use" }
+        if clients[i].temporaryFullAccuracyDeadline != nil {
+            message += "; temporary full accuracy ends after \(grace) out of use"
         }
         return .success(CommandOutcome(changed: true, message: message))
     }
@@ -127,12 +111,12 @@ extension Engine {
 
     mutating func stop(_ i: Int) -> Outcome {
         let name = clients[i].settings.name
-        guard clients[i].updating || clients[i].locateDeadline != nil else {
+        guard clients[i].updating || clients[i].locate != nil else {
             return .success(CommandOutcome(changed: false, message: "\(name) is not updating"))
         }
         // As stopUpdatingLocation(), this also cancels a pending locate.
         clients[i].updating = false
-        clients[i].locateDeadline = nil
+        clients[i].locate = nil
         clients[i].anchor = nil
         return .success(CommandOutcome(changed: true, message: "\(name) stopped updating"))
     }
@@ -144,9 +128,8 @@ extension Engine {
             return .failure(CommandError(.invalidArgument, "the locate timeout must be a positive number of seconds"))
         }
         if let refused = refuse(i, effects: &effects) { return .failure(refused) }
-        let replaced = clients[i].locateDeadline != nil
-        clients[i].locateDeadline = now + seconds
-        clients[i].locateTimeout = seconds
+        let replaced = clients[i].locate != nil
+        clients[i].locate = PendingLocate(deadline: now + seconds, timeout: seconds)
         clientDeadline = min(clientDeadline, now + seconds)
         let head = replaced ? "\(name): locate restarted" : "\(name): locate pending"
         return .success(
@@ -167,14 +150,14 @@ extension Engine {
     func waitingNote(_ i: Int) -> String {
         let c = clients[i]
         let name = c.settings.name
-        switch c.stored {
-        case .ask:
+        switch c.grant {
+        case .notDetermined:
             return "; nothing arrives until it is authorized (request \(name) while-using, or authorize \(name) while-using)"
-        case .whileUsing where !c.inUse:
+        case .whenInUse where !c.inUse:
             return "; fixes arrive only while it is in use (session \(name) begin)"
-        case .always where c.provisional && !c.inUse:
+        case .always(provisional: true) where !c.inUse:
             return "; provisional always: fixes arrive only while it is in use until the user upgrades it"
-        default:
+        case .denied, .whenInUse, .always:
             return ""
         }
     }

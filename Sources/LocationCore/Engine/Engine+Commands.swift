@@ -16,7 +16,7 @@ extension Engine {
         case .accuracy(_, let full): return setAccuracy(i, full: full)
         case .request(_, let kind): return request(i, kind, effects: &effects)
         case .answer(_, let reply, let precise): return answerPrompt(i, reply, precise: precise, now: now, effects: &effects)
-        case .share: return share(i, effects: &effects)
+        case .share: return share(i, now: now, effects: &effects)
         case .reset: return reset(i)
         case .requestFullAccuracy(_, let purpose): return requestFullAccuracy(i, purpose, effects: &effects)
         case .session(_, let inUse): return session(i, inUse: inUse, now: now)
@@ -45,11 +45,11 @@ extension Engine {
         let name = clients[i].settings.name
         if clients[i].restricted { return "\(name) is restricted by \(settings.policySource)" }
         if !services { return "Location Services are off; turn them on with: services on" }
-        switch clients[i].stored {
-        case .ask: return "\(name) is not authorized yet (ask); request \(name) while-using"
-        case .never, .restricted:
+        switch clients[i].grant {
+        case .notDetermined: return "\(name) is not authorized yet (ask); request \(name) while-using"
+        case .denied:
             return "the user denied location to \(name); it can be changed in settings: authorize \(name) while-using"
-        case .whileUsing, .always: return "\(name) is not authorized"
+        case .whenInUse, .always: return "\(name) is not authorized"
         }
     }
 

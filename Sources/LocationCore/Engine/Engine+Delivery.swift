@@ -66,11 +66,11 @@ extension Engine {
             if let refusal = authorizationRefusal(i) {
                 clients[i].anchor = nil
                 clients[i].track.drop(refusal)
-                if clients[i].provisional { considerUpgradePrompt(i, fix: fix, time: time, effects: &effects) }
+                if clients[i].grant.isProvisional { considerUpgradePrompt(i, fix: fix, time: time, effects: &effects) }
                 continue
             }
             // Step 3.
-            let locating = clients[i].locateDeadline != nil
+            let locating = clients[i].locate != nil
             guard clients[i].updating || locating else {
                 clients[i].anchor = nil
                 clients[i].track.drop(.notUpdating)
@@ -101,7 +101,7 @@ extension Engine {
                     if locating, let again = clients[i].lastReducedFix {
                         effects.append(.deliver(Delivery(client: clients[i].settings.name, fix: again, accuracy: .reduced)))
                         clients[i].track.deliveredAgain(now: now)
-                        clients[i].locateDeadline = nil
+                        clients[i].locate = nil
                         if !clients[i].updating { clients[i].anchor = nil }
                     } else {
                         clients[i].track.drop(.reducedRate)
@@ -147,26 +147,9 @@ extension Engine {
                 persistPending = true
             }
             if locating {
-                clients[i].locateDeadline = nil
+                clients[i].locate = nil
                 if !clients[i].updating { clients[i].anchor = nil }
             }
         }
-    }
-
-    /// SPEC §3.3: provisional always, out of use, updating: a fix that only
-    /// "always" would deliver is held back and the one upgrade prompt opens.
-    mutating func considerUpgradePrompt(_ i: Int, fix: Fix, time: Double, effects: inout [Effect]) {
-        let c = clients[i]
-        guard c.provisional, c.stored == .always, services, !c.restricted, !c.inUse,
-            c.updating || c.locateDeadline != nil, !c.upgradePromptShown, c.prompt == nil
-        else { return }
-        if c.track.isSameEpoch(time, base: timeBase.id) { return }
-        if let error = fix.horizontalError, !(error <= c.accuracyLimit) { return }
-        let prompt = Prompt(
-            client: c.settings.name, kind: .alwaysUpgrade, text: c.settings.usageAlways ?? c.settings.usage ?? "")
-        clients[i].prompt = prompt
-        clients[i].upgradePromptShown = true
-        persistPending = true
-        effects.append(.event(.prompt(prompt, open: true)))
     }
 }

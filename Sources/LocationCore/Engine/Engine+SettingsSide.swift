@@ -22,13 +22,11 @@ extension Engine {
                 ))
         }
         let before = authorization(of: i)
-        if clients[i].stored == status, !clients[i].once, !clients[i].provisional {
+        let target = Grant(status)
+        if clients[i].grant == target {
             return .success(CommandOutcome(changed: false, message: "\(name) is already \(status)"))
         }
-        clients[i].stored = status
-        clients[i].once = false
-        clients[i].provisional = false
-        clients[i].onceDeadline = nil
+        clients[i].setGrant(target)
         var message = "\(name): \(before.statusDescription) → \(status)"
         if !services { message += "; Location Services are off, so it reads never until `services on`" }
         return .success(CommandOutcome(changed: true, message: message))
@@ -37,100 +35,81 @@ extension Engine {
     mutating func setAccuracy(_ i: Int, full: Bool) -> Outcome {
         let name = clients[i].settings.name
         if clients[i].restricted { return .failure(restrictedError(i)) }
-        let before = clients[i].accuracy
-        if full {
-            guard !clients[i].fullAccuracy else {
-                return .success(CommandOutcome(changed: false, message: "\(name) already has full accuracy"))
-            }
-            clients[i].fullAccuracy = true
-        } else {
-            guard clients[i].fullAccuracy || clients[i].temporaryPurpose != nil else {
-                return .success(CommandOutcome(changed: false, message: "\(name) already has reduced accuracy"))
-            }
-            clients[i].fullAccuracy = false
-        }
+        let before = clients[i].accuracy.authorization
         // Either switch position replaces a temporary grant.
-        clients[i].temporaryPurpose = nil
-        clients[i].fullDeadline = nil
-        return .success(CommandOutcome(changed: true, message: "\(name): accuracy \(before) → \(clients[i].accuracy)"))
+        let target = Accuracy(precise: full)
+        guard clients[i].accuracy != target else {
+            return .success(CommandOutcome(changed: false, message: "\(name) already has \(target.authorization) accuracy"))
+        }
+        clients[i].accuracy = target
+        return .success(CommandOutcome(changed: true, message: "\(name): accuracy \(before) → \(target.authorization)"))
     }
 
-    mutating func share(_ i: Int, effects: inout [Effect]) -> Outcome {
+    mutating func share(_ i: Int, now: Double, effects: inout [Effect]) -> Outcome {
         let name = clients[i].settings.name
         if clients[i].restricted { return .failure(restrictedError(i)) }
         guard services else {
             return .failure(CommandError(.denied, "Location Services are off; turn them on first: services on"))
         }
-        switch clients[i].stored {
-        case .never, .restricted:
+        let wasInUse = clients[i].inUse
+        switch clients[i].grant {
+        case .denied:
             return .failure(
                 CommandError(
                     .denied,
                     "\(name) is never allowed location; the location button cannot override that, the user must change it in settings: authorize \(name) while-using"
                 ))
-        case .ask where !clients[i].shareConsent:
+        case .notDetermined where !clients[i].shareConsent:
             // iOS 15: the button's first use asks once; after one allow, later shares grant at once.
             if let pending = clients[i].prompt {
                 return .success(
                     CommandOutcome(
                         changed: false, message: "a \(pending.kind.rawValue) prompt is already pending for \(name); answer it first"))
             }
-            let c = clients[i]
-            return .success(open(Prompt(client: name, kind: .share, text: c.settings.usage ?? ""), i, effects: &effects))
-        case .ask:
-            grantOnce(i)
+            return .success(open(.share(text: clients[i].settings.usage ?? ""), i, effects: &effects))
+        case .notDetermined:
+            grantShare(i, now: now)
             return .success(CommandOutcome(changed: true, message: "\(name): ask → while-using (once); it is in use"))
-        case .whileUsing where clients[i].once:
-            let changed = !clients[i].inUse
-            grantOnce(i)
+        case .whenInUse(temporary: .some):
+            grantShare(i, now: now)
             return .success(
                 CommandOutcome(
-                    changed: changed,
-                    message: changed ? "\(name) keeps while-using (once) and is in use again" : "\(name) already has while-using (once) and is in use"))
-        case .whileUsing, .always:
-            let changed = !clients[i].inUse
+                    changed: !wasInUse,
+                    message: wasInUse ? "\(name) already has while-using (once) and is in use" : "\(name) keeps while-using (once) and is in use again"))
+        case .whenInUse(temporary: nil), .always:
             clients[i].inUse = true
-            clients[i].onceDeadline = nil
-            clients[i].fullDeadline = nil
+            clients[i].temporaryFullAccuracySession(inUse: true, now: now)
             let status = authorization(of: i).statusDescription
             return .success(
                 CommandOutcome(
-                    changed: changed,
-                    message: "\(name) is already authorized (\(status))" + (changed ? "; it is in use" : "")))
+                    changed: !wasInUse,
+                    message: "\(name) is already authorized (\(status))" + (wasInUse ? "" : "; it is in use")))
         }
     }
 
-    /// The location button: a temporary while-using grant, in use.
-    mutating func grantOnce(_ i: Int) {
-        clients[i].stored = .whileUsing
-        clients[i].once = true
-        clients[i].provisional = false
+    /// The location button: an Allow Once grant, in use.
+    mutating func grantShare(_ i: Int, now: Double) {
         clients[i].inUse = true
-        clients[i].onceDeadline = nil
-        clients[i].fullDeadline = nil
+        clients[i].grantAllowOnce(now: now)
+        clients[i].temporaryFullAccuracySession(inUse: true, now: now)
     }
-}
 
-extension Engine {
     /// Settings → Reset Location & Privacy, for one client: the configured first-start status and
     /// accuracy, no once, provisional or temporary grant, and the upgrade and share prompts as never
     /// shown. The reduced-accuracy secret stays: a fresh one would let someone average across resets.
     mutating func reset(_ i: Int) -> Outcome {
         let name = clients[i].settings.name
         if clients[i].restricted { return .failure(restrictedError(i)) }
-        let settings = clients[i].settings
-        let status = settings.authorization == .restricted ? AuthorizationStatus.never : settings.authorization
+        let grant = clients[i].configuredGrant
+        let accuracy = Accuracy(precise: clients[i].settings.precise)
         let before = authorization(of: i)
-        let wasShown = clients[i].upgradePromptShown || clients[i].shareConsent
-        if clients[i].stored == status, !clients[i].once, !clients[i].provisional,
-            clients[i].fullAccuracy == settings.precise, clients[i].temporaryPurpose == nil, !wasShown
+        if clients[i].grant == grant, clients[i].accuracy == accuracy, !clients[i].upgradePromptShown,
+            !clients[i].shareConsent
         {
             return .success(CommandOutcome(changed: false, message: "\(name) already has its configured first-start settings"))
         }
-        setStored(i, status)
-        clients[i].fullAccuracy = settings.precise
-        clients[i].temporaryPurpose = nil
-        clients[i].fullDeadline = nil
+        clients[i].setGrant(grant)
+        clients[i].accuracy = accuracy
         clients[i].upgradePromptShown = false
         clients[i].shareConsent = false
         let after = authorization(of: i)

@@ -26,7 +26,7 @@ extension Engine {
         let (reason, suggestion) = explain(i, now: now, delivering: delivering)
         return ClientStatus(
             authorization: authorization(of: i), inUse: c.inUse, updating: c.updating,
-            locatePending: c.locateDeadline != nil, prompt: c.prompt, delivering: delivering, reason: reason,
+            locatePending: c.locate != nil, prompt: c.prompt?.prompt(client: c.settings.name), delivering: delivering, reason: reason,
             suggestion: suggestion, lastDelivered: c.track.lastTime, deliveredCount: c.track.delivered,
             drops: c.track.drops, lastDeliveredAge: age, eligible: eligible)
     }
@@ -38,21 +38,23 @@ extension Engine {
         let name = c.settings.name
         if c.restricted { return ("restricted by \(settings.policySource)", nil) }
         if !services { return ("Location Services are off", "services on") }
-        if let prompt = c.prompt, prompt.kind == .whileUsing || prompt.kind == .always {
-            return ("waiting for the user to answer its \(prompt.kind.rawValue) prompt", "answer \(name) allow-while-using")
-        }
-        if let prompt = c.prompt, prompt.kind == .share {
+        switch c.prompt {
+        case .permission(let kind, _)?:
+            return ("waiting for the user to answer its \(kind.rawValue) prompt", "answer \(name) allow-while-using")
+        case .share?:
             return ("waiting for the user to answer its share prompt (the location button's first use)", "answer \(name) allow")
+        case .alwaysUpgrade?, .fullAccuracy?, nil:
+            break
         }
-        switch c.stored {
-        case .ask:
+        switch c.grant {
+        case .notDetermined:
             return ("not authorized yet (ask)", "authorize \(name) while-using")
-        case .never, .restricted:
+        case .denied:
             return ("the user denied location (never)", "authorize \(name) while-using")
-        case .whileUsing where !c.inUse:
+        case .whenInUse where !c.inUse:
             return ("while-using, and not in use", "session \(name) begin")
-        case .always where c.provisional && !c.inUse:
-            if c.prompt?.kind == .alwaysUpgrade {
+        case .always(provisional: true) where !c.inUse:
+            if case .alwaysUpgrade? = c.prompt {
                 return ("provisional always, not in use: waiting for the user to answer the upgrade prompt", "answer \(name) change-to-always")
             }
             if c.upgradePromptShown {
@@ -62,15 +64,15 @@ extension Engine {
                 )
             }
             return ("provisional always: delivers only while in use", "authorize \(name) always")
-        case .whileUsing, .always:
+        case .whenInUse, .always:
             break
         }
-        guard c.updating || c.locateDeadline != nil else { return ("updates are stopped", "start \(name)") }
+        guard c.updating || c.locate != nil else { return ("updates are stopped", "start \(name)") }
         let rate =
             c.deliversFull
             ? "" : "reduced accuracy: a \(Self.metres(c.settings.reducedGrid)) grid at most every \(Self.seconds(c.settings.reducedInterval))"
         if delivering {
-            let what = c.locateDeadline != nil && !c.updating ? "locating (one fix)" : "delivering"
+            let what = c.locate != nil && !c.updating ? "locating (one fix)" : "delivering"
             return (rate.isEmpty ? what : "\(what), \(rate)", nil)
         }
         return stoppedReason(i, now: now, rate: rate)
@@ -79,7 +81,7 @@ extension Engine {
     /// Eligible, but nothing delivered within `deliveringWindow`: what the latest fixes ran into.
     func stoppedReason(_ i: Int, now: Double, rate: String) -> (String, String?) {
         let c = clients[i]
-        let waiting = c.locateDeadline != nil && !c.updating ? "locating (one fix): " : ""
+        let waiting = c.locate != nil && !c.updating ? "locating (one fix): " : ""
         // `status` runs no timers: the 5 s without a usable fix may be up without an input since.
         if outage || now >= outageDeadline || c.track.lastDrop == .unusable {
             guard let since = lastUsableAt ?? startedAt else { return (waiting + "no usable fix yet", nil) }

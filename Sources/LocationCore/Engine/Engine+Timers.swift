@@ -1,29 +1,21 @@
 /// Timers (locate timeout, Allow Once and temporary full accuracy grace) and
 /// the receiver's outages (SPEC §3.3, §3.4).
 extension Engine {
-    /// Fires every timer due at `now`, in config order.
+    /// Fires every timer due at `now`, in config order: locate timeouts here, the grants' own ends in
+    /// AllowOnce.swift and TemporaryFullAccuracy.swift.
     mutating func runTimers(now: Double, effects: inout [Effect]) {
         if now >= clientDeadline {
-            for i in clients.indices {
-                if let deadline = clients[i].locateDeadline, now >= deadline {
-                    clients[i].locateDeadline = nil
-                    let seconds = Self.seconds(clients[i].locateTimeout)
+            for i in clients.indices where now >= clients[i].nextDeadline {
+                if let locate = clients[i].locate, now >= locate.deadline {
+                    clients[i].locate = nil
                     effects.append(
                         .event(
                             .error(
                                 client: clients[i].settings.name, code: .locationUnknown,
-                                message: "no usable fix arrived within \(seconds) of locate")))
+                                message: "no usable fix arrived within \(Self.seconds(locate.timeout)) of locate")))
                 }
-                if clients[i].once, let deadline = clients[i].onceDeadline, now >= deadline {
-                    // Allow Once ends: back to ask, as iOS does once the app has been away long enough.
-                    clients[i].once = false
-                    clients[i].stored = .ask
-                    clients[i].onceDeadline = nil
-                }
-                if clients[i].temporaryPurpose != nil, let deadline = clients[i].fullDeadline, now >= deadline {
-                    clients[i].temporaryPurpose = nil
-                    clients[i].fullDeadline = nil
-                }
+                clients[i].expireAllowOnce(now: now)
+                clients[i].expireTemporaryFullAccuracy(now: now)
             }
             recomputeClientDeadline()
         }
@@ -35,11 +27,7 @@ extension Engine {
     /// Recomputes the earliest pending client timer.
     mutating func recomputeClientDeadline() {
         var earliest = Double.infinity
-        for c in clients {
-            if let d = c.locateDeadline { earliest = min(earliest, d) }
-            if c.once, let d = c.onceDeadline { earliest = min(earliest, d) }
-            if c.temporaryPurpose != nil, let d = c.fullDeadline { earliest = min(earliest, d) }
-        }
+        for c in clients { earliest = min(earliest, c.nextDeadline) }
         clientDeadline = earliest
     }
 

@@ -5,76 +5,65 @@ extension Engine {
     ) -> Outcome {
         let name = clients[i].settings.name
         if clients[i].restricted { return .failure(restrictedError(i)) }
-        guard let prompt = clients[i].prompt else {
+        guard let pending = clients[i].prompt else {
             return .failure(CommandError(.noPrompt, "no prompt is pending for \(name)"))
         }
-        guard prompt.kind.answers.contains(answer) else {
+        let kind = pending.kind
+        guard kind.answers.contains(answer) else {
             return .failure(
                 CommandError(
-                    .invalidAnswer,
-                    "a \(prompt.kind.rawValue) prompt takes \(Self.answerList(prompt.kind)), not \(answer.rawValue)"))
+                    .invalidAnswer, "a \(kind.rawValue) prompt takes \(Self.answerList(kind)), not \(answer.rawValue)"))
         }
-        if precise != nil, !((prompt.kind == .whileUsing || prompt.kind == .always) && answer != .deny) {
+        let grants: Bool
+        if case .permission = pending, answer != .deny { grants = true } else { grants = false }
+        if precise != nil, !grants {
             return .failure(
                 CommandError(
                     .invalidArgument,
-                    "precise is the Precise switch of a while-using or always prompt, answered allow-once or allow-while-using; a \(prompt.kind.rawValue) prompt answered \(answer.rawValue) has none"
+                    "precise is the Precise switch of a while-using or always prompt, answered allow-once or allow-while-using; a \(kind.rawValue) prompt answered \(answer.rawValue) has none"
                 ))
         }
         clients[i].prompt = nil
-        effects.append(.event(.prompt(prompt, open: false)))
+        effects.append(.event(.prompt(pending.prompt(client: name), open: false)))
         let before = authorization(of: i)
-        switch (prompt.kind, answer) {
-        case (.whileUsing, .allowWhileUsing):
-            setStored(i, .whileUsing)
-        case (.always, .allowWhileUsing):
+        switch (pending, answer) {
+        case (.permission(.whileUsing, _), .allowWhileUsing):
+            clients[i].setGrant(.whenInUse(temporary: nil))
+        case (.permission(.always, _), .allowWhileUsing):
             // As iOS 13+: "Allow While Using App" on an always request gives provisional always.
-            setStored(i, .always)
-            clients[i].provisional = true
-        case (.whileUsing, .allowOnce), (.always, .allowOnce):
-            setStored(i, .whileUsing)
-            clients[i].once = true
-            clients[i].onceDeadline = clients[i].inUse ? nil : now + clients[i].settings.onceGrace
-        case (.whileUsing, .deny), (.always, .deny):
-            setStored(i, .never)
+            clients[i].setGrant(.always(provisional: true))
+        case (.permission, .allowOnce):
+            clients[i].grantAllowOnce(now: now)
+        case (.permission, .deny):
+            clients[i].setGrant(.denied)
         case (.alwaysUpgrade, .keepWhileUsing):
-            setStored(i, .whileUsing)
+            clients[i].setGrant(.whenInUse(temporary: nil))
         case (.alwaysUpgrade, .changeToAlways):
-            setStored(i, .always)
-        case (.fullAccuracy, .allow):
-            clients[i].temporaryPurpose = prompt.purpose ?? ""
-            clients[i].fullDeadline = clients[i].inUse ? nil : now + clients[i].settings.onceGrace
+            clients[i].setGrant(.always(provisional: false))
+        case (.fullAccuracy(let purpose, _), .allow):
+            clients[i].grantTemporaryFullAccuracy(purpose: purpose, now: now)
             return .success(
                 CommandOutcome(
                     changed: true,
-                    message: "\(name): temporary full accuracy (\(prompt.purpose ?? "")) until \(Self.seconds(clients[i].settings.onceGrace)) out of use"))
+                    message: "\(name): temporary full accuracy (\(purpose)) until \(Self.seconds(clients[i].settings.onceGrace)) out of use"))
         case (.fullAccuracy, .deny):
             return .success(CommandOutcome(changed: true, message: "\(name) keeps reduced accuracy; the prompt is closed"))
         case (.share, .allow):
             clients[i].shareConsent = true
-            grantOnce(i)
+            grantShare(i, now: now)
         case (.share, .deny):
             return .success(
                 CommandOutcome(
                     changed: true, message: "\(name) stays \(before.statusDescription); the share prompt is closed"))
-        case (.whileUsing, _), (.always, _), (.alwaysUpgrade, _), (.fullAccuracy, _), (.share, _):
-            preconditionFailure("answer \(answer.rawValue) passed the \(prompt.kind.rawValue) prompt's answer check")
+        case (.permission, _), (.alwaysUpgrade, _), (.fullAccuracy, _), (.share, _):
+            preconditionFailure("answer \(answer.rawValue) passed the \(kind.rawValue) prompt's answer check")
         }
         if let precise {
             // The prompt's Precise switch (iOS 14) sets the accuracy with the grant.
-            clients[i].fullAccuracy = precise
-            clients[i].temporaryPurpose = nil
-            clients[i].fullDeadline = nil
+            clients[i].accuracy = Accuracy(precise: precise)
         }
         var message = "\(name): \(before.statusDescription) → \(authorization(of: i).statusDescription)"
-        if before.accuracy != clients[i].accuracy { message += ", \(clients[i].accuracy) accuracy" }
+        if before.accuracy != clients[i].accuracy.authorization { message += ", \(clients[i].accuracy.authorization) accuracy" }
         return .success(CommandOutcome(changed: true, message: message))
-    }
-
-    mutating func setStored(_ i: Int, _ status: AuthorizationStatus) {
-        clients[i].stored = status
-        clients[i].once = false
-        clients[i].provisional = false
-        clients[i].onceDeadline = nil
     }
 }

@@ -3,12 +3,18 @@
 /// does no IO and holds no global state. Randomness comes only from the
 /// seeded per-client sources in the saved state.
 ///
-/// Every entry point runs the same way: timers that are due fire first, then
-/// the input, then one normalising pass over the clients (in config order)
-/// that closes prompts the change made moot, emits an `authorization` event
-/// for each client whose (effective status, once, provisional, accuracy)
-/// really changed, ends runs, and tells clients about a receiver outage;
-/// `persist` comes last, when `savedState` changed. See docs/authorization.md.
+/// A client's permission is a `Grant`, an `Accuracy` and at most one
+/// `PendingPrompt`, enums whose cases carry exactly what they need, so no
+/// impossible combination can be built. There is one `handle(_:now:)` per
+/// input kind — `EngineInput` (fix, source, tick), `Command`, and
+/// `EngineSettings` (a reload) — and every one runs the same way: timers that
+/// are due fire first, then the input, then `finish`, which (in config order)
+/// closes prompts the change made moot, emits an `authorization` event for
+/// each client whose (effective status, once, provisional, accuracy) really
+/// changed, ends runs, and tells clients about a receiver outage; `persist`
+/// comes last, when `savedState` changed. The rules that end temporary grants
+/// are AllowOnce.swift, TemporaryFullAccuracy.swift and ProvisionalAlways.swift.
+/// See docs/authorization.md.
 public struct Engine: Sendable {
     /// The settings in force (clients deduplicated by name, first wins).
     public private(set) var settings: EngineSettings
@@ -95,7 +101,7 @@ public struct Engine: Sendable {
     }
 
     /// Carries out a command from the control socket (permissions already checked by the caller).
-    public mutating func apply(_ command: Command, now: Double) -> CommandResult {
+    public mutating func handle(_ command: Command, now: Double) -> CommandResult {
         var effects: [Effect] = []
         noteTime(now)
         let before = snapshot()
@@ -110,14 +116,14 @@ public struct Engine: Sendable {
     /// `precise`, `updating` and `in_use` first-start values do not), new
     /// clients start from their config, removed ones are dropped (their prompts
     /// close). The Location Services switch keeps its current position.
-    public mutating func reconfigure(_ settings: EngineSettings, now: Double) -> [Effect] {
+    public mutating func handle(_ settings: EngineSettings, now: Double) -> [Effect] {
         var effects: [Effect] = []
         noteTime(now)
         let before = snapshot()
         runTimers(now: now, effects: &effects)
         let (unique, newIndex) = Self.deduplicated(settings.clients)
         for old in clients where newIndex[old.settings.name] == nil {
-            if let prompt = old.prompt { effects.append(.event(.prompt(prompt, open: false))) }
+            if let prompt = old.prompt { effects.append(.event(.prompt(prompt.prompt(client: old.settings.name), open: false))) }
         }
         var newClients: [ClientState] = []
         newClients.reserveCapacity(unique.count)
@@ -161,7 +167,7 @@ public struct Engine: Sendable {
 
     /// The pending prompts, in config order.
     public var prompts: [Prompt] {
-        clients.compactMap(\.prompt)
+        clients.compactMap { c in c.prompt?.prompt(client: c.settings.name) }
     }
 
     /// What `state.json` holds.
@@ -178,7 +184,8 @@ public struct Engine: Sendable {
 
     func authorization(of i: Int) -> ClientAuthorization {
         let c = clients[i]
-        var status = c.stored
+        let stored = c.grant.status
+        var status = stored
         var reason: EffectiveReason?
         // Policy wins over the services switch: a locked client reads `restricted` in every case.
         if c.restricted {
@@ -190,15 +197,15 @@ public struct Engine: Sendable {
         }
         // Flags describe a grant; while the grant is overridden they are hidden (and come back with it).
         return ClientAuthorization(
-            client: c.settings.name, status: status, stored: c.stored, once: reason == nil && c.once,
-            provisional: reason == nil && c.provisional, accuracy: c.accuracy, reason: reason)
+            client: c.settings.name, status: status, stored: stored, once: reason == nil && c.grant.isOnce,
+            provisional: reason == nil && c.grant.isProvisional, accuracy: c.accuracy.authorization, reason: reason)
     }
 
     /// The effective status alone.
     func effectiveStatus(_ i: Int) -> AuthorizationStatus {
         if clients[i].restricted { return .restricted }
         if !services { return .never }
-        return clients[i].stored
+        return clients[i].grant.status
     }
 
     /// §3.4 steps 1–2: services on and the effective status allows delivery now.
@@ -212,18 +219,14 @@ public struct Engine: Sendable {
     func authorizationRefusal(_ i: Int) -> DropReason? {
         guard services else { return .servicesOff }
         guard !clients[i].restricted else { return .notAuthorized }
-        switch clients[i].stored {
-        case .always: return !clients[i].provisional || clients[i].inUse ? nil : .notInUse
-        case .whileUsing: return clients[i].inUse ? nil : .notInUse
-        case .ask, .never, .restricted: return .notAuthorized
-        }
+        return clients[i].grant.deliveryRefusal(inUse: clients[i].inUse)
     }
 
     /// The first of §3.4 steps 1–3 that refuses delivery now, or `nil`.
     @inline(__always)
     func eligibilityRefusal(_ i: Int) -> DropReason? {
         if let refusal = authorizationRefusal(i) { return refusal }
-        return clients[i].updating || clients[i].locateDeadline != nil ? nil : .notUpdating
+        return clients[i].updating || clients[i].locate != nil ? nil : .notUpdating
     }
 
     /// §3.4 steps 1–3.
@@ -250,21 +253,18 @@ public struct Engine: Sendable {
         }
     }
 
-    /// The normalising pass that ends every slow-path input (see the type's comment). With
+    /// The pass that ends every slow-path input (see the type's comment). With
     /// `deferPersist` the caller emits `persist` itself at the very end (the fix path, whose
     /// deliveries follow).
     mutating func finish(_ before: Snapshot, now: Double, effects: inout [Effect], deferPersist: Bool = false) {
         var previous: [String: ClientAuthorization] = [:]
         for a in before.authorizations where previous[a.client] == nil { previous[a.client] = a }
         for i in clients.indices {
-            // Temporary full accuracy belongs to a grant; without one it ends.
-            if clients[i].temporaryPurpose != nil, clients[i].restricted || !clients[i].storedAuthorized {
-                clients[i].temporaryPurpose = nil
-                clients[i].fullDeadline = nil
-            }
-            if let prompt = clients[i].prompt, !promptStillValid(prompt, i) {
+            if let prompt = clients[i].prompt,
+                !prompt.isAnswerable(effective: effectiveStatus(i), grant: clients[i].grant, accuracy: clients[i].accuracy)
+            {
                 clients[i].prompt = nil
-                effects.append(.event(.prompt(prompt, open: false)))
+                effects.append(.event(.prompt(prompt.prompt(client: clients[i].settings.name), open: false)))
             }
             let after = authorization(of: i)
             if let old = previous[after.client] {
@@ -273,8 +273,8 @@ public struct Engine: Sendable {
                     if old.accuracy != after.accuracy { clients[i].anchor = nil }
                     let wasAuthorized = old.status == .always || old.status == .whileUsing
                     let nowRefused = after.status == .never || after.status == .restricted
-                    if wasAuthorized, nowRefused, clients[i].updating || clients[i].locateDeadline != nil {
-                        clients[i].locateDeadline = nil
+                    if wasAuthorized, nowRefused, clients[i].updating || clients[i].locate != nil {
+                        clients[i].locate = nil
                         effects.append(
                             .event(.error(client: after.client, code: .denied, message: deniedMessage(i))))
                     }
@@ -295,19 +295,5 @@ public struct Engine: Sendable {
     /// The tuple events are about: (effective status, once, provisional, accuracy).
     static func sameVisibleState(_ a: ClientAuthorization, _ b: ClientAuthorization) -> Bool {
         a.status == b.status && a.once == b.once && a.provisional == b.provisional && a.accuracy == b.accuracy
-    }
-
-    /// Whether a pending prompt still asks something that can be answered.
-    func promptStillValid(_ prompt: Prompt, _ i: Int) -> Bool {
-        let c = clients[i]
-        let status = effectiveStatus(i)
-        switch prompt.kind {
-        case .whileUsing, .always, .share:
-            return status == .ask
-        case .alwaysUpgrade:
-            return (status == .whileUsing && !c.once) || (status == .always && c.provisional)
-        case .fullAccuracy:
-            return (status == .whileUsing || status == .always) && !c.accuracy.isFull
-        }
     }
 }

@@ -1,5 +1,5 @@
 /// One client's permanent state in `state.json`.
-public struct SavedClientState: Sendable, Hashable, Codable {
+public struct SavedClientState: Sendable, Hashable {
     /// The client's name.
     public var name: String
     /// The stored status (a client on Allow Once is saved as `ask`: the grant ends with the daemon).
@@ -27,21 +27,5 @@ public struct SavedClientState: Sendable, Hashable, Codable {
         self.upgradePromptShown = upgradePromptShown
         self.shareConsent = shareConsent
         self.reduced = reduced
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case name, status, provisional, fullAccuracy, upgradePromptShown, shareConsent, reduced
-    }
-
-    /// Decodes one client; a file written before the location button's consent existed has none.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        name = try c.decode(String.self, forKey: .name)
-        status = try c.decode(AuthorizationStatus.self, forKey: .status)
-        provisional = try c.decode(Bool.self, forKey: .provisional)
-        fullAccuracy = try c.decode(Bool.self, forKey: .fullAccuracy)
-        upgradePromptShown = try c.decode(Bool.self, forKey: .upgradePromptShown)
-        shareConsent = try c.decodeIfPresent(Bool.self, forKey: .shareConsent) ?? false
-        reduced = try c.decode(ReducedAccuracyState.self, forKey: .reduced)
     }
 }

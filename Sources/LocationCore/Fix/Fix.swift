@@ -1,5 +1,5 @@
 /// The receiver's fix quality, as gpsd's TPV `mode`.
-public enum FixMode: Int, Sendable, Codable, Hashable, CustomStringConvertible {
+public enum FixMode: Int, Sendable, Hashable, CustomStringConvertible {
     /// Nothing known yet (gpsd mode 0).
     case unknown = 0
     /// The receiver says it has no fix (gpsd mode 1).

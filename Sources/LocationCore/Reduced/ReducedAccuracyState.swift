@@ -8,7 +8,7 @@ import Glibc
 /// The offset is kept in units of σ (each axis a standard normal value) and
 /// scaled by grid / 4 when used, so changing `reduced_grid` rescales it
 /// instead of redrawing it.
-public struct ReducedAccuracyState: Sendable, Hashable, Codable {
+public struct ReducedAccuracyState: Sendable, Hashable {
     /// East offset in units of σ.
     public var offsetEast: Double
     /// North offset in units of σ.
@@ -31,6 +31,15 @@ public struct ReducedAccuracyState: Sendable, Hashable, Codable {
         self.random = random
         driftHour = nil
         lastDelivery = nil
+    }
+
+    /// A secret from its parts (a saved state).
+    init(offsetEast: Double, offsetNorth: Double, random: Xoshiro256, driftHour: Double?, lastDelivery: Double?) {
+        self.offsetEast = offsetEast
+        self.offsetNorth = offsetNorth
+        self.random = random
+        self.driftHour = driftHour
+        self.lastDelivery = lastDelivery
     }
 
     /// The offset in metres, east and north, for a grid of `grid` metres (σ = grid / 4).

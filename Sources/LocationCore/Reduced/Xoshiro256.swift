@@ -5,7 +5,7 @@ import Glibc
 ///
 /// Encoded as four 16-digit hexadecimal strings: JSON numbers are doubles and
 /// would lose the low bits of a 64-bit word.
-public struct Xoshiro256: RandomNumberGenerator, Sendable, Hashable, Codable {
+public struct Xoshiro256: RandomNumberGenerator, Sendable, Hashable {
     /// The generator's state (never all zero).
     public private(set) var state: (UInt64, UInt64, UInt64, UInt64)
 
@@ -61,33 +61,7 @@ public struct Xoshiro256: RandomNumberGenerator, Sendable, Hashable, Codable {
         hasher.combine(state.3)
     }
 
-    /// Decodes four hexadecimal words; refuses malformed or all-zero states.
-    public init(from decoder: any Decoder) throws {
-        var container = try decoder.unkeyedContainer()
-        var words: [UInt64] = []
-        while !container.isAtEnd, words.count < 5 {
-            let text = try container.decode(String.self)
-            guard let word = UInt64(text, radix: 16) else {
-                throw DecodingError.dataCorruptedError(
-                    in: container, debugDescription: "random state word \"\(text)\" is not hexadecimal")
-            }
-            words.append(word)
-        }
-        guard words.count == 4, let restored = Xoshiro256(state: (words[0], words[1], words[2], words[3])) else {
-            throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "random state must be four hexadecimal words, not all zero")
-        }
-        self = restored
-    }
-
-    /// Encodes four hexadecimal words.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.unkeyedContainer()
-        for word in [state.0, state.1, state.2, state.3] {
-            try container.encode(Self.hex(word))
-        }
-    }
-
+    /// A word as 16 hexadecimal digits (how `state.json` keeps the state).
     static func hex(_ word: UInt64) -> String {
         let digits = String(word, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits

@@ -24,6 +24,8 @@ final class EngineOwner {
     private var effects: [Effect] = []
     private var watchers = WatcherList()
     private var reportedSource: SourceState?
+    /// The source's latest sky view and when it arrived (monotonic), for `status`.
+    private var sky: (view: SkyView, at: Double)?
     private var stopped = false
     /// The MQTT publishers' statuses, for `status` replies.
     private let brokers: BrokerBoard
@@ -79,6 +81,10 @@ final class EngineOwner {
                 reportedSource = sourceState
             }
             engine.handle(.source(sourceState), now: now, into: &effects)
+        case .sky(let view):
+            // Status only: the engine decides nothing on it, so there is nothing to carry.
+            sky = (view, now)
+            return
         }
         carry(now: now)
     }
@@ -116,7 +122,7 @@ final class EngineOwner {
         guard !stopped else { return [] }
         let reload = ConfigReload(running: config, reloaded: newConfig)
         let now = clock.monotonic()
-        effects = engine.reconfigure(reload.effective.engineSettings, now: now)
+        effects = engine.handle(reload.effective.engineSettings, now: now)
         carrier.logs.reconfigure(reload.effective)
         config = reload.effective
         carry(now: now)
@@ -146,9 +152,10 @@ final class EngineOwner {
     }
 
     func statusReport() -> StatusReport {
-        StatusReport(
-            status: engine.status(now: clock.monotonic()), time: clock.wall(), sourceName: sourceName,
-            brokers: brokers.statuses)
+        let now = clock.monotonic()
+        return StatusReport(
+            status: engine.status(now: now), time: clock.wall(), sourceName: sourceName,
+            brokers: brokers.statuses, sky: sky?.view, skyAge: sky.map { max(0, now - $0.at) })
     }
 
     var savedState: SavedState { engine.savedState }
@@ -194,7 +201,7 @@ final class EngineOwner {
             }
             let now = clock.monotonic()
             let before = AuditRecord.state(of: command, in: engine.status(now: now))
-            let result = engine.apply(command, now: now)
+            let result = engine.handle(command, now: now)
             effects = result.effects
             carry(now: now)
             if case .success(let outcome) = result.outcome, outcome.changed {

@@ -70,13 +70,10 @@ public final class StateKeeper {
     @discardableResult
     private func save(now: Double, state: SavedState) -> Bool {
         lastSave = now
-        do {
-            try store.save(try StateCodec.encode(state))
-        } catch let error as SystemError {
-            report("cannot save the state to \(store.path) (\(error)); the previous state file is kept; retrying every second")
-            return false
+        do throws(SystemError) {
+            try store.save(StateCodec.encode(state))
         } catch {
-            report("cannot save the state to \(store.path): \(error)")
+            report("cannot save the state to \(store.path) (\(error)); the previous state file is kept; retrying every second")
             return false
         }
         isDirty = false

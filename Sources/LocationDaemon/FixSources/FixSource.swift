@@ -7,6 +7,9 @@ public enum SourceEvent: Sendable, Hashable {
     case state(SourceState, detail: String)
     /// One receiver epoch (any mode; always with a time).
     case fix(Fix)
+    /// What the receiver says about its sky (satellites used and seen, DOPs),
+    /// as it reports it, beside the fixes (gpsd's SKY; NMEA's GSA and GSV).
+    case sky(SkyView)
 }
 
 /// The one hand-off from a source's reader thread to whoever consumes its

@@ -164,7 +164,7 @@ private final class ReplaySession {
     }
 
     private func apply(_ event: ReplayEvent, now: Double) {
-        let result = engine.apply(event.command, now: now)
+        let result = engine.handle(event.command, now: now)
         carrier.carry(result.effects, eventTime: event.at)
         _ = carrier.takePersistRequest()
         let what = "events line \(event.line) (\(event.command.name) at \(UTCTime.format(event.at)))"

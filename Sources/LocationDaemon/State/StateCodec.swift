@@ -1,24 +1,19 @@
 import LocationCore
 
-/// `state.json` as bytes: the engine's `SavedState` through its own `Codable`
-/// conformance and the project's JSON codec (one compact line and a newline,
-/// keys in a fixed order, so the same state always gives the same bytes).
+/// `state.json` as bytes: the engine's `SavedState` through its JSON form
+/// (SavedState+JSON.swift) and the project's JSON codec — one compact line
+/// and a newline, keys in a fixed order, so the same state always gives the
+/// same bytes.
 public enum StateCodec {
-    /// Why bytes are not a saved state (or a state cannot be written), as a sentence.
+    /// Why bytes are not a saved state, as a sentence.
     public struct DecodeError: Error, Sendable, Hashable, CustomStringConvertible {
         /// What is wrong, e.g. `not JSON (unexpected byte at byte 12)`.
         public var description: String
     }
 
-    /// The state file's bytes for `state`. Throws only for a value JSON cannot
-    /// hold (a non-finite number), which the engine never produces.
-    public static func encode(_ state: SavedState) throws(DecodeError) -> [UInt8] {
-        do {
-            let value = try JSONValueEncoder().encode(state)
-            return Array((value.serialized + "\n").utf8)
-        } catch {
-            throw DecodeError(description: "cannot encode the state: \(JSONValueDecoder.describe(error))")
-        }
+    /// The state file's bytes for `state`.
+    public static func encode(_ state: SavedState) -> [UInt8] {
+        Array((state.json.serialized + "\n").utf8)
     }
 
     /// The saved state in `bytes`, or why there is none.
@@ -29,10 +24,10 @@ public enum StateCodec {
         } catch {
             throw DecodeError(description: "not JSON (\(error))")
         }
-        do {
-            return try JSONValueDecoder().decode(SavedState.self, from: value)
+        do throws(SavedStateError) {
+            return try SavedState(json: value)
         } catch {
-            throw DecodeError(description: "not a locationd state: \(JSONValueDecoder.describe(error))")
+            throw DecodeError(description: "not a locationd state: \(error)")
         }
     }
 }

@@ -53,7 +53,7 @@ extension Engine {
 
     /// Applies a command at `seconds` after t0.
     mutating func run(_ command: Command, at seconds: Double = 0) -> CommandResult {
-        apply(command, now: TestEngine.t0 + seconds)
+        handle(command, now: TestEngine.t0 + seconds)
     }
 
     /// Ticks at `seconds` after t0.

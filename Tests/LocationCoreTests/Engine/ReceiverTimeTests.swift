@@ -136,7 +136,7 @@ import Testing
         engine.wallClockOffset = deliveredUTC - 100
         #expect(engine.handle(.fix(E.fix(0)), now: 100).delivered().count == 1)
         #expect(engine.savedState.client("app")?.reduced.lastDelivery == deliveredUTC)
-        let saved = try JSONDecoder().decode(SavedState.self, from: try JSONEncoder().encode(engine.savedState))
+        let saved = try SavedState(json: JSONValue.parse(Array(engine.savedState.json.serialized.utf8)))
         var restarted = E.engine([client], saved: saved, seed: 2)
         restarted.wallClockOffset = restartUTC - 5
         for wait in stride(from: 0.0, through: 2000, by: 1) {
@@ -237,7 +237,7 @@ import Testing
         _ = engine.run(.session(client: "app", inUse: false), at: 1)
         #expect(Self.feed(&engine, E.fix(2), at: 2).openedPrompts.count == 1)
         // A restart drops the open prompt; the saved state remembers it was shown.
-        let saved = try JSONDecoder().decode(SavedState.self, from: try JSONEncoder().encode(engine.savedState))
+        let saved = try SavedState(json: JSONValue.parse(Array(engine.savedState.json.serialized.utf8)))
         var restarted = E.engine([E.client(inUse: false)], saved: saved)
         #expect(Self.feed(&restarted, E.fix(3), at: 3).openedPrompts.isEmpty)
         let c = restarted.status(now: E.t0 + 4).clients[0]

@@ -15,7 +15,7 @@ import Testing
         _ = engine.run(.share(client: "a"))
         _ = engine.feed(E.fix(0))
         #expect(engine.feed(E.fix(1, north: 20)).deliveries.isEmpty)
-        let effects = engine.reconfigure(
+        let effects = engine.handle(
             settings([E.client("a", filter: 10, authorization: .never, updating: false, inUse: false)]), now: E.t0 + 2)
         #expect(effects.authorizationEvents.isEmpty)
         #expect(engine.auth("a").status == .whileUsing && engine.auth("a").once)
@@ -27,7 +27,7 @@ import Testing
 
     @Test func newClientsStartFromConfigAndAreAnnounced() {
         var engine = E.engine([E.client("a")])
-        let effects = engine.reconfigure(settings([E.client("a"), E.client("n", authorization: .always)]), now: E.t0)
+        let effects = engine.handle(settings([E.client("a"), E.client("n", authorization: .always)]), now: E.t0)
         #expect(effects.authorizationEvents.map(\.client) == ["n"])
         #expect(engine.auth("n").status == .always)
         #expect(effects.persists == 1)
@@ -37,7 +37,7 @@ import Testing
     @Test func removedClientsPromptsClose() {
         var engine = E.engine([E.client("a"), E.client("b")])
         _ = engine.run(.request(client: "b", kind: .whileUsing))
-        let effects = engine.reconfigure(settings([E.client("a")]), now: E.t0 + 1)
+        let effects = engine.handle(settings([E.client("a")]), now: E.t0 + 1)
         #expect(effects.closedPrompts.map(\.client) == ["b"])
         #expect(engine.prompts.isEmpty)
         #expect(engine.run(.share(client: "b")).error?.code == .unknownClient)
@@ -46,17 +46,17 @@ import Testing
     @Test func newlyRestrictedClientIsRestrictedAndToldDenied() {
         var engine = E.engine([E.client("a", authorization: .always)])
         _ = engine.run(.request(client: "a", kind: .always))
-        let effects = engine.reconfigure(settings([E.client("a", authorization: .always)], restricted: ["a"]), now: E.t0 + 1)
+        let effects = engine.handle(settings([E.client("a", authorization: .always)], restricted: ["a"]), now: E.t0 + 1)
         #expect(effects.authorizationEvents.map(\.status) == [.restricted])
         #expect(effects.errors(for: "a") == [.denied])
-        let lifted = engine.reconfigure(settings([E.client("a")]), now: E.t0 + 2)
+        let lifted = engine.handle(settings([E.client("a")]), now: E.t0 + 2)
         #expect(lifted.authorizationEvents.map(\.status) == [.always])
     }
 
     @Test func servicesSwitchIsNotResetByAReload() {
         var engine = E.engine([E.client("a")])
         _ = engine.run(.services(on: false))
-        _ = engine.reconfigure(settings([E.client("a")]), now: E.t0 + 1)
+        _ = engine.handle(settings([E.client("a")]), now: E.t0 + 1)
         #expect(engine.auth("a").reason == .servicesOff)
     }
 

@@ -7,8 +7,7 @@ import Testing
     typealias E = TestEngine
 
     func roundTrip(_ state: SavedState) throws -> SavedState {
-        let data = try JSONEncoder().encode(state)
-        return try JSONDecoder().decode(SavedState.self, from: data)
+        try SavedState(json: JSONValue.parse(Array(state.json.serialized.utf8)))
     }
 
     @Test func savedStateRoundTripsThroughJSONExactly() throws {
@@ -17,9 +16,10 @@ import Testing
         _ = engine.feed(E.fix(7200, north: 10))
         let state = engine.savedState
         #expect(try roundTrip(state) == state)
-        let text = String(decoding: try JSONEncoder().encode(state), as: UTF8.self)
+        let text = state.json.serialized
         // 64-bit random state survives any JSON reader as hexadecimal strings.
         #expect(text.contains("\"random\":[\""))
+        #expect(text.hasPrefix("{\"version\":2,\"services\":true,\"clients\":[{\"name\":\"a\",\"status\":\"always\""))
     }
 
     @Test func restartRestoresPermanentStateAndDropsTheTemporary() throws {
@@ -100,15 +100,36 @@ import Testing
     }
 
     @Test func decodingRefusesANewerFormatAndBadRandomState() throws {
-        let good = try JSONEncoder().encode(E.engine([E.client()]).savedState)
-        var text = String(decoding: good, as: UTF8.self)
-        let newer = text.replacingOccurrences(of: "\"version\":1", with: "\"version\":2")
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode(SavedState.self, from: Data(newer.utf8)) }
-        let range = try #require(text.range(of: #"\[\"[0-9a-f]{16}\""#, options: .regularExpression))
-        text.replaceSubrange(range, with: #"["zz""#)
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode(SavedState.self, from: Data(text.utf8)) }
-        let zero = #"[ "0000000000000000","0000000000000000","0000000000000000","0000000000000000"]"#
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Xoshiro256.self, from: Data(zero.utf8)) }
+        let good = E.engine([E.client()]).savedState.json.serialized
+        func decode(_ text: String) throws -> SavedState { try SavedState(json: JSONValue.parse(Array(text.utf8))) }
+        #expect(try decode(good) == E.engine([E.client()]).savedState)
+        let newer = good.replacingOccurrences(of: "\"version\":2", with: "\"version\":3")
+        #expect(throws: SavedStateError.self) { try decode(newer) }
+        let range = try #require(good.range(of: #"\[\"[0-9a-f]{16}\""#, options: .regularExpression))
+        var bad = good
+        bad.replaceSubrange(range, with: #"["zz""#)
+        #expect(throws: SavedStateError.self) { try decode(bad) }
+        let zero = good.replacingOccurrences(
+            of: #"\[\"[0-9a-f]{16}\",\"[0-9a-f]{16}\",\"[0-9a-f]{16}\",\"[0-9a-f]{16}\"\]"#,
+            with: #"["0000000000000000","0000000000000000","0000000000000000","0000000000000000"]"#,
+            options: .regularExpression)
+        #expect(zero != good)
+        #expect(throws: SavedStateError.self) { try decode(zero) }
+    }
+
+    @Test func aVersionOneFileReadsAsNotConsentedToTheLocationButton() throws {
+        var engine = E.engine([E.client()])
+        engine.allowShare()
+        let v2 = engine.savedState.json.serialized
+        #expect(v2.contains("\"shareConsent\":true"))
+        let v1 = v2.replacingOccurrences(of: "\"version\":2", with: "\"version\":1")
+            .replacingOccurrences(of: ",\"shareConsent\":true", with: "")
+        let read = try SavedState(json: JSONValue.parse(Array(v1.utf8)))
+        #expect(read.client("app")?.shareConsent == false)
+        #expect(read.client("app")?.reduced == engine.savedState.client("app")?.reduced)
+        // Version 2 must say it.
+        let missing = v2.replacingOccurrences(of: ",\"shareConsent\":true", with: "")
+        #expect(throws: SavedStateError.self) { try SavedState(json: JSONValue.parse(Array(missing.utf8))) }
     }
 
     @Test func savedStateForAClientNoLongerConfiguredIsIgnoredAndNewClientsStartFromConfig() {

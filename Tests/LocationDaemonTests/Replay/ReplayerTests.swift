@@ -113,7 +113,7 @@ import TestSupport
         let dir = try ScratchDirectory("replay")
         let config = try daemonConfig(in: dir, clients: Self.clients)
         var engine = Engine(settings: config.engineSettings, saved: nil, seed: 99)
-        _ = engine.apply(.authorize(client: "logger", status: .never), now: 0)
+        _ = engine.handle(.authorize(client: "logger", status: .never), now: 0)
         let saved = engine.savedState
         let summary = try Replayer.run(
             Replayer.Options(input: Self.walk, config: config, logDirectory: dir.file("a"), saved: saved))

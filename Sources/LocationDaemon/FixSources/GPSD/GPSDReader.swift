@@ -97,8 +97,9 @@ struct GPSDReader {
                     switch incoming {
                     case .tpv(let tpv):
                         take(tpv, watching: watching)
-                    case .sky(let used, _):
-                        assembler.sky(satellitesUsed: used)
+                    case .sky(let view):
+                        assembler.sky(satellitesUsed: view.satellitesUsed)
+                        if !view.isEmpty { control.yield(.sky(view)) }
                     case .version(let text):
                         release = text
                     case .devices(let count):

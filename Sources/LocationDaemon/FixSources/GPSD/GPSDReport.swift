@@ -1,9 +1,11 @@
+import LocationCore
+
 /// One line gpsd sent, as the CGPS shim flattened it.
 enum GPSDReport: Sendable, Hashable {
     /// Time-position-velocity.
     case tpv(GPSDFixReport)
-    /// Satellite view; counts are `nil` when that SKY listed no satellites.
-    case sky(satellitesUsed: Int?, satellitesVisible: Int?)
+    /// Satellite view: counts `nil` when that SKY listed no satellites, DOPs when it had them.
+    case sky(SkyView)
     /// gpsd's greeting, with its release (e.g. `3.22`).
     case version(release: String)
     /// How many receivers gpsd has.

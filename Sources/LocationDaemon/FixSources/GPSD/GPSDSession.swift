@@ -96,8 +96,9 @@ struct GPSDSession: ~Copyable {
             return .tpv(convert(report.fix))
         case CGPS_REPORT_SKY:
             return .sky(
-                satellitesUsed: report.satellites_used >= 0 ? Int(report.satellites_used) : nil,
-                satellitesVisible: report.satellites_visible >= 0 ? Int(report.satellites_visible) : nil)
+                SkyView(
+                    satellitesUsed: Int(report.satellites_used), satellitesVisible: Int(report.satellites_visible),
+                    hdop: report.hdop, pdop: report.pdop, vdop: report.vdop))
         case CGPS_REPORT_VERSION:
             return .version(release: text(&report))
         case CGPS_REPORT_DEVICES:

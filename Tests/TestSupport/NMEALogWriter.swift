@@ -8,32 +8,34 @@ import Glibc
 /// line at 1 Hz, with the sentence mix of each epoch chosen by the test.
 /// Dates are recent (2026), so gpsd 3.22's 1024-week date shift for pre-2017
 /// data does not apply.
-struct NMEALogWriter {
+public struct NMEALogWriter {
     /// Sentences an epoch may contain.
-    enum Sentence: Sendable, Hashable {
+    public enum Sentence: Sendable, Hashable {
         case gga, gsa, rmc, vtg
+        /// Three GSV sentences: `inView` satellites, the GSA's eight among them.
+        case gsv
     }
 
     /// One receiver epoch.
-    struct Epoch: Sendable, Hashable {
+    public struct Epoch: Sendable, Hashable {
         /// UTC seconds since 1970.
-        var time: Double
-        var latitude: Double
-        var longitude: Double
-        var altitude: Double
-        var speedKnots: Double
-        var course: Double
-        var sentences: [Sentence]
+        public var time: Double
+        public var latitude: Double
+        public var longitude: Double
+        public var altitude: Double
+        public var speedKnots: Double
+        public var course: Double
+        public var sentences: [Sentence]
         /// Leave the time (and date) fields empty.
-        var withoutTime = false
+        public var withoutTime = false
     }
 
     /// 2026-03-14T12:03:00Z.
-    static let start = UTCTime.seconds(year: 2026, month: 3, day: 14, hour: 12, minute: 3, second: 0)
+    public static let start = UTCTime.seconds(year: 2026, month: 3, day: 14, hour: 12, minute: 3, second: 0)
 
     /// `count` epochs heading north-east from 48.1173 N 11.5167 E, about 1.4 m
     /// apart, each with `sentences`; `adjust` may change any of them.
-    static func walk(
+    public static func walk(
         count: Int, sentences: [Sentence] = [.gga, .gsa, .rmc],
         adjust: (Int, inout Epoch) -> Void = { _, _ in }
     ) -> [Epoch] {
@@ -52,18 +54,22 @@ struct NMEALogWriter {
     }
 
     /// The log text, CR LF line ends, valid checksums.
-    static func render(_ epochs: [Epoch]) -> String {
+    public static func render(_ epochs: [Epoch]) -> String {
         var out = ""
         for epoch in epochs {
             for sentence in epoch.sentences {
-                out += line(body(sentence, epoch))
+                if sentence == .gsv {
+                    for body in gsvBodies() { out += line(body) }
+                } else {
+                    out += line(body(sentence, epoch))
+                }
             }
         }
         return out
     }
 
     /// Writes `epochs` to a new file in the temporary directory and returns its path.
-    static func write(_ epochs: [Epoch], name: String) -> String {
+    public static func write(_ epochs: [Epoch], name: String) -> String {
         let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
         let path = "\(directory)/locationd-test-\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).nmea"
         let bytes = Array(render(epochs).utf8)
@@ -80,7 +86,7 @@ struct NMEALogWriter {
     }
 
     /// `$body*CS\r\n`.
-    static func line(_ body: String) -> String {
+    public static func line(_ body: String) -> String {
         let checksum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
         let hex = String(checksum, radix: 16, uppercase: true)
         return "$\(body)*\(hex.count == 1 ? "0" + hex : hex)\r\n"
@@ -95,11 +101,34 @@ struct NMEALogWriter {
         case .gga:
             return "GPGGA,\(time),\(lat),\(lon),1,08,0.9,\(fixed(epoch.altitude, 1)),M,46.9,M,,"
         case .gsa:
-            return "GPGSA,A,3,04,05,09,12,24,25,29,31,,,,,1.8,0.9,1.5"
+            return "GPGSA,A,3,04,05,09,12,24,25,29,31,,,,,\(fixed(dops.pdop, 1)),\(fixed(dops.hdop, 1)),\(fixed(dops.vdop, 1))"
         case .rmc:
             return "GPRMC,\(time),A,\(lat),\(lon),\(fixed(epoch.speedKnots, 2)),\(fixed(epoch.course, 1)),\(date),,,A"
+        case .gsv:
+            return gsvBodies()[0]
         case .vtg:
             return "GPVTG,\(fixed(epoch.course, 1)),T,,M,\(fixed(epoch.speedKnots, 2)),N,\(fixed(epoch.speedKnots * 1.852, 2)),K,A"
+        }
+    }
+
+    /// The satellites a `.gsv` epoch has in view: the GSA's eight (04 05 09 12 24 25 29 31) and two more.
+    static let visiblePRNs = ["02", "04", "05", "09", "12", "14", "24", "25", "29", "31"]
+    /// How many satellites a `.gsv` epoch has in view.
+    public static var inView: Int { visiblePRNs.count }
+    /// How many of them the GSA says are used.
+    public static let used = 8
+    /// The DOPs the GSA sentence gives: PDOP, HDOP, VDOP.
+    public static let dops = (pdop: 1.8, hdop: 0.9, vdop: 1.5)
+
+    /// `GPGSV,3,n,10,…`: four satellites a sentence (PRN, elevation, azimuth, SNR).
+    private static func gsvBodies() -> [String] {
+        let satellites = visiblePRNs.enumerated().map { index, prn in
+            "\(prn),\(pad(10 + index * 7, 2)),\(pad(index * 36, 3)),\(pad(25 + index, 2))"
+        }
+        let count = (satellites.count + 3) / 4
+        return (0..<count).map { n in
+            let part = satellites[(n * 4)..<min(satellites.count, n * 4 + 4)]
+            return "GPGSV,\(count),\(n + 1),\(pad(satellites.count, 2)),\(part.joined(separator: ","))"
         }
     }
 
