@@ -21,6 +21,25 @@ import Testing
         #expect(events[2].at == UTCTime.seconds(year: 2026, month: 3, day: 14, hour: 23, minute: 54, second: 0))
     }
 
+    @Test func takesResetAndAnAnswersPreciseSwitch() throws {
+        let text = """
+            {"at":"2026-03-14T23:52:00Z","cmd":"answer","client":"logger","answer":"allow-once","precise":false}
+            {"at":"2026-03-14T23:52:01Z","cmd":"answer","client":"logger","answer":"allow-while-using","precise":true}
+            {"at":"2026-03-14T23:52:02Z","cmd":"answer","client":"logger","answer":"deny"}
+            {"at":"2026-03-14T23:53:00Z","cmd":"reset","client":"logger"}
+            """
+        let events = try ReplayEvents.parse(text)
+        #expect(
+            events.map(\.command) == [
+                .answer(client: "logger", answer: .allowOnce, precise: false),
+                .answer(client: "logger", answer: .allowWhileUsing, precise: true),
+                .answer(client: "logger", answer: .deny, precise: nil), .reset(client: "logger"),
+            ])
+        #expect(throws: ReplayEventsError.self) {
+            try ReplayEvents.parse(#"{"at":"2026-03-14T23:53:00Z","cmd":"reset"}"#)
+        }
+    }
+
     @Test func ordersByTimeKeepingFileOrderForEqualTimes() throws {
         let text = """
             {"at":"2026-03-14T23:55:00Z","cmd":"stop","client":"a"}
