@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationSystem
 
 /// The reading loop of an `NMEADeviceSource`, run on its own thread: opens the
 /// path, reads it, feeds the parser, reports link state and fixes, and opens
