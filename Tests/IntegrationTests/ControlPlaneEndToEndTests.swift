@@ -1,4 +1,6 @@
+import LocationClient
 import LocationCore
+import LocationSystem
 import LocationDaemon
 import Testing
 import TestSupport
