@@ -1,3 +1,4 @@
+import LocationSystem
 /// Whether a server loop's thread has started, and its handle.
 enum ServerThreadState {
     case idle

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationSystem
 
 /// A listening Unix stream socket at a path: the control socket and the
 /// programs' sockets are set up and taken down the same way.

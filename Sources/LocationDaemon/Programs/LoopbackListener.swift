@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationSystem
 
 /// Listening TCP sockets on the loopback addresses only (127.0.0.1 and
 /// ::1) for a client's `gpsd_port`, as gpsd listens by default: programs on

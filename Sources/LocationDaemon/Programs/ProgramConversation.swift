@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationSystem
 
 /// The programs' side of the daemon on a `ServerLoop`: gpsd's JSON protocol
 /// on a client's `gpsd_socket` and `gpsd_port`, NMEA sentences on its

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationSystem
 
 /// Who a connected program is: its credentials and, when they can be had,
 /// its process and program name.

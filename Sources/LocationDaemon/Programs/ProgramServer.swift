@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationSystem
 
 /// Serves every client's program sockets (`gpsd_socket`, `gpsd_port`,
 /// `nmea_socket`) from one thread: a `ServerLoop` speaking
