@@ -1,4 +1,6 @@
+import LocationClient
 import LocationCore
+import LocationSystem
 import LocationDaemon
 import Synchronization
 import Testing

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationSystem
 import LocationDaemon
 import Testing
 import TestSupport

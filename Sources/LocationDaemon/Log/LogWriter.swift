@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationSystem
 
 /// One client's coordinate log (SPEC §5.3): JSON lines appended whole with
 /// `O_APPEND`, forced to disk per the `fsync` policy.

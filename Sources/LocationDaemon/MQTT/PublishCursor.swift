@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationSystem
 
 /// Which file a log is: its device and inode. A rename (logrotate) keeps it;
 /// a new file at the same path has another.
