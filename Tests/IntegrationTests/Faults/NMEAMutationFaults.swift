@@ -3,6 +3,7 @@ import Glibc
 #endif
 import LocationCore
 import LocationDaemon
+import LocationSystem
 import Testing
 import TestSupport
 
