@@ -35,20 +35,36 @@ let package = Package(
         .target(name: "CSupport"),
         // Pure Swift: no IO, no clock, no Foundation.
         .target(name: "LocationCore", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
+        // The Linux calls both programs make: descriptors and their errors, files
+        // opened safely and replaced atomically, the clock, the configuration files.
+        // No libgps, no libmosquitto.
+        .target(
+            name: "LocationSystem",
+            dependencies: ["LocationCore", "CSupport"],
+            swiftSettings: strict
+        ),
+        // What locationctl needs beyond LocationCore: the control-socket client and
+        // the readers of a client's log (export, tail).
+        .target(
+            name: "LocationClient",
+            dependencies: ["LocationCore", "LocationSystem"],
+            swiftSettings: strict
+        ),
         // The IO shell: sources, log writer, state store, control server, systemd.
         .target(
             name: "LocationDaemon",
-            dependencies: ["LocationCore", "CGPS", "CMQTT", "CSupport"],
+            dependencies: ["LocationCore", "LocationSystem", "CGPS", "CMQTT", "CSupport"],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "locationd",
-            dependencies: ["LocationCore", "LocationDaemon"],
+            dependencies: ["LocationCore", "LocationSystem", "LocationDaemon"],
             swiftSettings: strict
         ),
+        // Links neither libgps nor libmosquitto nor the daemon.
         .executableTarget(
             name: "locationctl",
-            dependencies: ["LocationCore", "LocationDaemon"],
+            dependencies: ["LocationCore", "LocationSystem", "LocationClient"],
             swiftSettings: strict
         ),
         // What the tests and the daemon benchmark share: child processes
@@ -68,14 +84,14 @@ let package = Package(
         ),
         .testTarget(
             name: "LocationDaemonTests",
-            dependencies: ["LocationCore", "LocationDaemon", "CGPS", "CSupport", "TestSupport"],
+            dependencies: ["LocationCore", "LocationSystem", "LocationClient", "LocationDaemon", "CGPS", "CSupport", "TestSupport"],
             swiftSettings: strict
         ),
         // Built executables driven end to end: locationd and locationctl over real
         // sockets, gpsd fed by gpsfake.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["LocationCore", "LocationDaemon", "CSupport", "TestSupport"],
+            dependencies: ["LocationCore", "LocationSystem", "LocationClient", "LocationDaemon", "CSupport", "TestSupport"],
             swiftSettings: strict
         ),
         .executableTarget(

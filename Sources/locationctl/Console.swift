@@ -1,7 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import LocationDaemon
+import LocationClient
+import LocationSystem
 
 /// Standard output and error, written with `write(2)` line by line, so
 /// `watch` and `tail -f` lines appear at once even in a pipe.

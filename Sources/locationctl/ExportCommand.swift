@@ -2,7 +2,8 @@
 import Glibc
 #endif
 import LocationCore
-import LocationDaemon
+import LocationClient
+import LocationSystem
 
 /// `export LOG --format F [-o FILE] [--gap S]`: convert a log, skipping and
 /// reporting bad lines; `-o` is written whole or not at all.

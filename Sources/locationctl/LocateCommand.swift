@@ -2,7 +2,8 @@
 import Glibc
 #endif
 import LocationCore
-import LocationDaemon
+import LocationClient
+import LocationSystem
 
 /// `locate CLIENT [--timeout S]`: watch the client, ask for one location on a
 /// second connection, and print the location (or the `location-unknown`

@@ -2,7 +2,8 @@
 import Glibc
 #endif
 import LocationCore
-import LocationDaemon
+import LocationClient
+import LocationSystem
 
 /// `plot LOG… -o FILE [--gap S]`: the logs as one track in an SVG file,
 /// written whole or not at all (or to standard output for `-o -`).

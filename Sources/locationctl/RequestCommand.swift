@@ -1,5 +1,6 @@
 import LocationCore
-import LocationDaemon
+import LocationClient
+import LocationSystem
 
 /// Every command that is one request and one reply: print the reply for a
 /// person (or as JSON) and exit with the status it calls for.

@@ -2,7 +2,8 @@
 import Glibc
 #endif
 import LocationCore
-import LocationDaemon
+import LocationClient
+import LocationSystem
 
 /// `tail [CLIENT|FILE] [-n N] [-f]`: the last records of a client's log, and
 /// with `-f` the records appended since, across rotation.

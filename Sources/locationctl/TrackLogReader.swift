@@ -2,7 +2,8 @@
 import Glibc
 #endif
 import LocationCore
-import LocationDaemon
+import LocationClient
+import LocationSystem
 
 /// Reads the logs `summary` and `plot` take as one track, through
 /// `LogRecordStream`; bad lines are reported (the first few by number) and

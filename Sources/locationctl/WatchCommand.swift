@@ -1,5 +1,6 @@
 import LocationCore
-import LocationDaemon
+import LocationClient
+import LocationSystem
 
 /// `watch [CLIENT]`: one line per event until interrupted or the daemon goes.
 enum WatchCommand {
@@ -46,7 +47,7 @@ enum WatchCommand {
             if json { Console.out(bytes: line + [0x0A]) }
             guard let error = reply.error else { return nil }
             Console.error("locationctl: \(error.message)\n")
-            return error.code == ControlServer.shuttingDownCode ? .unreachable : .refused
+            return error.code == ProtocolError.Code.shuttingDown.rawValue ? .unreachable : .refused
         }
     }
 }

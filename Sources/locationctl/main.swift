@@ -2,7 +2,8 @@
 import Glibc
 #endif
 import LocationCore
-import LocationDaemon
+import LocationClient
+import LocationSystem
 
 // locationctl: parse (a pure function in LocationCore), then one command.
 

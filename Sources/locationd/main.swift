@@ -4,6 +4,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationSystem
 import LocationDaemon
 
 SignalSource.ignoreBenignSignals()

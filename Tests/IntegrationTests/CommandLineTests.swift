@@ -17,6 +17,19 @@ struct CommandLineTests {
         #expect(result.stderr.contains("is valid: 1 client"))
     }
 
+    /// #10: the CLI is a small binary on a board — LocationCore, LocationSystem and
+    /// LocationClient, not the daemon with its C libraries. The daemon's own `ldd`
+    /// is the control: it must name both, or the test could not see them.
+    @Test func locationctlLinksNeitherLibgpsNorLibmosquitto() async throws {
+        let daemon = try await ChildProcess.run(["/usr/bin/ldd", PackagePaths.product("locationd")])
+        #expect(daemon.output.contains("libgps"), "\(daemon.output)")
+        #expect(daemon.output.contains("libmosquitto"), "\(daemon.output)")
+        let cli = try await ChildProcess.run(["/usr/bin/ldd", PackagePaths.product("locationctl")])
+        #expect(cli.status == 0, "\(cli.stderr)")
+        #expect(!cli.output.contains("libgps"), "\(cli.output)")
+        #expect(!cli.output.contains("libmosquitto"), "\(cli.output)")
+    }
+
     @Test func checkConfigListsEveryProblemWithFileAndLineAndExits78() async throws {
         let sandbox = try DaemonSandbox("check-bad")
         let text = """

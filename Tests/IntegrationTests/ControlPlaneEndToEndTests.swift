@@ -1,4 +1,6 @@
+import LocationClient
 import LocationCore
+import LocationSystem
 import LocationDaemon
 import Testing
 import TestSupport
@@ -44,6 +46,32 @@ struct ControlPlaneEndToEndTests {
         var audit: [UInt8] { (try? FileIO.read(auditPath)) ?? [] }
     }
 
+    /// Every `locationctl` command that changes state (docs/protocol.md, access `change`).
+    static let changingCommands: [[String]] = [
+        ["services", "off"], ["authorize", "logger", "never"], ["accuracy", "logger", "reduced"], ["share", "logger"],
+        ["reset", "logger"], ["answer", "logger", "deny"], ["request", "logger", "always"],
+        ["request-full-accuracy", "logger", "survey"], ["session", "logger", "end"], ["start", "logger"], ["stop", "logger"],
+        ["locate", "logger", "--timeout", "5"],
+    ]
+
+    /// The requests docs/protocol.md lists with access `change` (the first column's names).
+    static func documentedChangingRequests() throws -> Set<String> {
+        let text = String(decoding: try FileIO.read(PackagePaths.path("docs/protocol.md")), as: UTF8.self)
+        var names: Set<String> = []
+        for line in text.split(separator: "\n") where line.hasPrefix("| `") {
+            let columns = line.split(separator: "|", omittingEmptySubsequences: false)
+            guard columns.count > 3, columns[3].trimmingPrefix(" ").hasPrefix("change") else { continue }
+            for (index, piece) in columns[1].split(separator: "`", omittingEmptySubsequences: false).enumerated() where index % 2 == 1 {
+                names.insert(String(piece))
+            }
+        }
+        return names
+    }
+
+    @Test func theChangingCommandsAreEveryChangeRequestOfTheProtocol() throws {
+        #expect(Set(Self.changingCommands.map { $0[0] }) == (try Self.documentedChangingRequests()))
+    }
+
     @Test(.enabled(if: getuid() == 0, "needs root to run locationctl as another user"))
     func anUnprivilegedLocationctlIsRefusedAndNeitherStateNorAuditChange() async throws {
         // adm exists on Debian, and nobody (65534) is not in it.
@@ -68,15 +96,27 @@ struct ControlPlaneEndToEndTests {
         chmod(running.sandbox.socketPath, 0o666)
         let read = try await running.plane.ctl(["status", "logger"], prefix: setpriv)
         #expect(read.status == 0)
-        let refused = try await running.plane.ctl(["authorize", "logger", "never"], prefix: setpriv)
-        #expect(refused.status == 1)
-        #expect(refused.stderr.contains("needs root or membership of the daemon's socket group"))
+        let stateFileBefore = try FileIO.read(running.sandbox.statePath)
+        // Fault suite (scripts/faults): every command that changes state, each refused.
+        var refusedCount = 0
+        for command in Self.changingCommands {
+            let refused = try await running.plane.ctl(command, prefix: setpriv)
+            let said = refused.stderr.contains("needs root or membership of the daemon's socket group")
+            #expect(refused.status == 1 && said, "\(command): exit \(refused.status.map(String.init) ?? "none"): \(refused.stderr)")
+            if refused.status == 1 && said { refusedCount += 1 }
+        }
         let json = try await running.plane.ctl(["--json", "services", "off"], prefix: setpriv)
         #expect((try? JSONValue.parse(Array(json.stdout.utf8)))?["error"]?["code"] == "not-authorized")
 
-        #expect(try await running.plane.status(of: "logger").authorization == stateBefore)
+        let unchanged = try await running.plane.status(of: "logger").authorization == stateBefore
+        #expect(unchanged)
         #expect(try await running.plane.status().status.services)
         #expect(running.audit == auditBefore, "nothing refused is audited")
+        #expect(try FileIO.read(running.sandbox.statePath) == stateFileBefore)
+        FaultReport.figure(
+            "unprivileged-commands",
+            "\(refusedCount)/\(Self.changingCommands.count) state-changing commands from uid 65534 refused (exit 1, not-authorized); "
+                + "state \(unchanged ? "unchanged" : "CHANGED"), audit log \(running.audit == auditBefore ? "unchanged" : "CHANGED")")
 
         // Root may; that change is audited with its uid.
         #expect(try await running.plane.ctl(["authorize", "logger", "never"]).status == 0)

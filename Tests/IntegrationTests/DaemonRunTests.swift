@@ -1,4 +1,5 @@
 import LocationCore
+import LocationSystem
 import LocationDaemon
 import Testing
 import TestSupport
@@ -134,15 +135,21 @@ struct DaemonRunTests {
         #expect(daemon.stderr.contains("location-unknown"), "clients were told about the outage")
     }
 
+    /// Fault suite (scripts/faults): `LOCATIOND_FAULTS_KILLS` SIGKILLs (50) at random moments
+    /// of fsync = always logging. Every line seen in the file before a kill is there after it,
+    /// and once the next daemon has started no line of the log is torn.
     @Test func sigkillAtRandomMomentsLeavesALogThatParsesAndKeepsEveryWrittenLine() async throws {
         let sandbox = try DaemonSandbox("sigkill")
-        let track = try await sandbox.longTrack()
+        let kills = FaultReport.size("LOCATIOND_FAULTS_KILLS", default: 50)
+        let track = try await sandbox.longTrack(sentences: 30_000 + kills * 1_000)
         let fake = try await GPSFake.start(log: track, options: .init(cycle: 0.002, once: true, gated: false))
         try sandbox.writeConfig(port: fake.port, fsync: "always", clients: DaemonSandbox.logger(filter: "none"))
         var random = SplitMix64(state: 0x5EED_0F_D1E5)
-        let kills = 24
         var previous: [UInt8] = []
         var repairsForced = 0
+        var kept = 0
+        var torn = 0
+        var linesSeen = 0
         for round in 0..<kills {
             let daemon = try sandbox.startDaemon()
             // Every restart repaired the log before appending: what was there, up to its
@@ -151,6 +158,10 @@ struct DaemonRunTests {
             try #require(
                 await waitUntil(timeout: 60) { sandbox.logBytes().count > whole.count + 200 },
                 "round \(round): the daemon did not log: \(daemon.stderr)")
+            let restarted = sandbox.logBytes()
+            let problems = LogFileRecords.parse(Array(restarted[..<(restarted.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0)]), name: "log").problems
+            torn += problems.count
+            #expect(problems.isEmpty, "round \(round): after the restart: \(problems)")
             await pause(Double(random.next() % 250) / 1000)
             let seen = sandbox.logBytes()
             daemon.signal(SIGKILL)
@@ -159,7 +170,10 @@ struct DaemonRunTests {
             let after = sandbox.logBytes()
             #expect(Array(after.prefix(whole.count)) == whole, "round \(round): lines from before the restart changed")
             let seenWhole = seen[..<(seen.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0)]
-            #expect(Array(after.prefix(seenWhole.count)) == Array(seenWhole), "round \(round): a line seen before the kill is gone")
+            let keptAll = Array(after.prefix(whole.count)) == whole && Array(after.prefix(seenWhole.count)) == Array(seenWhole)
+            #expect(keptAll, "round \(round): a line seen before the kill is gone")
+            if keptAll { kept += 1 }
+            linesSeen = seenWhole.count { $0 == 0x0A }
             previous = after
             if round % 6 == 5 {
                 // A power cut can leave half a line; the next start must cut it off and say so.
@@ -173,9 +187,15 @@ struct DaemonRunTests {
         final.signal(SIGTERM)
         #expect(await final.wait(timeout: 60))
         #expect(final.exitStatus == 0)
-        let records = sandbox.records()
+        let (records, problems) = LogFileRecords.read(sandbox.logPath())
+        torn += problems.count
+        #expect(problems.isEmpty, "\(problems)")
         #expect(records.count > kills * 5)
-        #expect(sandbox.allStderr.occurrences(of: "<4>repaired \(sandbox.logPath()): dropped") >= repairsForced)
+        let repairs = sandbox.allStderr.occurrences(of: "<4>repaired \(sandbox.logPath()): dropped")
+        #expect(repairs >= repairsForced)
+        FaultReport.figure(
+            "sigkill-fsync-always",
+            "\(kept)/\(kills) kept, \(torn) torn (\(linesSeen) lines seen before the last kill, \(records.count) after; \(repairs) torn tails cut off at start, \(repairsForced) of them planted)")
     }
 
     @Test func sigtermExitsZeroWithinASecondWithLogsAndStateWritten() async throws {
@@ -204,22 +224,89 @@ struct DaemonRunTests {
         #expect(!FileIO.exists(sandbox.socketPath), "the socket is closed and unlinked")
     }
 
+    /// Twenty ways `state.json` goes bad, each made from `good` (a state file the daemon saved):
+    /// a name and what to put at the path (bytes, or a directory, FIFO or foreign owner).
+    static func corruptions(of good: [UInt8]) -> [(name: String, plant: (String) throws -> Void)] {
+        func bytes(_ name: String, _ contents: [UInt8]) -> (name: String, plant: (String) throws -> Void) {
+            (name, { try FileIO.write($0, contents) })
+        }
+        let text = String(decoding: good, as: UTF8.self)
+        let n = good.count
+        var nested = [UInt8](repeating: UInt8(ascii: "["), count: 100_000)
+        nested += [UInt8](repeating: UInt8(ascii: "]"), count: 100_000)
+        return [
+            bytes("empty", []),
+            bytes("a quarter", Array(good.prefix(n / 4))),
+            bytes("half", Array(good.prefix(n / 2))),
+            bytes("three quarters", Array(good.prefix(3 * n / 4))),
+            bytes("without its last brace", Array(good.prefix(n - 2))),
+            bytes("binary garbage", (0..<777).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }),
+            bytes("zeros of an unfinished write", [UInt8](repeating: 0, count: 512)),
+            bytes("a NUL in the middle", Array(good.prefix(n / 2)) + [0] + Array(good.dropFirst(n / 2))),
+            bytes("first brace flipped", [UInt8(ascii: "(")] + Array(good.dropFirst())),
+            bytes("trailing garbage", Array(text.dropLast().utf8) + Array("}}garbage\n".utf8)),
+            bytes("an array", Array("[]\n".utf8)),
+            bytes("null", Array("null\n".utf8)),
+            bytes("a string", Array("\"state\"\n".utf8)),
+            bytes("a number", Array("42\n".utf8)),
+            bytes("nested 100 000 deep", nested),
+            bytes("booleans as words", Array(text.replacing("true", with: "\"yes\"").replacing("false", with: "\"no\"").utf8)),
+            bytes("larger than 16 MiB", [UInt8](repeating: UInt8(ascii: " "), count: 17 << 20) + good),
+            ("a directory", { #expect(mkdir($0, 0o755) == 0) }),
+            ("a FIFO", { #expect(mkfifo($0, 0o600) == 0) }),
+            ("someone else's file", { path in
+                try FileIO.write(path, good)
+                #expect(chown(path, 65534, 65534) == 0 || getuid() != 0)
+            }),
+        ]
+    }
+
+    /// Fault suite (scripts/faults): each corruption is set aside byte for byte, the daemon starts
+    /// on the configuration's values and saves a good state file again.
     @Test func aCorruptStateFileIsSetAsideAndStartUpContinues() async throws {
         let sandbox = try DaemonSandbox("corrupt")
         try sandbox.writeConfig(port: try GPSFake.freePort(), clients: DaemonSandbox.logger(authorization: "while-using"))
-        try FileSystem.makeDirectories(sandbox.stateDirectory, mode: 0o750)
-        let garbage = Array("{\"version\":1,\"services\":true,\"clients\":[{\"name\":\"logger\",\"sta".utf8)
-        try FileIO.write(sandbox.statePath, garbage)
-        let daemon = try sandbox.startDaemon()
-        try #require(await waitUntil(timeout: 60) { daemon.stderr.contains("ready:") }, "\(daemon.stderr)")
-        #expect(daemon.stderr.contains("<4>state file \(sandbox.statePath) cannot be used (not JSON"))
-        let entries = try FileIO.list(sandbox.stateDirectory)
-        let aside = try #require(entries.first { $0.hasPrefix("state.json.corrupt-") })
-        #expect(try FileIO.read(sandbox.stateDirectory + "/" + aside) == garbage)
-        daemon.signal(SIGTERM)
-        #expect(await daemon.wait(timeout: 60))
-        #expect(daemon.exitStatus == 0)
-        #expect(try StateCodec.decode(try FileIO.read(sandbox.statePath)).client("logger")?.status == .whileUsing)
+        let first = try sandbox.startDaemon()
+        try #require(await waitUntil(timeout: 60) { first.stderr.contains("ready:") }, "\(first.stderr)")
+        first.signal(SIGTERM)
+        #expect(await first.wait(timeout: 60))
+        let good = try FileIO.read(sandbox.statePath)
+        // A non-root run cannot give a file away: that case is left out there.
+        let cases = Self.corruptions(of: good).filter { getuid() == 0 || $0.name != "someone else's file" }
+        var survived = 0
+        for (name, plant) in cases {
+            let before = Set(try FileIO.list(sandbox.stateDirectory))
+            FileIO.removeTree(sandbox.statePath)
+            try plant(sandbox.statePath)
+            var info = stat()
+            #expect(lstat(sandbox.statePath, &info) == 0)
+            let kind = info.st_mode & S_IFMT
+            // A FIFO is never opened here: reading one would wait for a writer.
+            let planted = kind == S_IFREG ? try FileIO.read(sandbox.statePath) : nil
+            let daemon = try sandbox.startDaemon()
+            guard await waitUntil(timeout: 60, { daemon.stderr.contains("ready:") }) else {
+                Issue.record("\(name): the daemon did not start: \(daemon.stderr)")
+                daemon.kill()
+                continue
+            }
+            let told = daemon.stderr.contains("<4>state file \(sandbox.statePath) cannot be used (")
+            #expect(told, "\(name): \(daemon.stderr)")
+            let aside = Set(try FileIO.list(sandbox.stateDirectory)).subtracting(before).filter { $0.hasPrefix("state.json.corrupt-") }
+            #expect(aside.count == 1, "\(name): set aside as \(aside)")
+            let asidePath = aside.first.map { sandbox.stateDirectory + "/" + $0 } ?? sandbox.statePath
+            var asideInfo = stat()
+            let kept =
+                lstat(asidePath, &asideInfo) == 0 && asideInfo.st_mode & S_IFMT == kind
+                && (planted == nil || (try? FileIO.read(asidePath)) == planted)
+            #expect(kept, "\(name): the bad file is kept as it was")
+            daemon.signal(SIGTERM)
+            #expect(await daemon.wait(timeout: 60))
+            #expect(daemon.exitStatus == 0, "\(name): \(daemon.stderr)")
+            let saved = (try? StateCodec.decode(try FileIO.read(sandbox.statePath)))?.client("logger")?.status
+            #expect(saved == .whileUsing, "\(name): a good state file is saved again")
+            if told && aside.count == 1 && kept && daemon.exitStatus == 0 && saved == .whileUsing { survived += 1 }
+        }
+        FaultReport.figure("corrupt-state", "\(survived)/\(cases.count) set aside, started and saved anew")
     }
 
     @Test func sighupReopensARenamedLogAndReloadsTheConfigKeepingItOnErrors() async throws {

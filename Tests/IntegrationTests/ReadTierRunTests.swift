@@ -71,6 +71,13 @@ struct ReadTierRunTests {
         let audit = FileIO.text(plane.sandbox.file("log/audit.jsonl")) ?? ""
         #expect(audit.contains("\"services\"") && !Self.coordinates(in: audit, of: raw))
         #expect(!Self.coordinates(in: daemon.stderr, of: raw), "no position in a diagnostic line")
+        // Fault suite (scripts/faults): how many of the outputs read carried a coordinate where none may be.
+        let outputs = [stdout, text, audit, daemon.stderr]
+        let leaks = outputs.filter { Self.coordinates(in: $0, of: raw) }.count
+        FaultReport.figure(
+            "read-tiers-status",
+            "uid 65534's status (JSON and text), root's and uid 65534's with services off, the audit log and diagnostics: "
+                + "\(leaks) coordinates; root's with services on: \(rootOn.contains("\"lat\"") ? "the position" : "NO position")")
     }
 
     @Test func nobodysWatchSaysLocationEventsAreNotAuthorized() async throws {
@@ -85,5 +92,10 @@ struct ReadTierRunTests {
         #expect(stdout.contains("\"event\":\"authorization\""), "\(stdout)")
         #expect(!stdout.contains("\"event\":\"location\""))
         #expect(!Self.coordinates(in: stdout, of: raw))
+        FaultReport.figure(
+            "read-tiers-watch",
+            "uid 65534's watch: \(stdout.occurrences(of: "\"event\":\"location\"")) location events, "
+                + "\(stdout.occurrences(of: "\"event\":\"authorization\"")) authorization events, withheld told: "
+                + "\(stderr.contains("not-authorized: location events go only to root") ? "yes" : "no")")
     }
 }

@@ -7,18 +7,46 @@ import TestSupport
 import Glibc
 #endif
 
-/// `locationctl status` on a running daemon fed by a real gpsd (gpsfake)
-/// replaying a walk with GGA, GSA, GSV and RMC (#15): the position, the
+/// `locationctl status` on a running daemon reading a walk with GGA, GSA, GSV
+/// and RMC, through a real gpsd (gpsfake) or as an NMEA file (#15): the position, the
 /// fix's accuracy and mode, satellites used and seen, HDOP/PDOP/VDOP from
 /// gpsd's SKY, the fix age and the receiver's clock offset (the walk is
 /// dated 2026-03-14, the system clock is not).
-@Suite(
-    .serialized, .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"),
-    .enabled(if: GPSFake.isAvailable, "gpsfake, gpsd or python3-gps is missing"))
+@Suite(.serialized, .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
 struct StatusRunTests {
     static let epochs = NMEALogWriter.walk(count: 20, sentences: [.gga, .gsa, .gsv, .rmc])
 
-    @Test func statusShowsThePositionTheSkyAndTheFixAgeFromGPSD() async throws {
+    /// The status once it shows the walk's last fix and a sky view with a count in view.
+    static func statusAtTheEnd(_ plane: ControlPlane, _ daemon: ChildProcess) async throws -> StatusReport {
+        let last = try #require(Self.epochs.last)
+        var report: StatusReport?
+        let arrived = await waitUntilAsync(timeout: 60) {
+            guard let (code, json, _) = try? await plane.ctl(["--json", "status"]), code == 0 else { return false }
+            report = try? StatusReport(json: JSONValue.parse(Array(json.utf8)))
+            return report?.status.lastFix?.time == last.time && report?.sky?.satellitesVisible != nil
+        }
+        try #require(arrived, "status never showed the walk's last fix and a sky view: \(String(describing: report)); \(daemon.stderr)")
+        return try #require(report)
+    }
+
+    @Test func anNMEASourcesStatusHasTheSkyFromGSAAndGSV() async throws {
+        let log = NMEALogWriter.write(Self.epochs, name: "status-nmea-sky")
+        defer { unlink(log) }
+        let plane = ControlPlane(sandbox: try DaemonSandbox("status-nmea"))
+        try plane.sandbox.writeNMEAConfig(device: log, clients: DaemonSandbox.logger(filter: "none"))
+        let daemon = try plane.sandbox.startDaemon()
+        defer { daemon.signal(SIGTERM) }
+        let status = try await Self.statusAtTheEnd(plane, daemon)
+        #expect(status.sky == SkyView(
+            satellitesUsed: NMEALogWriter.used, satellitesVisible: NMEALogWriter.inView, hdop: NMEALogWriter.dops.hdop,
+            pdop: NMEALogWriter.dops.pdop, vdop: NMEALogWriter.dops.vdop))
+        #expect(status.status.lastFix?.satellitesUsed == NMEALogWriter.used)
+        let (_, text, _) = try await plane.ctl(["status"])
+        #expect(text.contains("sky: 8 of 10 satellites used, HDOP 0.90, PDOP 1.80, VDOP 1.50"), "\(text)")
+    }
+
+    @Test(.enabled(if: GPSFake.isAvailable, "gpsfake, gpsd or python3-gps is missing"))
+    func statusShowsThePositionTheSkyAndTheFixAgeFromGPSD() async throws {
         let log = NMEALogWriter.write(Self.epochs, name: "status-sky")
         defer { unlink(log) }
         let plane = ControlPlane(sandbox: try DaemonSandbox("status-sky"))
@@ -33,14 +61,7 @@ struct StatusRunTests {
         fake.release()
 
         let last = try #require(Self.epochs.last)
-        var report: StatusReport?
-        let arrived = await waitUntilAsync(timeout: 60) {
-            guard let (code, json, _) = try? await plane.ctl(["--json", "status"]), code == 0 else { return false }
-            report = try? StatusReport(json: JSONValue.parse(Array(json.utf8)))
-            return report?.status.lastFix?.time == last.time && report?.sky?.satellitesVisible != nil
-        }
-        try #require(arrived, "status never showed the walk's last fix and a sky view: \(String(describing: report)); \(daemon.stderr)")
-        let status = try #require(report)
+        let status = try await Self.statusAtTheEnd(plane, daemon)
 
         let fix = try #require(status.status.lastFix)
         #expect(fix.mode == .threeD)

@@ -15,6 +15,8 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
         case notAuthorized = "not-authorized"
         /// The server has as many connections as it accepts; try again later.
         case busy
+        /// The daemon is stopping: the last line of a `watch` stream, or the reply to a request it will not carry out.
+        case shuttingDown = "shutting-down"
     }
 
     /// The code.

@@ -56,6 +56,7 @@ struct NMEAEpochAssembler: Sendable {
     /// DOPs persist across epochs, as gpsd's do.
     private(set) var hdop: Double?
     private(set) var vdop: Double?
+    private(set) var pdop: Double?
 
     private(set) var epochs = 0
     private(set) var usableFixes = 0
@@ -313,6 +314,8 @@ struct NMEAEpochAssembler: Sendable {
         if f.count <= 19 {
             if let hdop = positiveDecimal(f[16]) { self.hdop = hdop }
             if let vdop = positiveDecimal(f[17]) { self.vdop = vdop }
+            // For the sky view only (status): no estimate is made from it.
+            if let pdop = positiveDecimal(f[15]) { self.pdop = pdop }
         }
         for k in 3..<15 where (f[k].integer() ?? 0) > 0 { epoch.gsaSatellites += 1 }
     }

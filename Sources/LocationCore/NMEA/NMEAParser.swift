@@ -7,7 +7,8 @@ import Glibc
 /// Feed it bytes as they come (any chunking); it frames sentences as gpsd's
 /// lexer does, checks checksums, decodes GGA, RMC, GLL, GNS, GSA, GST, VTG
 /// and ZDA from any talker, groups them into epochs and emits each epoch once,
-/// in every mode (no-fix epochs too), always with a time. Positions and error
+/// in every mode (no-fix epochs too), always with a time; a GSV's count in
+/// view is read beside the epochs for `sky`. Positions and error
 /// estimates are computed as gpsd 3.22 computes them; `docs/nmea.md` has the
 /// rules. It works on raw bytes and allocates nothing per sentence.
 public struct NMEAParser: Sendable {
@@ -20,6 +21,10 @@ public struct NMEAParser: Sendable {
     private var previous: [UInt8] = Array(repeating: 0, count: NMEALexer.maximumLength)
     private var previousLength = 0
     private var duplicates = 0
+    /// Satellites in view, from GSV (read beside the epochs).
+    private var inView = NMEAInView()
+    /// Satellites used in the last epoch emitted.
+    private var lastUsed: Int?
 
     /// A parser with nothing read yet.
     public init() {}
@@ -36,7 +41,10 @@ public struct NMEAParser: Sendable {
     /// source whose receiver has gone quiet, so the last epoch is not held
     /// back until the next one starts. A sentence being read is kept.
     public mutating func flush(_ emit: (Fix) -> Void) {
-        assembler.flush(emit)
+        assembler.flush { fix in
+            lastUsed = fix.satellitesUsed
+            emit(fix)
+        }
     }
 
     /// End of input: drops an incomplete last sentence, emits the last epoch
@@ -44,8 +52,21 @@ public struct NMEAParser: Sendable {
     /// another receiver). Feeding may go on afterwards.
     public mutating func finish(_ emit: (Fix) -> Void) {
         lexer.finish()
-        assembler.flush(emit)
+        assembler.flush { fix in
+            lastUsed = fix.satellitesUsed
+            emit(fix)
+        }
         assembler.forgetCycle()
+        inView.reset()
+    }
+
+    /// What the receiver last said about its sky: satellites used (the last
+    /// epoch's), in view (GSV), and its DOPs (GSA; HDOP also GGA/GNS), as
+    /// they stand after the sentences read so far.
+    public var sky: SkyView {
+        SkyView(
+            satellitesUsed: lastUsed, satellitesVisible: inView.total, hdop: assembler.hdop, pdop: assembler.pdop,
+            vdop: assembler.vdop)
     }
 
     /// What has been read so far.
@@ -88,6 +109,8 @@ public struct NMEAParser: Sendable {
             bounds.withUnsafeMutableBufferPointer { bounds in
                 let fields = NMEAFields(text: text, bounds: bounds)
                 guard let type = NMEASentenceType.from(tag: fields[0]) else {
+                    // A GSV counts as ignored (it makes no fix) but its count in view is kept.
+                    if NMEAInView.isGSV(fields[0]) { _ = inView.take(fields) }
                     ignored += 1
                     return
                 }
@@ -96,7 +119,10 @@ public struct NMEAParser: Sendable {
                     duplicates += 1
                     return
                 }
-                assembler.handle(type, fields, emit)
+                assembler.handle(type, fields) { fix in
+                    lastUsed = fix.satellitesUsed
+                    emit(fix)
+                }
             }
         }
     }

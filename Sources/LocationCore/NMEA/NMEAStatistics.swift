@@ -8,8 +8,9 @@ public struct NMEAStatistics: Sendable, Hashable {
     /// Truncated, interrupted, over-long or unprintable-byte fragments, and
     /// sentences of a known type with too few fields or an unreadable time.
     public var malformed = 0
-    /// Well-formed sentences of types the parser does not use (GSV, TXT,
-    /// proprietary and marine sentences, …).
+    /// Well-formed sentences of types the parser makes no fix from (GSV,
+    /// whose count in view only goes into the sky view; TXT, proprietary and
+    /// marine sentences, …).
     public var ignored = 0
     /// Epochs turned into fixes (any mode).
     public var epochs = 0

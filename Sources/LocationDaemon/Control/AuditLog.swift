@@ -1,4 +1,5 @@
 import LocationCore
+import LocationSystem
 import Synchronization
 
 /// `audit.jsonl`: one line per accepted state change (`AuditRecord`), each

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationSystem
 
 /// One accepted state change, as a line of `audit.jsonl` (SPEC §5.3):
 ///

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationSystem
 import Synchronization
 
 /// The control socket (SPEC §5.4): a Unix stream socket carrying one JSON
@@ -28,7 +29,7 @@ public final class ControlServer: Sendable {
     /// The error code of the last line a watcher gets when it fell too far behind.
     public static let tooSlowCode = "too-slow"
     /// The error code of the last line a watcher gets when the daemon stops.
-    public static let shuttingDownCode = "shutting-down"
+    public static let shuttingDownCode = ProtocolError.Code.shuttingDown.rawValue
     /// The socket file's mode.
     public static let socketMode: mode_t = 0o660
     /// The mode of a socket directory the server creates (less the umask).

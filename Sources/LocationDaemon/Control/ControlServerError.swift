@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationSystem
 
 /// Why the control server could not start: each with the path and what to do.
 public enum ControlServerError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CSupport
 import LocationCore
+import LocationSystem
 import Synchronization
 
 /// What handler tasks tell the loop, and the stop request.

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationSystem
 
 /// `locationd check-config`: reads the configuration, prints the effective
 /// configuration (every key, defaults included) on stdout, or every problem

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationSystem
 
 /// Every configured client's coordinate log (SPEC §5.3): one `LogWriter` per
 /// client that has a `log`, opened at start, reopened on SIGHUP, changed by a

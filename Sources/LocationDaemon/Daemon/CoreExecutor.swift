@@ -1,3 +1,4 @@
+import LocationSystem
 import Dispatch
 import Synchronization
 

@@ -1,3 +1,4 @@
+import LocationSystem
 /// The two clocks the daemon reads: monotonic seconds for the engine's `now`
 /// (timers must not jump with the wall clock), and UTC seconds to stamp
 /// events and status replies. Tests hand in their own.

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationSystem
 import Synchronization
 
 /// The one owner of the authorization engine while the daemon runs: an

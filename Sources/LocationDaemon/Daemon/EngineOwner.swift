@@ -1,4 +1,5 @@
 import LocationCore
+import LocationSystem
 
 /// Everything the authorization engine's one owner holds while the daemon
 /// runs, and every input carried out start to end: the engine, the

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationSystem
 
 /// The daemon's side of `state.json`: loads it once at start (setting a
 /// corrupt file aside), then saves the engine's state after `persist`

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationSystem
 import CSupport
 
 /// An opened NMEA input: a serial device (termios raw at the configured

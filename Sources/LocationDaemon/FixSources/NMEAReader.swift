@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationSystem
 
 /// The reading loop of an `NMEADeviceSource`, run on its own thread: opens the
 /// path, reads it, feeds the parser, reports link state and fixes, and opens
@@ -26,6 +27,8 @@ final class NMEAReader {
     private var parser = NMEAParser()
     private var reported: (state: SourceState, detail: String)?
     private var consumerGone = false
+    /// The sky view last handed on, so an unchanged one is not sent again.
+    private var sentSky = SkyView()
     /// Read buffer, allocated once.
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
 
@@ -120,6 +123,7 @@ final class NMEAReader {
         func consume(_ count: Int) {
             let undatedBefore = parser.statistics.undatedEpochs
             parser.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { self.deliver($0) }
+            sendSky()
             let statistics = parser.statistics
             if statistics.undatedEpochs > undatedBefore && reported?.state != .fix {
                 report(.noFix, "the receiver sends no time and date yet: no fix")
@@ -206,6 +210,7 @@ final class NMEAReader {
         guard pending else { return }
         pending = false
         parser.flush { self.deliver($0) }
+        sendSky()
     }
 
     // MARK: - Reporting
@@ -217,6 +222,14 @@ final class NMEAReader {
             report(.noFix, "the receiver reports no fix")
         }
         send(.fix(fix))
+    }
+
+    /// Hands on the parser's sky view (GSA's DOPs and used, GSV's in view) when it changed.
+    private func sendSky() {
+        let sky = parser.sky
+        guard sky != sentSky, !sky.isEmpty else { return }
+        sentSky = sky
+        send(.sky(sky))
     }
 
     private func report(_ state: SourceState, _ detail: String) {

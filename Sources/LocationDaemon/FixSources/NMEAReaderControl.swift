@@ -1,3 +1,4 @@
+import LocationSystem
 import Synchronization
 
 /// What the reading thread and `NMEADeviceSource.stop()` share: the stop

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationSystem
 
 /// One client's coordinate log (SPEC §5.3): JSON lines appended whole with
 /// `O_APPEND`, forced to disk per the `fsync` policy.
@@ -92,7 +93,6 @@ public final class LogWriter {
     public private(set) var isFailing = false
 
     private var fd: Int32
-    private var isRegularFile: Bool
     private var held: [[UInt8]] = []
     private var heldStart = 0
     private var heldBytes = 0
@@ -107,13 +107,11 @@ public final class LogWriter {
     public init(path: String, fsync: FsyncPolicy) throws(SystemError) {
         self.path = path
         self.fsyncPolicy = fsync
-        let opened = try Self.openLog(path)
-        fd = opened.fd
-        isRegularFile = opened.isRegular
+        fd = try Self.openLog(path)
         do {
-            repairedBytes = try Self.repairTail(fd: opened.fd, path: path, isRegular: opened.isRegular)
+            repairedBytes = try Self.repairTail(fd: fd, path: path)
         } catch {
-            Glibc.close(opened.fd)
+            Glibc.close(fd)
             throw error
         }
     }
@@ -210,17 +208,16 @@ public final class LogWriter {
         let opened = try Self.openLog(path)
         let dropped: Int
         do {
-            dropped = try Self.repairTail(fd: opened.fd, path: path, isRegular: opened.isRegular)
+            dropped = try Self.repairTail(fd: opened, path: path)
         } catch {
-            Glibc.close(opened.fd)
+            Glibc.close(opened)
             throw error
         }
         if fd >= 0 {
             if unsynced { _ = sync() }
             Glibc.close(fd)
         }
-        fd = opened.fd
-        isRegularFile = opened.isRegular
+        fd = opened
         unsynced = false
         needsTailRepair = false
         repairedBytes = dropped
@@ -297,7 +294,7 @@ public final class LogWriter {
         guard fd >= 0 else { return nil }
         if needsTailRepair {
             do {
-                _ = try Self.repairTail(fd: fd, path: path, isRegular: isRegularFile)
+                _ = try Self.repairTail(fd: fd, path: path)
                 needsTailRepair = false
             } catch {
                 return fail(error)
@@ -350,10 +347,6 @@ public final class LogWriter {
     }
 
     private func sync() -> SystemError? {
-        guard isRegularFile else {
-            unsynced = false
-            return nil
-        }
         do {
             try retryingEINTR("fdatasync \(path)") { fdatasync(fd) }
             unsynced = false
@@ -367,18 +360,17 @@ public final class LogWriter {
     /// Opens the log through `SafeFile` (relative to its directory, never
     /// through a symbolic link, only a regular file of the daemon's own user),
     /// creating it and its directories as needed.
-    private static func openLog(_ path: String) throws(SystemError) -> (fd: Int32, isRegular: Bool) {
+    private static func openLog(_ path: String) throws(SystemError) -> Int32 {
         // O_RDWR rather than O_WRONLY: the torn-tail repair reads the end of
         // the very file it truncates, through the same descriptor.
         let opened = try SafeFile.open(
             path, flags: O_RDWR | O_APPEND, create: true, mode: fileMode, directoryMode: directoryMode)
-        return (opened.fd, true)
+        return opened.fd
     }
 
     /// Cuts the file back to just after its last `\n` (or to empty if it has
     /// none) and returns how many bytes went.
-    private static func repairTail(fd: Int32, path: String, isRegular: Bool) throws(SystemError) -> Int {
-        guard isRegular else { return 0 }
+    private static func repairTail(fd: Int32, path: String) throws(SystemError) -> Int {
         var info = stat()
         try retryingEINTR("fstat \(path)") { fstat(fd, &info) }
         let size = Int(info.st_size)

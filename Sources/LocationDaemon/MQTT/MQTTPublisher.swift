@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationSystem
 import Synchronization
 
 /// Publishes one client's log to its MQTT broker as OwnTracks JSON, on a

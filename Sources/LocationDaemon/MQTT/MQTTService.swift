@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationSystem
 
 /// Runs one `MQTTPublisher` per client with `mqtt_broker` (each on its own
 /// thread), lists them on the core's `BrokerBoard` for `status`, and hands

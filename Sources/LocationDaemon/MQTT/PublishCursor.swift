@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationSystem
 
 /// Which file a log is: its device and inode. A rename (logrotate) keeps it;
 /// a new file at the same path has another.
@@ -98,12 +99,15 @@ struct PublishCursorStore: Sendable {
         case unreadable(String)
     }
 
-    /// Reads the cursor; a file that is no cursor is renamed aside and said why.
+    /// Reads the cursor (through `SafeFile`: never through a symbolic link, only
+    /// a regular file of the daemon's own user); a file that is no cursor is
+    /// renamed aside and said why.
     func load() -> Loaded {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW)
-        guard fd >= 0 else {
-            let code = errno
-            return code == ENOENT ? .missing : .unreadable("cannot open \(path): \(String(cString: strerror(code)))")
+        let fd: Int32
+        do {
+            fd = try SafeFile.open(path, flags: O_RDONLY, create: false).fd
+        } catch {
+            return error.errno == ENOENT ? .missing : .unreadable(error.description)
         }
         let bytes = try? DescriptorIO.readAll(fd, limit: 4096, name: path)
         close(fd)

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationSystem
 
 /// `locationd replay FILE [--config PATH] [--events FILE] [--log-dir DIR] [--state FILE]`:
 /// reads the configuration, the events and the state, runs the `Replayer`,

@@ -1,3 +1,4 @@
+import LocationSystem
 import Synchronization
 
 /// Talks to systemd (`Type=notify`): `READY=1` as soon as it runs (the

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationSystem
 
 /// The daemon's saved state (`state_dir/state.json`, SPEC §6): loaded once at
 /// start, saved atomically after changes. It deals in bytes; the caller

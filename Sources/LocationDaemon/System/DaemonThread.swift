@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationSystem
 import CSupport
 
 /// The one way the daemon starts a thread of its own (a POSIX thread, not a

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationSystem
 import Synchronization
 
 /// Diagnostics on stderr, each line prefixed with its syslog priority (`<3>`)

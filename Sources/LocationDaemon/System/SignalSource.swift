@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationSystem
 import Synchronization
 
 /// SIGTERM, SIGINT and SIGHUP as an async sequence (the daemon's shutdown

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationSystem
 
 /// Sockets systemd passes to the daemon (sd_listen_fds(3)): when
 /// `locationd.socket` listens, systemd starts the service with the socket as

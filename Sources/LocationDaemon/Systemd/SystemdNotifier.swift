@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationSystem
 
 /// Tells systemd how the service is doing (sd_notify(3)'s protocol): one
 /// datagram of `KEY=value` lines to the `AF_UNIX` socket named by

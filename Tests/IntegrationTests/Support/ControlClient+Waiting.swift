@@ -1,3 +1,4 @@
+import LocationClient
 import LocationDaemon
 import TestSupport
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationClient
 import LocationCore
 @testable import LocationDaemon
 import Synchronization
@@ -49,6 +50,21 @@ import TestSupport
         return (served, busy)
     }
 
+    /// Sends `pieces` one at a time, `every` apart, until the server closes the
+    /// connection (true) or every piece went out with it still open (false).
+    static func sendUntilClosed(_ client: TestClient, _ pieces: [[UInt8]], every interval: Duration) async throws -> Bool {
+        for piece in pieces {
+            do {
+                _ = try client.connection.sendSome(piece[...])
+            } catch {
+                return true
+            }
+            if case .end = try client.connection.pollLine() { return true }
+            try await Task.sleep(for: interval)
+        }
+        return false
+    }
+
     @Test func oneUserGetsAtMostItsShareAndRootIsStillServed() async throws {
         let attack = Attack(manyUsers: false)
         let fixture = try ServerFixture(
@@ -78,45 +94,16 @@ import TestSupport
 
     @Test func blankLinesDoNotKeepAConnectionOpen() async throws {
         let fixture = try ServerFixture(limits: ControlServer.Limits(idleTimeout: 0.5))
-        let client = try fixture.client()
-        let deadline = ControlClient.now() + 30
-        var closed = false
-        while ControlClient.now() < deadline {
-            // A blank line every 0.1 s: on its own it would never be idle for 0.5 s.
-            do {
-                _ = try client.connection.sendSome(Array(" \r\n".utf8)[...])
-            } catch {
-                closed = true
-                break
-            }
-            if case .end = try client.connection.pollLine() {
-                closed = true
-                break
-            }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        #expect(closed)
+        // A blank line every 0.1 s for up to 30 s: on its own it would never be idle for 0.5 s.
+        let blanks = Array(repeating: Array(" \r\n".utf8), count: 300)
+        #expect(try await Self.sendUntilClosed(try fixture.client(), blanks, every: .milliseconds(100)))
         #expect(await fixture.eventually { fixture.server.statistics.idleClosed == 1 })
     }
 
     @Test func aLineSentOneByteAtATimeMustEndWithinTheLineTimeout() async throws {
         let fixture = try ServerFixture(limits: ControlServer.Limits(lineTimeout: 0.5))
-        let client = try fixture.client()
         let trickle = Array(#"{"cmd":"status","client":"logger"}"#.utf8) + Array(repeating: UInt8(ascii: " "), count: 600)
-        var closed = false
-        for byte in trickle {
-            do {
-                _ = try client.connection.sendSome([byte][...])
-            } catch {
-                closed = true
-                break
-            }
-            if case .end = try client.connection.pollLine() {
-                closed = true
-                break
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        let closed = try await Self.sendUntilClosed(try fixture.client(), trickle.map { [$0] }, every: .milliseconds(50))
         #expect(closed, "a peer sending part of a line for 30 s is cut off")
         #expect(await fixture.eventually { fixture.server.statistics.slowLineClosed == 1 })
         #expect(fixture.handler.requests.isEmpty)

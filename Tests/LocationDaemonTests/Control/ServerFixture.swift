@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationClient
 import LocationCore
 @testable import LocationDaemon
 import Dispatch

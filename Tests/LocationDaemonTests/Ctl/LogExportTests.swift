@@ -1,7 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationClient
 import LocationCore
+import LocationSystem
 @testable import LocationDaemon
 import Testing
 import TestSupport

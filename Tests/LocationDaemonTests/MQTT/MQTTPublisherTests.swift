@@ -1,4 +1,5 @@
 import LocationCore
+import LocationSystem
 import Synchronization
 import Testing
 import TestSupport

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationSystem
 
 /// The body of a `GPSDSource`'s reader thread: connect, watch, read, turn
 /// TPVs into epochs, and on any failure report it and reconnect with backoff.

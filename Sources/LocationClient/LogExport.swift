@@ -1,4 +1,5 @@
 import LocationCore
+import LocationSystem
 
 /// `locationctl export`: streams a coordinate log through `LogRecordStream`
 /// and an export encoder, a slice at a time, so a log of any size needs

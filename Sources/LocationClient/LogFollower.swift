@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationSystem
 
 /// Reads a coordinate log as `tail -F` does: the last lines first, then the
 /// lines appended since, across log rotation (the path now names a new file:

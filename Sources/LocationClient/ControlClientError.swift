@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationSystem
 
 /// Why `locationctl` could not talk to the daemon: each names the socket and
 /// the likely cause, and says what to do. Exit status 3, except a reply that

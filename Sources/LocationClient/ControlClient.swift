@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationSystem
 
 /// A connection to the daemon's control socket, as `locationctl` (and the
 /// tests) use it: send request lines, read reply and event lines, every
