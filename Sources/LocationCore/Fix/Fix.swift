@@ -72,12 +72,20 @@ public struct Fix: Sendable, Hashable {
     }
 
     /// True when this fix can be delivered at all (SPEC §3.4 step 4, less the
-    /// per-client "newer than the last delivered" check): a 2D or 3D fix with
-    /// a time and finite coordinates in range.
+    /// per-client "not the same epoch again" check): a 2D or 3D fix with a
+    /// time, finite coordinates in range and every value in its domain.
     public var isUsable: Bool {
         guard mode == .twoD || mode == .threeD, let time, time.isFinite else { return false }
-        return latitude.isFinite && longitude.isFinite
+        guard latitude.isFinite && longitude.isFinite
             && latitude >= -90 && latitude <= 90
             && longitude >= -180 && longitude <= 180
+        else { return false }
+        // Values in their domain (SPEC §3.4 step 4): an estimate is a positive distance, a speed is
+        // not negative, a course is in [0, 360). A value out of it is a broken fix, not an unknown one.
+        if let e = horizontalError, !(e > 0 && e.isFinite) { return false }
+        if let e = verticalError, !(e > 0 && e.isFinite) { return false }
+        if let s = speed, !(s >= 0 && s.isFinite) { return false }
+        if let c = course, !(c >= 0 && c < 360) { return false }
+        return true
     }
 }

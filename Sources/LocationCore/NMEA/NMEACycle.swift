@@ -30,6 +30,12 @@ struct NMEACycle: Sendable {
         return timed ? 1 : Int.max
     }
 
+    /// An epoch ended at the `count`-th `key` (one more than the profile allowed) was not over:
+    /// a sentence with its time came after. One epoch may hold `count` of them from now on.
+    mutating func splitWasWrong(_ key: UInt64, count: Int) {
+        profile.raise(key, to: count)
+    }
+
     /// A complete epoch: its sentence counts and its last sentence.
     mutating func learn(_ counts: NMEAKeyCounts, last: (key: UInt64, occurrence: Int)) {
         profile.raise(toCover: counts)

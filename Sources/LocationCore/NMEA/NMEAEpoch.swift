@@ -15,6 +15,9 @@ struct NMEAEpoch: Sendable {
         static let gllVoid = Invalidity(rawValue: 1 << 3)
         /// GNS mode indicators all `N` (or none).
         static let gnsNoFix = Invalidity(rawValue: 1 << 4)
+        /// A value out of its domain that the fix cannot do without: an HDOP of 0 or less, or a
+        /// hemisphere letter other than N/S/E/W (rejected, never logged as "accuracy unknown").
+        static let outOfDomain = Invalidity(rawValue: 1 << 5)
     }
 
     /// Nanoseconds since midnight UTC, from the first timed sentence.
@@ -22,6 +25,8 @@ struct NMEAEpoch: Sendable {
     /// A date seen in this epoch (RMC with a valid fix, or ZDA), with the time
     /// of day it goes with.
     var dateReference: NMEADateReference?
+    /// The date came from ZDA, whose four-digit year wins over RMC's two digits.
+    var dateFromZDA = false
     var latitude = Double.nan
     var longitude = Double.nan
     var hasPosition = false
@@ -41,6 +46,9 @@ struct NMEAEpoch: Sendable {
     var course: Double?
     /// Sentences merged.
     var sentences = 0
+    /// The DOPs as they stood when the epoch's first position arrived (that sentence's own HDOP
+    /// included): gpsd computes an epoch's error estimates there (docs/nmea.md §6).
+    var dopsAtFirstPosition: (hdop: Double?, vdop: Double?)?
 
     /// Sets the position if the four fields are all present and parse.
     mutating func setPosition(_ fields: NMEAFields, at k: Int) -> Bool {
@@ -51,12 +59,15 @@ struct NMEAEpoch: Sendable {
         return true
     }
 
-    /// `lat, N/S, lon, E/W` starting at field `k`, as gpsd reads them (a
-    /// hemisphere other than `S`/`W` counts as north/east); `nil` when a field
-    /// is empty or malformed, or the position is out of range.
+    /// `lat, N/S, lon, E/W` starting at field `k`; `nil` when a field is empty
+    /// or malformed, a hemisphere letter is not N/S (E/W), or the position is
+    /// out of range. (gpsd takes any letter but `S`/`W` as north/east; a
+    /// garbled letter is a garbled position, so it is not used.)
     static func position(_ fields: NMEAFields, at k: Int) -> (latitude: Double, longitude: Double)? {
         let latField = fields[k], ns = fields[k + 1], lonField = fields[k + 2], ew = fields[k + 3]
-        guard !latField.isEmpty, !ns.isEmpty, !lonField.isEmpty, !ew.isEmpty,
+        guard !latField.isEmpty, ns.count == 1, !lonField.isEmpty, ew.count == 1,
+              ns.first == UInt8(ascii: "N") || ns.first == UInt8(ascii: "S"),
+              ew.first == UInt8(ascii: "E") || ew.first == UInt8(ascii: "W"),
               var lat = latField.degreesMinutes(), var lon = lonField.degreesMinutes() else { return nil }
         if ns.first == UInt8(ascii: "S") { lat = -lat }
         if ew.first == UInt8(ascii: "W") { lon = -lon }
@@ -79,13 +90,15 @@ struct NMEAEpoch: Sendable {
         return altitude != nil && (satellites ?? 0) >= 4 ? .threeD : .twoD
     }
 
-    /// Satellites used, from GGA or GNS (the larger), else counted in GSA.
+    /// Satellites used: the PRNs listed in the epoch's GSA sentences, summed
+    /// over them (one per constellation); without a GSA, from GGA or GNS (the larger).
     var satellitesUsed: Int? {
-        switch (ggaSatellites, gnsSatellites) {
+        if gsaSatellites > 0 { return gsaSatellites }
+        return switch (ggaSatellites, gnsSatellites) {
         case let (gga?, gns?): max(gga, gns)
         case let (gga?, nil): gga
         case let (nil, gns?): gns
-        case (nil, nil): gsaSatellites > 0 ? gsaSatellites : nil
+        case (nil, nil): nil
         }
     }
 

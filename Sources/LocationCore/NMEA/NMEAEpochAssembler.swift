@@ -51,6 +51,10 @@ struct NMEAEpochAssembler: Sendable {
         var teachesCycle: Bool { self == .timeChange || self == .flush }
     }
 
+    /// The sentence (key, occurrence) that ended the last epoch as `.newCycle`.
+    private var newCycleSplit: (key: UInt64, count: Int)?
+    /// Whether the last epoch closed was emitted (it had a time and a date).
+    private var closedEmitted = false
     /// Carries the date to epochs without one.
     private var dateReference: NMEADateReference?
     /// DOPs persist across epochs, as gpsd's do.
@@ -94,7 +98,18 @@ struct NMEAEpochAssembler: Sendable {
             } else if lastClosure.isEarly, let closedTime, Self.same(closedTime, time) {
                 late(type, fields)
                 return
+            } else if lastClosure == .newCycle, let split = newCycleSplit, let closedTime, Self.same(closedTime, time) {
+                // The epoch was ended by one sentence more than the cycle had shown (a second GSA
+                // once the receiver has a fix), but its time goes on: it was the same epoch. Let
+                // epochs hold that many from now on; if it was emitted, the rest is late (if not —
+                // no date yet — this part goes on as the epoch, and may bring the date).
+                cycle.splitWasWrong(split.key, count: split.count)
+                if closedEmitted {
+                    late(type, fields)
+                    return
+                }
             } else if counts.count(of: key) >= limit {
+                newCycleSplit = (key, counts.count(of: key) + 1)
                 close(emit, .newCycle)
             }
             epoch.timeOfDay = time
@@ -107,6 +122,7 @@ struct NMEAEpochAssembler: Sendable {
                 return
             }
         } else if counts.count(of: key) >= limit {
+            newCycleSplit = (key, counts.count(of: key) + 1)
             close(emit, .newCycle)
         }
 
@@ -176,6 +192,7 @@ struct NMEAEpochAssembler: Sendable {
             cycle.learn(counts, last: last)
         }
         lastClosure = closure
+        closedEmitted = false
         guard let timeOfDay = epoch.timeOfDay else {
             undatedEpochs += 1
             return
@@ -189,8 +206,14 @@ struct NMEAEpochAssembler: Sendable {
         dateReference = NMEADateReference(day: day, timeOfDay: timeOfDay)
         let time = Double(day * 86_400) + Double(timeOfDay) / 1e9
         let fix = makeFix(time: time)
+        if fix.mode == .noFix {
+            // DOPs of a cycle without a fix (99.99 while acquiring) are not the next fix's estimate.
+            hdop = nil
+            vdop = nil
+        }
         epochs += 1
         if fix.isUsable { usableFixes += 1 }
+        closedEmitted = true
         emit(fix)
     }
 
@@ -200,6 +223,10 @@ struct NMEAEpochAssembler: Sendable {
             return Fix(time: time, mode: .noFix, latitude: .nan, longitude: .nan)
         }
         let differential = epoch.differential
+        // gpsd's estimate: the DOPs at the epoch's first position; the epoch's own when none was known
+        // then (after a no-fix cycle, say), so a fix with an HDOP is never "accuracy unknown".
+        let hdop = epoch.dopsAtFirstPosition?.hdop ?? self.hdop
+        let vdop = epoch.dopsAtFirstPosition?.vdop ?? self.vdop
         return Fix(
             time: time,
             mode: mode,
@@ -234,13 +261,13 @@ struct NMEAEpochAssembler: Sendable {
     /// `GGA,time,lat,N,lon,E,quality,sats,hdop,alt,M,sep,M,age,station`
     private mutating func mergeGGA(_ f: NMEAFields) {
         let quality = f[6].integer()
-        if let hdop = positiveDecimal(f[8]) { self.hdop = hdop }
+        takeHDOP(f[8])
         if let quality { epoch.differential = quality == 2 }
         guard let quality, quality >= 1, quality <= 6 else {
             epoch.invalidity.insert(.ggaNoFix)
             return
         }
-        if epoch.setPosition(f, at: 2) {
+        if setPosition(f, at: 2) {
             epoch.ggaSeen = true
             epoch.ggaSatellites = f[7].integer()
             epoch.ggaAltitude = f[9].isEmpty ? nil : f[9].decimal()
@@ -262,12 +289,12 @@ struct NMEAEpochAssembler: Sendable {
         }
         // The date is trusted only from a valid RMC: receivers without a fix
         // send made-up dates (gpsd ignores them too).
-        if let day = f[9].dayMonthYear(), let time = f[1].timeOfDay() {
+        // A ZDA in the epoch has the four-digit year: it wins over RMC's two digits.
+        if !epoch.dateFromZDA, let day = f[9].dayMonthYear(), let time = f[1].timeOfDay() {
             epoch.dateReference = NMEADateReference(day: day, timeOfDay: time)
         }
-        _ = epoch.setPosition(f, at: 3)
-        if let knots = f[7].isEmpty ? nil : f[7].decimal() { epoch.speed = knots * Self.metresPerSecondPerKnot }
-        if let course = f[8].isEmpty ? nil : f[8].decimal() { epoch.course = course }
+        setPosition(f, at: 3)
+        takeMotion(knots: f[7], course: f[8])
     }
 
     /// `GLL,lat,N,lon,E,time,status[,faa]`
@@ -278,7 +305,7 @@ struct NMEAEpochAssembler: Sendable {
             return
         }
         epoch.differential = faa == UInt8(ascii: "D") || faa == UInt8(ascii: "P")
-        _ = epoch.setPosition(f, at: 1)
+        setPosition(f, at: 1)
     }
 
     /// `GNS,time,lat,N,lon,E,modes,sats,hdop,alt,sep,age,station[,navstatus]`
@@ -292,9 +319,9 @@ struct NMEAEpochAssembler: Sendable {
             epoch.invalidity.insert(.gnsNoFix)
             return
         }
-        if let hdop = positiveDecimal(f[8]) { self.hdop = hdop }
+        takeHDOP(f[8])
         epoch.differential = modes.first == UInt8(ascii: "D") || modes.first == UInt8(ascii: "P")
-        if epoch.setPosition(f, at: 2) {
+        if setPosition(f, at: 2) {
             epoch.gnsSeen = true
             epoch.gnsSatellites = f[7].integer()
             epoch.gnsAltitude = f[9].isEmpty ? nil : f[9].decimal()
@@ -312,7 +339,7 @@ struct NMEAEpochAssembler: Sendable {
         // Like gpsd, DOPs only from the standard layout (a 24-PRN variant
         // exists whose DOPs gpsd does not read).
         if f.count <= 19 {
-            if let hdop = positiveDecimal(f[16]) { self.hdop = hdop }
+            takeHDOP(f[16])
             if let vdop = positiveDecimal(f[17]) { self.vdop = vdop }
             // For the sky view only (status): no estimate is made from it.
             if let pdop = positiveDecimal(f[15]) { self.pdop = pdop }
@@ -327,8 +354,7 @@ struct NMEAEpochAssembler: Sendable {
             let faa = f[9].first
             if faa == UInt8(ascii: "N") || faa == UInt8(ascii: "E") { return }
         }
-        if let course = f[1].decimal() { epoch.course = course }
-        if let knots = f[5].decimal() { epoch.speed = knots * Self.metresPerSecondPerKnot }
+        takeMotion(knots: f[5], course: f[1])
     }
 
     /// `ZDA,time,dd,mm,yyyy,zone-hours,zone-minutes`
@@ -337,11 +363,49 @@ struct NMEAEpochAssembler: Sendable {
               f[4].count == 4, let year = f[4].integer(), year >= 1900, year <= 2200,
               let days = NMEAField.days(year: year, month: month, day: day) else { return }
         epoch.dateReference = NMEADateReference(day: days, timeOfDay: time)
+        epoch.dateFromZDA = true
     }
 
     private func positiveDecimal(_ field: NMEAField) -> Double? {
-        guard !field.isEmpty, let value = field.decimal(), value > 0 else { return nil }
+        guard !field.isEmpty, let value = field.decimal(), value > 0, value.isFinite else { return nil }
         return value
+    }
+
+    /// An HDOP field: a positive number is the estimate; an empty one says nothing; anything else
+    /// (0, negative, unreadable) is out of its domain and the epoch is no fix — an HDOP that cannot
+    /// be read must not become "accuracy unknown", which every accuracy gate passes.
+    private mutating func takeHDOP(_ field: NMEAField) {
+        guard !field.isEmpty else { return }
+        if let value = positiveDecimal(field) {
+            hdop = value
+        } else {
+            epoch.invalidity.insert(.outOfDomain)
+        }
+    }
+
+    /// A position at field `k`; a hemisphere letter other than N/S/E/W makes the epoch no fix.
+    @discardableResult
+    private mutating func setPosition(_ f: NMEAFields, at k: Int) -> Bool {
+        if epoch.setPosition(f, at: k) {
+            if epoch.dopsAtFirstPosition == nil { epoch.dopsAtFirstPosition = (hdop, vdop) }
+            return true
+        }
+        let ns = f[k + 1], ew = f[k + 3]
+        let letters = (ns.isEmpty || ns.first == UInt8(ascii: "N") || ns.first == UInt8(ascii: "S"))
+            && (ew.isEmpty || ew.first == UInt8(ascii: "E") || ew.first == UInt8(ascii: "W"))
+        if !letters { epoch.invalidity.insert(.outOfDomain) }
+        return false
+    }
+
+    /// Speed (knots) and course (degrees true): a negative speed or a course outside [0, 360) is out of
+    /// its domain and left out, never logged.
+    private mutating func takeMotion(knots: NMEAField, course: NMEAField) {
+        if !knots.isEmpty, let value = knots.decimal(), value.isFinite, value >= 0 {
+            epoch.speed = value * Self.metresPerSecondPerKnot
+        }
+        if !course.isEmpty, let value = course.decimal(), value.isFinite, value >= 0, value < 360 {
+            epoch.course = value
+        }
     }
 
     /// 1 knot = 1852 m per hour.

@@ -113,8 +113,10 @@ struct NMEAField {
     func timeOfDay() -> Int64? {
         guard count >= 6, let hours = twoDigits(at: 0), let minutes = twoDigits(at: 2),
               let seconds = twoDigits(at: 4) else { return nil }
-        // Second 60 is a leap second.
-        guard hours < 24, minutes < 60, seconds <= 60 else { return nil }
+        // Second 60 is a leap second, which only 23:59 UTC has.
+        guard hours < 24, minutes < 60, seconds < 60 || (seconds == 60 && hours == 23 && minutes == 59) else {
+            return nil
+        }
         var nanoseconds: Int64 = 0
         if count > 6 {
             guard self[6] == UInt8(ascii: ".") else { return nil }
@@ -126,11 +128,19 @@ struct NMEAField {
                 scale /= 10
             }
         }
+        if seconds == 60 {
+            // UTC seconds since 1970 have no 23:59:60: the leap second is squeezed into the last
+            // millisecond of the day (23:59:60.5 is 23:59:59.9995), so it stays on its own day, after
+            // 23:59:59 and before the next day's 00:00:00.
+            return Int64(86_399) * 1_000_000_000 + 999_000_000 + nanoseconds / 1000
+        }
         return Int64(hours * 3600 + minutes * 60 + seconds) * 1_000_000_000 + nanoseconds
     }
 
-    /// `ddmmyy` as days since 1970-01-01; two-digit years 80–99 are 1980–1999
-    /// and 00–79 are 2000–2079, as gpsd reads them.
+    /// `ddmmyy` as days since 1970-01-01. The pivot: two-digit years 80–99 are
+    /// 1980–1999 and 00–79 are 2000–2079 — the hundred years from the start of
+    /// GPS time (1980-01-06), before which no receiver has a fix. Fixed, not
+    /// the build year (gpsd's choice), so a build never changes a date.
     func dayMonthYear() -> Int? {
         guard count == 6 else { return nil }
         guard let day = twoDigits(at: 0), let month = twoDigits(at: 2), let yy = twoDigits(at: 4) else { return nil }

@@ -77,6 +77,8 @@ final class NMEAReader {
             case .stopped:
                 break reading
             case .gone(let reason):
+                // Unplugged, or the device failed: a person should know (as gpsd's "lost the connection").
+                Diagnostics.warning("nmea: lost \(path): \(reason); opening it again")
                 report(.connecting, "\(path): \(reason); opening it again in \(Self.seconds(retry))")
                 guard pause(retry) else { break reading }
                 retry = min(retry * 2, timing.retryCap)

@@ -97,7 +97,8 @@ import LocationCore
         let twoD = try #require(only(gga + s("GPGSA,A,2,05,07,12,,,,,,,,,,34.7,21.1,27.6")))
         #expect(twoD.mode == .twoD)
         #expect(twoD.altitude == nil)  // a 2D fix has no measured altitude
-        #expect(twoD.horizontalError == 21.1 * 19)
+        // eph from the HDOP at the epoch's first position (GGA's 0.9), as gpsd computes it.
+        #expect(twoD.horizontalError == 0.9 * 19)
         #expect(twoD.verticalError == nil)
         let threeD = try #require(only(gga + s("GPGSA,A,3,05,07,12,30,,,,,,,,,1.5,0.9,1.2")))
         #expect(threeD.verticalError == 1.2 * 23)
@@ -112,7 +113,8 @@ import LocationCore
                 + s("GNGSA,A,3,82,73,74,67,81,83,68,,,,,,0.99,0.54,0.83,2")
                 + s("GNGSA,A,3,,,,,,,,,,,,,0.99,0.54,0.83,3")))
         #expect(fix.mode == .threeD)
-        #expect(fix.satellitesUsed == 12)
+        // The sum over the GSAs (8 + 7), not GGA's 12 (many receivers cap it at 12).
+        #expect(fix.satellitesUsed == 15)
         #expect(fix.horizontalError == 0.54 * 19)
     }
 

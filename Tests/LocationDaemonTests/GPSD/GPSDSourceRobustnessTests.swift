@@ -58,11 +58,13 @@ import TestSupport
         #expect(fixes.first?.latitude == 48.1173)
         #expect(fixes.first?.course == 54.7)
         #expect(fixes.dropFirst().first?.time == UTCTime.parse("2026-03-14T12:03:01.000Z"))
-        // The server plays its script again to every connection: once the
-        // source has reconnected (soon, under load, before these lines run)
-        // tpv0 and tpv1 come again, and must not be delivered again.
+        // The server plays its script again to every connection, like a gpsd
+        // restarted on its recording: once the source has reconnected (soon,
+        // under load, before these lines run) tpv0 and tpv1 come again and are
+        // passed on (the engine starts a new time base, docs/sources.md); an
+        // epoch is never delivered twice in a row.
         let times = fixes.compactMap(\.time)
-        #expect(Set(times).count == fixes.count, "reconnects never repeat an epoch: \(times)")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 != $1 }, "an epoch repeated: \(times)")
     }
 
     @Test func anOverlongLineEndsTheSessionAndTheSourceReconnects() async throws {

@@ -1,5 +1,7 @@
 import Foundation
 import LocationCore
+import Testing
+import TestSupport
 
 /// gpsd's own decoder as the oracle for the NMEA parser: gpsd's TPV reports
 /// reduced to one per epoch, compared with the parser's fixes epoch for
@@ -26,8 +28,12 @@ enum NMEAOracle {
         var gpsdSilent: [String: String] = [:]
         /// Epochs whose mode differs from gpsd's.
         var modes: [String: String] = [:]
-        /// Set when gpsd's eph is the one of the previous epoch (why, in words).
-        var ephFromPreviousEpoch: String?
+        /// Epochs whose eph differs from gpsd's.
+        var eph: [String: String] = [:]
+        /// Set (with the reason) when the parser's epochs before gpsd's first report may go
+        /// unreported: gpsd reports nothing until it has learned which sentence ends the cycle.
+        /// A rule for the whole file (like `noFixRule`), so not required to happen.
+        var silentBeforeFirstReport: String?
     }
 
     static let gpsdecode = "/usr/bin/gpsdecode"
@@ -76,6 +82,22 @@ enum NMEAOracle {
         return epochs
     }
 
+    /// Runs `gpsdecode` on the file at `path` and compares its epochs with the parser's, recording
+    /// every disagreement `expectations` does not explain as a test issue.
+    static func checkAgainstGpsdecode(
+        _ path: String, name: String, expectations: Expectations, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Comparison {
+        let bytes = (try? FileIO.read(path)) ?? []
+        try #require(!bytes.isEmpty, "cannot read \(path)", sourceLocation: sourceLocation)
+        let run = try await ChildProcess.run([gpsdecode], stdin: .file(path))
+        try #require(run.status == 0, "gpsdecode failed on \(name): \(run.stderr)", sourceLocation: sourceLocation)
+        let comparison = compare(parser: parserEpochs(bytes), gpsd: gpsdEpochs(run.stdout), expectations: expectations)
+        #expect(
+            comparison.problems.isEmpty, "\(name) vs gpsdecode:\n\(comparison.problems.joined(separator: "\n"))",
+            sourceLocation: sourceLocation)
+        return comparison
+    }
+
     /// What matched, and every disagreement not explained by `expectations`.
     struct Comparison {
         var matched = 0
@@ -90,13 +112,14 @@ enum NMEAOracle {
         parser ours: [Epoch], gpsd theirs: [Epoch], expectations: Expectations, silenceIsOptional: Bool = false
     ) -> Comparison {
         var result = Comparison()
-        var usedSilent = Set<String>(), usedModes = Set<String>()
-        var usedLag = false
+        var usedSilent = Set<String>(), usedModes = Set<String>(), usedEph = Set<String>()
         var next = 0
 
-        func unreported(_ epoch: Epoch) {
+        func unreported(_ epoch: Epoch, beforeFirstReport: Bool) {
             if epoch.mode <= 1 { return }  // noFixRule
-            if expectations.gpsdSilent[epoch.timeOfDay] != nil {
+            if beforeFirstReport, expectations.silentBeforeFirstReport != nil {
+                return  // a rule for the whole file, like noFixRule
+            } else if expectations.gpsdSilent[epoch.timeOfDay] != nil {
                 usedSilent.insert(epoch.timeOfDay)
             } else {
                 result.problems.append("gpsd does not report the parser's epoch \(epoch)")
@@ -108,7 +131,7 @@ enum NMEAOracle {
                 result.problems.append("gpsd reports an epoch the parser does not: \(gpsd)")
                 continue
             }
-            for k in next..<index { unreported(ours[k]) }
+            for k in next..<index { unreported(ours[k], beforeFirstReport: result.matched == 0) }
             let mine = ours[index]
             next = index + 1
             result.matched += 1
@@ -133,18 +156,15 @@ enum NMEAOracle {
                 break
             case let (a?, b?) where abs(a - b) <= 0.01 * b:
                 break
-            case let (_?, b?):
-                if expectations.ephFromPreviousEpoch != nil, index > 0, let previous = ours[index - 1].eph,
-                   abs(previous - b) <= 0.01 * b {
-                    usedLag = true
-                } else {
-                    result.problems.append("eph differs: parser \(mine), gpsd \(gpsd)")
-                }
+            case (_?, _?) where expectations.eph[mine.timeOfDay] != nil:
+                usedEph.insert(mine.timeOfDay)
+            case (_?, _?):
+                result.problems.append("eph differs: parser \(mine), gpsd \(gpsd)")
             default:
                 result.problems.append("eph known to one side only: parser \(mine), gpsd \(gpsd)")
             }
         }
-        for k in next..<ours.count { unreported(ours[k]) }
+        for k in next..<ours.count { unreported(ours[k], beforeFirstReport: result.matched == 0) }
 
         // Every listed disagreement must still happen, or the list is stale.
         for (time, _) in expectations.gpsdSilent where !usedSilent.contains(time) && !silenceIsOptional {
@@ -153,9 +173,10 @@ enum NMEAOracle {
         for (time, _) in expectations.modes where !usedModes.contains(time) {
             result.problems.append("listed as a mode disagreement but agrees or is absent: \(time)")
         }
-        if expectations.ephFromPreviousEpoch != nil && !usedLag {
-            result.problems.append("listed as eph from the previous epoch, but that never happens")
+        for (time, _) in expectations.eph where !usedEph.contains(time) {
+            result.problems.append("listed as an eph disagreement but agrees or is absent: \(time)")
         }
+
         return result
     }
 }

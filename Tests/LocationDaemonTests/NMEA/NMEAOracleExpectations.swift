@@ -31,11 +31,6 @@ enum NMEAOracleExpectations {
         NUL bytes destroyed this epoch's RMC, the sentence gpsd had learned as the end of the cycle, \
         so gpsd never reports the epoch; the parser emits it (GGA and GSA) when the next one starts
         """
-    static let ephLag = """
-        gpsd computes eph once per cycle, at its first sentence with a position; this receiver starts \
-        its cycle with RMC, which has no DOP, so gpsd uses the HDOP the previous epoch left; the \
-        parser uses this epoch's own HDOP (gpsd's value equals the parser's previous epoch's eph)
-        """
 
     /// Disagreements for one file (by name); none when absent.
     static func forFile(_ name: String) -> NMEAOracle.Expectations {
@@ -69,7 +64,6 @@ enum NMEAOracleExpectations {
             e.modes = ["09:53:07.801": gsaSays2D]
         case "nl2008u.log":
             e.gpsdSilent = ["09:12:32.000": firstCycle]
-            e.ephFromPreviousEpoch = ephLag
         case "quectel-eg25-g.log":
             e.gpsdSilent = ["19:15:03.010": firstCycle]
         case "skytraq-dgps.log":
@@ -78,7 +72,6 @@ enum NMEAOracleExpectations {
             e.gpsdSilent = ["10:51:53.710": firstCycle]
         case "ublox-neo-m9n-nmea.log":
             e.gpsdSilent = ["22:37:45.000": firstCycle]
-            e.ephFromPreviousEpoch = ephLag
         default:
             break  // gp-320fw-2019-04-07-coldboot.log, tn200.log: only no-fix epochs differ.
         }

@@ -24,15 +24,7 @@ import TestSupport
 
     private func check(_ path: String, name: String) async throws -> NMEAOracle.Comparison {
         try requireTool(NMEAOracle.gpsdecode)
-        let bytes = (try? FileIO.read(path)) ?? []
-        try #require(!bytes.isEmpty, "cannot read \(path)")
-        let run = try await ChildProcess.run([NMEAOracle.gpsdecode], stdin: .file(path))
-        try #require(run.status == 0, "gpsdecode failed on \(name): \(run.stderr)")
-        let comparison = NMEAOracle.compare(
-            parser: NMEAOracle.parserEpochs(bytes), gpsd: NMEAOracle.gpsdEpochs(run.stdout),
-            expectations: NMEAOracleExpectations.forFile(name))
-        #expect(comparison.problems.isEmpty, "\(name) vs gpsdecode:\n\(comparison.problems.joined(separator: "\n"))")
-        return comparison
+        return try await NMEAOracle.checkAgainstGpsdecode(path, name: name, expectations: NMEAOracleExpectations.forFile(name))
     }
 
     @Test(arguments: ownNames)

@@ -18,14 +18,16 @@ import LocationCore
 ///   (TPV count, mode, and known values), an epoch is delivered as soon as it
 ///   reaches that shape, instead of a whole cycle later. A receiver whose
 ///   epochs vary (an RMC every fifth second, a GST now and then) never gets
-///   there and keeps the rules above. A TPV that still arrives for an epoch
-///   already delivered is dropped (counted as late), the shape is forgotten,
+///   there and keeps the rules above. A TPV that still arrives for the epoch
+///   just delivered (before another one began) is dropped (counted as late), the shape is forgotten,
 ///   and twice as many steady epochs are needed before trusting it again.
 /// * A TPV without a time is never a fix.
-/// * After the link ends, TPVs no newer than the last epoch delivered are
-///   dropped (counted as late) until a newer one arrives: a gpsd that comes
-///   back resends what it had, or (replaying a log) starts over, and
-///   reconnecting must not repeat an epoch.
+/// * After the link ends, TPVs for the last epoch delivered are dropped
+///   (counted as late) until another time arrives: a gpsd that comes back
+///   resends the last TPV it had, and reconnecting must not repeat that
+///   epoch. Any other time is passed on, older ones included: a gpsd
+///   restarted on an older recording, or a looping `gpsfake`, starts a new
+///   time base in the engine and logging goes on (docs/authorization.md).
 ///
 /// Satellites used come from gpsd's SKY reports, which arrive on their own
 /// schedule: the latest count applies to epochs within `satelliteValidity`
@@ -78,7 +80,7 @@ struct EpochAssembler: Sendable {
     private(set) var counters = Counters()
     private var pending: Pending?
     private var lastDelivered: GPSDFixReport.Time?
-    /// Set by `flush()`: until a TPV newer than this arrives, older ones are late.
+    /// Set by `flush()`: until a TPV with another time arrives, TPVs with this one are late.
     private var resumeAfter: GPSDFixReport.Time?
     private var lastShape: Shape?
     private var steadyCount = 0
@@ -112,7 +114,7 @@ struct EpochAssembler: Sendable {
             return
         }
         if let resume = resumeAfter {
-            guard time > resume else {
+            guard time != resume else {
                 counters.late += 1
                 return
             }
@@ -123,7 +125,7 @@ struct EpochAssembler: Sendable {
             current.count += 1
             current.lastArrival = now
             pending = current
-        } else if time == lastDelivered {
+        } else if pending == nil, time == lastDelivered {
             counters.late += 1
             // Our idea of a complete epoch was wrong: learn it again, more carefully.
             if learntShape != nil { steadyNeeded = min(steadyNeeded * 2, 1024) }
@@ -158,8 +160,8 @@ struct EpochAssembler: Sendable {
 
     /// The link ended: delivers what is pending and forgets what was learnt
     /// about this gpsd (a new one may report differently). The last delivered
-    /// time is kept: until a newer epoch arrives, epochs resent after a
-    /// reconnect (or replayed from the start) are not delivered again.
+    /// time is kept: until another time arrives, that epoch resent after a
+    /// reconnect is not delivered again.
     mutating func flush(_ emit: (Fix) -> Void) {
         deliverPending(learn: false, emit)
         resumeAfter = lastDelivered

@@ -2,7 +2,10 @@
 /// exponential backoff, deterministic (one client needs no jitter to avoid a
 /// thundering herd, and tests can predict it).
 ///
-/// Delays run `initial`, `initial·multiplier`, … up to `cap`. A session that
+/// Delays run `initial`, `initial·multiplier`, … up to `cap`, which is short
+/// (0.75 s): gpsd coming back is reconnected to within a second of it
+/// listening again, whichever attempt it is; a refused connection to a
+/// local gpsd costs next to nothing, so waiting longer only loses fixes. A session that
 /// stayed up for `stableAfter` seconds resets the sequence, so a gpsd restart
 /// after hours of service is retried within `initial`; a gpsd that accepts and
 /// drops us at once keeps backing off instead of being hammered.
@@ -13,8 +16,8 @@ struct ReconnectBackoff: Sendable, Hashable {
         var initial: Double = 0.125
         /// Growth per failed attempt.
         var multiplier: Double = 2
-        /// Longest delay, seconds.
-        var cap: Double = 5
+        /// Longest delay, seconds: below 1 s, so gpsd listening again is noticed within a second.
+        var cap: Double = 0.75
         /// A session at least this long (seconds) counts as healthy and resets the sequence.
         var stableAfter: Double = 5
     }
