@@ -59,7 +59,8 @@ extension Engine {
             }
             if c.upgradePromptShown {
                 return (
-                    "provisional always: delivers only while in use; the upgrade prompt was already shown and will not come again",
+                    "provisional always: delivers only while in use; the upgrade prompt was already shown and will not come again "
+                        + "(`locationctl reset \(name)` shows it again)",
                     "authorize \(name) always"
                 )
             }

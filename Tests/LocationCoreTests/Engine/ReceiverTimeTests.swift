@@ -242,7 +242,8 @@ import Testing
         #expect(Self.feed(&restarted, E.fix(3), at: 3).openedPrompts.isEmpty)
         let c = restarted.status(now: E.t0 + 4).clients[0]
         #expect(c.authorization.provisional)
-        #expect(c.reason.hasSuffix("the upgrade prompt was already shown and will not come again"))
+        #expect(c.reason.contains("the upgrade prompt was already shown and will not come again"))
+        #expect(c.reason.hasSuffix("(`locationctl reset app` shows it again)"), "how to reset it: \(c.reason)")
         #expect(c.suggestion == "authorize app always")
         #expect(c.drops[.notInUse] == 1)
     }
