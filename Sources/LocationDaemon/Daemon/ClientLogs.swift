@@ -53,8 +53,11 @@ public final class ClientLogs {
     }
 
     private struct Entry {
-        var path: String
+        var name: String
+        var path: String?
         var writer: LogWriter?
+        /// What ends this client's record lines (`LogRecord.lineEnding`).
+        var ending: [UInt8]
         /// Whole lines not yet handed to the writer (`fsync = interval`).
         var batch: [UInt8] = []
         var batchLines = 0
@@ -68,8 +71,11 @@ public final class ClientLogs {
     public private(set) var fsyncPolicy: FsyncPolicy
     /// Replay's `--log-dir`: the directory every client's log goes to instead of `log_dir`.
     public let logDirectoryOverride: String?
-    private var entries: [String: Entry] = [:]
-    private var order: [String] = []
+    /// Every client, in config order; a client's slot is its place here.
+    private var entries: [Entry] = []
+    private var slots: [String: Int] = [:]
+    /// Changes whenever a reload changes the slots (see `slot(of:)`).
+    public private(set) var generation = 0
 
     /// Opens the log of every client of `config` that has one (creating files
     /// and directories as needed, repairing a torn last line and saying so).
@@ -78,22 +84,24 @@ public final class ClientLogs {
         fsyncPolicy = fsync ?? config.fsync
         logDirectoryOverride = logDirectory
         var failures: [OpenError] = []
-        for client in config.clients where entries[client.name] == nil {
-            order.append(client.name)
-            guard let path = config.logPath(forClient: client.name, logDirectory: logDirectory) else {
-                continue
+        for client in config.clients where slots[client.name] == nil {
+            slots[client.name] = entries.count
+            let path = config.logPath(forClient: client.name, logDirectory: logDirectory)
+            var entry = Entry(name: client.name, path: path, writer: nil, ending: LogRecord.lineEnding(client: client.name))
+            if let path {
+                do {
+                    entry.writer = try Self.open(path, fsync: fsyncPolicy)
+                } catch {
+                    failures.append(OpenError(client: client.name, path: path, error: error))
+                }
             }
-            do {
-                entries[client.name] = Entry(path: path, writer: try Self.open(path, fsync: fsyncPolicy))
-            } catch {
-                failures.append(OpenError(client: client.name, path: path, error: error))
-            }
+            entries.append(entry)
         }
         guard failures.isEmpty else {
             closeAll()
             throw OpenErrors(errors: failures)
         }
-        batchLimit = Self.batchLimit(clients: order.count)
+        batchLimit = Self.batchLimit(clients: entries.count)
     }
 
     private static func batchLimit(clients: Int) -> Int {
@@ -102,40 +110,82 @@ public final class ClientLogs {
 
     /// The path of a client's log, if it has one.
     public func path(of client: String) -> String? {
-        entries[client]?.path
+        slots[client].flatMap { entries[$0].path }
     }
 
     /// The writer of a client's log, if it is open.
     public func writer(of client: String) -> LogWriter? {
-        entries[client]?.writer
+        slots[client].flatMap { entries[$0].writer }
     }
 
     /// The clients, in config order.
-    public var clients: [String] { order }
+    public var clients: [String] { entries.map(\.name) }
+
+    /// A client's place among the logs, for `append(prefix:slots:)`: valid
+    /// until `generation` changes (a reload); nil for a client not configured.
+    public func slot(of client: String) -> Int? {
+        slots[client]
+    }
 
     /// Appends one record line (ending in `\n`) to `client`'s log: written
     /// now with `fsync = always`, batched with `fsync = interval`. Returns
     /// false when the client has no open log (the line is not kept).
     @discardableResult
     public func append(_ line: [UInt8], client: String) -> Bool {
-        guard let writer = entries[client]?.writer else { return false }
+        guard let slot = slots[client], let writer = entries[slot].writer else { return false }
         guard fsyncPolicy == .interval, line.last == UInt8(ascii: "\n") else {
             if let notice = writer.append(line) { Self.report(notice) }
             return true
         }
-        if let queued = entries[client]?.batch.count, queued > 0, queued + line.count > batchLimit {
-            writeBatch(of: client)
-        }
-        entries[client]?.batch.append(contentsOf: line)
-        entries[client]?.batchLines += 1
+        let limit = batchLimit
+        Self.batch(line[...], ending: [], into: &entries[slot], limit: limit)
         return true
+    }
+
+    /// Appends one record line to the log at each of `slots`, in order: the
+    /// line is `prefix` (`LogRecord.appendLinePrefix`) and that client's
+    /// `LogRecord.lineEnding`. Made for a fix delivered to many clients at
+    /// one accuracy: the shared part is copied once into each client's
+    /// batch, and no line is made first. Clients without an open log are skipped.
+    public func append(prefix: [UInt8], slots: [Int]) {
+        let interval = fsyncPolicy == .interval
+        let limit = batchLimit
+        entries.withUnsafeMutableBufferPointer { entries in
+            for slot in slots {
+                guard let writer = entries[slot].writer else { continue }
+                if interval {
+                    Self.batch(prefix[...], ending: entries[slot].ending, into: &entries[slot], limit: limit)
+                } else if let notice = writer.append(prefix + entries[slot].ending) {
+                    Self.report(notice)
+                }
+            }
+        }
+    }
+
+    /// Adds the line `line + ending` to `entry`'s batch, writing the batch
+    /// first when the line would take it past `limit`.
+    private static func batch(_ line: ArraySlice<UInt8>, ending: [UInt8], into entry: inout Entry, limit: Int) {
+        let queued = entry.batch.count
+        if queued > 0, queued + line.count + ending.count > limit { write(&entry) }
+        entry.batch.append(contentsOf: line)
+        entry.batch.append(contentsOf: ending)
+        entry.batchLines += 1
+    }
+
+    /// Writes `entry`'s batch, if it has one.
+    private static func write(_ entry: inout Entry) {
+        let count = entry.batchLines
+        guard count > 0 else { return }
+        entry.batchLines = 0
+        if let writer = entry.writer, let notice = writer.appendLines(entry.batch, count: count) { report(notice) }
+        entry.batch.removeAll(keepingCapacity: true)
     }
 
     /// The 1 s duty: writes the batches, retries held lines and syncs per `fsync = interval`.
     public func flushIfDue(now: Double) {
-        for name in order {
-            writeBatch(of: name)
-            if let notice = entries[name]?.writer?.flushIfDue(now: now) { Self.report(notice) }
+        for slot in entries.indices {
+            writeBatch(slot)
+            if let notice = entries[slot].writer?.flushIfDue(now: now) { Self.report(notice) }
         }
     }
 
@@ -143,16 +193,12 @@ public final class ClientLogs {
     /// whenever its source pauses, so batches never wait for the tick live.
     public func writeBatches() {
         guard fsyncPolicy == .interval else { return }
-        for name in order { writeBatch(of: name) }
+        for slot in entries.indices { writeBatch(slot) }
     }
 
-    /// Writes `client`'s batch, if it has one.
-    private func writeBatch(of client: String) {
-        guard let entry = entries[client], entry.batchLines > 0 else { return }
-        entries[client]?.batch.removeAll(keepingCapacity: true)
-        entries[client]?.batchLines = 0
-        guard let writer = entry.writer else { return }
-        if let notice = writer.appendLines(entry.batch, count: entry.batchLines) { Self.report(notice) }
+    /// Writes the batch at `slot`, if it has one.
+    private func writeBatch(_ slot: Int) {
+        Self.write(&entries[slot])
     }
 
     /// Reopens every log at its path (SIGHUP after logrotate); a log that
@@ -160,27 +206,26 @@ public final class ClientLogs {
     @discardableResult
     public func reopenAll() -> Int {
         var open = 0
-        for name in order {
+        for slot in entries.indices {
             // Lines made before the signal go to the file they were made for.
-            writeBatch(of: name)
-            guard var entry = entries[name] else { continue }
-            if let writer = entry.writer {
+            writeBatch(slot)
+            guard let path = entries[slot].path else { continue }
+            if let writer = entries[slot].writer {
                 do {
                     let dropped = try writer.reopen()
                     if dropped > 0 { Self.report(.repaired(path: writer.path, droppedBytes: dropped)) }
                     open += 1
                 } catch {
-                    Diagnostics.error("cannot reopen \(entry.path) (\(error)); still writing the file open before")
+                    Diagnostics.error("cannot reopen \(path) (\(error)); still writing the file open before")
                     open += 1
                 }
             } else {
                 do {
-                    entry.writer = try Self.open(entry.path, fsync: fsyncPolicy)
-                    entries[name] = entry
-                    Diagnostics.notice("opened \(entry.path), which could not be opened before")
+                    entries[slot].writer = try Self.open(path, fsync: fsyncPolicy)
+                    Diagnostics.notice("opened \(path), which could not be opened before")
                     open += 1
                 } catch {
-                    Diagnostics.error("cannot open \(entry.path) (\(error)); fixes for \(name) are not logged")
+                    Diagnostics.error("cannot open \(path) (\(error)); fixes for \(entries[slot].name) are not logged")
                 }
             }
         }
@@ -193,41 +238,46 @@ public final class ClientLogs {
     /// client's fixes are not logged until a reopen succeeds.
     public func reconfigure(_ config: DaemonConfig) {
         let policy = config.fsync
-        for name in order { writeBatch(of: name) }
-        var newEntries: [String: Entry] = [:]
-        var newOrder: [String] = []
-        for client in config.clients where newEntries[client.name] == nil {
-            newOrder.append(client.name)
+        for slot in entries.indices { writeBatch(slot) }
+        var old: [String: Entry] = [:]
+        for entry in entries { old[entry.name] = entry }
+        var newEntries: [Entry] = []
+        var newSlots: [String: Int] = [:]
+        for client in config.clients where newSlots[client.name] == nil {
+            newSlots[client.name] = newEntries.count
             let path = config.logPath(forClient: client.name, logDirectory: logDirectoryOverride)
-            let old = entries.removeValue(forKey: client.name)
-            if let path, let old, old.path == path, policy == fsyncPolicy, old.writer != nil {
-                newEntries[client.name] = old
+            let kept = old.removeValue(forKey: client.name)
+            if let path, let kept, kept.path == path, policy == fsyncPolicy, kept.writer != nil {
+                newEntries.append(kept)
                 continue
             }
-            if let writer = old?.writer, let notice = writer.close() { Self.report(notice) }
-            guard let path else { continue }
-            do {
-                newEntries[client.name] = Entry(path: path, writer: try Self.open(path, fsync: policy))
-            } catch {
-                newEntries[client.name] = Entry(path: path, writer: nil)
-                Diagnostics.error(
-                    "\(OpenError(client: client.name, path: path, error: error)); its fixes are not logged until SIGHUP opens it")
+            if let writer = kept?.writer, let notice = writer.close() { Self.report(notice) }
+            var entry = Entry(name: client.name, path: path, writer: nil, ending: LogRecord.lineEnding(client: client.name))
+            if let path {
+                do {
+                    entry.writer = try Self.open(path, fsync: policy)
+                } catch {
+                    Diagnostics.error(
+                        "\(OpenError(client: client.name, path: path, error: error)); its fixes are not logged until SIGHUP opens it")
+                }
             }
+            newEntries.append(entry)
         }
-        for (_, removed) in entries {
+        for (_, removed) in old {
             if let writer = removed.writer, let notice = writer.close() { Self.report(notice) }
         }
         entries = newEntries
-        order = newOrder
+        slots = newSlots
+        generation += 1
         fsyncPolicy = policy
-        batchLimit = Self.batchLimit(clients: order.count)
+        batchLimit = Self.batchLimit(clients: entries.count)
     }
 
     /// Writes what can be written, syncs and closes every log.
     public func closeAll() {
-        for name in order {
-            writeBatch(of: name)
-            guard let writer = entries[name]?.writer else { continue }
+        for slot in entries.indices {
+            writeBatch(slot)
+            guard let writer = entries[slot].writer else { continue }
             if let notice = writer.close() { Self.report(notice) }
         }
     }

@@ -37,32 +37,47 @@ public final class EffectCarrier {
     /// Whether to keep `location` events too (building them costs a little per fix).
     public var collectsLocations = false
     /// What has been carried out so far.
-    public private(set) var tally = Tally()
+    public var tally: Tally {
+        var tally = counted
+        for recipient in fanout.recipients where recipient.delivered > 0 {
+            tally.delivered[recipient.name, default: 0] += recipient.delivered
+        }
+        return tally
+    }
+
+    /// The tally but for deliveries, which `fanout` counts per recipient.
+    private var counted = Tally()
     private var persistRequested = false
     private var pending: [ControlEvent] = []
-    private var line: [UInt8] = []
-    /// The fix and accuracy `prefix` was formatted for (nil: none yet).
-    private var formatted: (fix: Fix, accuracy: DeliveredAccuracy, loggable: Bool)?
-    private var prefix: [UInt8] = []
-    private var endings: [String: [UInt8]] = [:]
+    private var fanout: Fanout
 
     /// A carrier writing to `logs`.
     public init(logs: ClientLogs) {
         self.logs = logs
-        line.reserveCapacity(256)
-        prefix.reserveCapacity(256)
+        fanout = Fanout(logsGeneration: logs.generation)
     }
 
     /// Carries out `effects` in order. `eventTime` (UTC seconds) stamps engine
     /// events: the wall clock in the daemon, the input's own time in a replay.
+    /// Every line is handed to the logs before it returns.
     public func carry(_ effects: [Effect], eventTime: Double?) {
+        let locations = collectsLocations
         for effect in effects {
             switch effect {
-            case .deliver(let delivery): deliver(delivery)
+            case .deliver(let delivery):
+                if !fanout.deliver(delivery, logs: logs) {
+                    counted.unloggable += 1
+                    if counted.unloggable == 1 {
+                        Diagnostics.warning("a fix for \(delivery.client) has no writable time or position; it is not logged")
+                    }
+                } else if locations, let record = LogRecord(delivery: delivery) {
+                    pending.append(ControlEvent(location: record))
+                }
             case .event(let event): observe(event, time: eventTime)
             case .persist: persistRequested = true
             }
         }
+        fanout.flush(to: logs)
     }
 
     /// The events kept since the last call, in the order the engine produced them.
@@ -77,48 +92,14 @@ public final class EffectCarrier {
         return persistRequested
     }
 
-    private func deliver(_ delivery: Delivery) {
-        tally.delivered[delivery.client, default: 0] += 1
-        if let formatted, formatted.accuracy == delivery.accuracy, formatted.fix == delivery.fix {
-            // The same fix at the same accuracy as the client before: the prefix stands.
-        } else {
-            let record = LogRecord(delivery: delivery)
-            prefix.removeAll(keepingCapacity: true)
-            record?.appendLinePrefix(to: &prefix)
-            formatted = (delivery.fix, delivery.accuracy, record != nil)
-        }
-        guard formatted?.loggable == true else {
-            tally.unloggable += 1
-            if tally.unloggable == 1 {
-                Diagnostics.warning("a fix for \(delivery.client) has no writable time or position; it is not logged")
-            }
-            return
-        }
-        line.removeAll(keepingCapacity: true)
-        line.append(contentsOf: prefix)
-        line.append(contentsOf: ending(for: delivery.client))
-        logs.append(line, client: delivery.client)
-        if collectsLocations, let record = LogRecord(delivery: delivery) {
-            pending.append(ControlEvent(location: record))
-        }
-    }
-
-    /// `"name"}\n`, encoded once per client.
-    private func ending(for client: String) -> [UInt8] {
-        if let known = endings[client] { return known }
-        let made = LogRecord.lineEnding(client: client)
-        endings[client] = made
-        return made
-    }
-
     private func observe(_ event: Event, time: Double?) {
         switch event {
         case .authorization(let authorization):
-            tally.authorizationChanges += 1
+            counted.authorizationChanges += 1
             Diagnostics.notice("\(authorization.client) is now \(authorization.statusDescription), \(authorization.accuracy) accuracy")
         case .prompt(let prompt, let open):
             if open {
-                tally.promptsOpened += 1
+                counted.promptsOpened += 1
                 let answers = prompt.answers.map(\.rawValue).joined(separator: "|")
                 Diagnostics.notice(
                     "\(prompt.client) asks (\(prompt.kind.rawValue)): \"\(prompt.text)\"; answer with: locationctl answer \(prompt.client) \(answers)")
@@ -126,7 +107,7 @@ public final class EffectCarrier {
                 Diagnostics.info("\(prompt.client)'s \(prompt.kind.rawValue) prompt closed")
             }
         case .error(let client, let code, let message):
-            tally.errors[code, default: 0] += 1
+            counted.errors[code, default: 0] += 1
             Diagnostics.log(code == .denied ? .notice : .info, "\(client): \(code.rawValue): \(message)")
         case .source(let state):
             Diagnostics.info("source: \(state.rawValue)")
@@ -134,5 +115,82 @@ public final class EffectCarrier {
             Diagnostics.warning("source: " + jump.sentence)
         }
         if collectsEvents { pending.append(ControlEvent(event, time: time)) }
+    }
+}
+
+/// The delivery half of `EffectCarrier`, in one value so a fix delivered to
+/// many clients costs little per client: each client's count, where its log
+/// is, and the line shared by clients of one fix at one accuracy.
+private struct Fanout {
+    /// A client deliveries have gone to.
+    struct Recipient {
+        var name: String
+        /// Its place in the logs (nil: none), as of `logsGeneration`.
+        var logSlot: Int?
+        var delivered = 0
+    }
+
+    /// Everyone delivered to so far; `byName` finds one, but the engine
+    /// delivers in config order, so `next` (where the last one was, plus one)
+    /// usually finds it with one string comparison.
+    private(set) var recipients: [Recipient] = []
+    private var byName: [String: Int] = [:]
+    private var next = 0
+    private var logsGeneration: Int
+    /// The fix and accuracy `prefix` was formatted for (nil: none yet).
+    private var formatted: (fix: Fix, accuracy: DeliveredAccuracy, loggable: Bool)?
+    private var prefix: [UInt8] = []
+    /// Log slots whose next line is `prefix` and the client's ending, not yet handed to the logs.
+    private var waiting: [Int] = []
+
+    init(logsGeneration: Int) {
+        self.logsGeneration = logsGeneration
+        prefix.reserveCapacity(256)
+    }
+
+    /// Counts `delivery` and queues its line; false when its fix cannot be a log record.
+    mutating func deliver(_ delivery: Delivery, logs: ClientLogs) -> Bool {
+        let index = recipient(delivery.client, logs: logs)
+        recipients[index].delivered += 1
+        if let formatted, formatted.accuracy == delivery.accuracy, formatted.fix == delivery.fix {
+            // The same fix at the same accuracy as the client before: the prefix stands.
+        } else {
+            flush(to: logs)
+            let record = LogRecord(delivery: delivery)
+            prefix.removeAll(keepingCapacity: true)
+            record?.appendLinePrefix(to: &prefix)
+            formatted = (delivery.fix, delivery.accuracy, record != nil)
+        }
+        guard formatted?.loggable == true else { return false }
+        if let slot = recipients[index].logSlot { waiting.append(slot) }
+        return true
+    }
+
+    /// Hands the queued lines to the logs.
+    mutating func flush(to logs: ClientLogs) {
+        guard !waiting.isEmpty else { return }
+        logs.append(prefix: prefix, slots: waiting)
+        waiting.removeAll(keepingCapacity: true)
+    }
+
+    /// The index of `client` in `recipients`, added on its first delivery.
+    private mutating func recipient(_ client: String, logs: ClientLogs) -> Int {
+        if logsGeneration != logs.generation {
+            // A reload moved the logs: look every slot up again.
+            logsGeneration = logs.generation
+            for i in recipients.indices { recipients[i].logSlot = logs.slot(of: recipients[i].name) }
+        }
+        let index: Int
+        if next < recipients.count, recipients[next].name == client {
+            index = next
+        } else if let known = byName[client] {
+            index = known
+        } else {
+            index = recipients.count
+            byName[client] = index
+            recipients.append(Recipient(name: client, logSlot: logs.slot(of: client)))
+        }
+        next = index + 1 == recipients.count ? 0 : index + 1
+        return index
     }
 }
