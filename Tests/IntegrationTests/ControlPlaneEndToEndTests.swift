@@ -2,6 +2,7 @@ import LocationClient
 import LocationCore
 import LocationSystem
 import LocationDaemon
+import Synchronization
 import Testing
 import TestSupport
 
@@ -126,43 +127,120 @@ struct ControlPlaneEndToEndTests {
         await running.stop()
     }
 
-    @Test func tenThousandBadLinesAndSixtyFourWatchersLeaveTheDaemonServingInBoundedMemory() async throws {
+    /// What one hostile peer's run gave: lines sent, error replies read, anything else.
+    struct FloodResult: Sendable {
+        var sent = 0
+        var errors = 0
+        var unexpected: [String] = []
+    }
+
+    /// One peer on a thread of its own: `lines` malformed or random request lines in
+    /// batches of 250, each batch's replies read before the next goes out.
+    static func flood(_ path: String, lines: Int, seed: UInt64) -> FloodResult {
+        var result = FloodResult()
+        var random = SplitMix64(state: seed)
+        do {
+            let peer = try ControlClient(path: path, timeout: 30)
+            while result.sent < lines {
+                let count = min(250, lines - result.sent)
+                var batch: [UInt8] = []
+                for j in 0..<count {
+                    var line = (0..<Int(1 + random.next() % 200)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+                    line.removeAll { $0 == 0x0A || $0 == 0x0D || $0 == 0x20 || $0 == 0x09 }
+                    switch j % 5 {
+                    case 0: line = Array(#"{"cmd":"authorize","client":"logger","status":"sometimes"}"#.utf8)
+                    case 1: line = Array(#"{"cmd":"status","client":"logger","clinet":1}"#.utf8)
+                    case 2: line = Array("[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[".utf8)
+                    default: break
+                    }
+                    batch += (line.isEmpty ? Array("x".utf8) : line) + [0x0A]
+                }
+                try peer.send(raw: batch, timeout: 60)
+                result.sent += count
+                for _ in 0..<count {
+                    guard let line = try peer.readLine(timeout: 60) else {
+                        result.unexpected.append("the daemon closed the connection after \(result.errors) replies")
+                        return result
+                    }
+                    if (try? JSONValue.parse(line))?["ok"] == false {
+                        result.errors += 1
+                    } else {
+                        result.unexpected.append(String(decoding: line.prefix(200), as: UTF8.self))
+                    }
+                }
+            }
+        } catch {
+            result.unexpected.append("\(error)")
+        }
+        return result
+    }
+
+    /// Set once, read from other threads.
+    final class Flag: Sendable {
+        private let value = Mutex(false)
+        var isSet: Bool { value.withLock { $0 } }
+        func set() { value.withLock { $0 = true } }
+    }
+
+    /// `status` round trips on a connection of their own, one every 20 ms until `done` is set.
+    static func timeStatus(_ path: String, until done: Flag) -> (seconds: [Double], failures: Int) {
+        var seconds: [Double] = []
+        var failures = 0
+        guard let client = try? ControlClient(path: path, timeout: 30) else { return ([], 1) }
+        while !done.isSet {
+            let start = monotonicNow()
+            if let reply = (try? client.request(.status(client: nil), timeout: 30))?.reply, reply.isOK {
+                seconds.append(monotonicNow() - start)
+            } else {
+                failures += 1
+            }
+            usleep(20_000)
+        }
+        return (seconds, failures)
+    }
+
+    /// Fault suite (scripts/faults): `LOCATIOND_FAULTS_REQUESTS` (20 000) malformed or random
+    /// request lines from 16 peers at once while 64 watchers are attached, half never reading,
+    /// and `status` is timed on a connection of its own. Every line is answered with an error,
+    /// the daemon never stops serving, its memory stays bounded. (README gives a 400 000 run.)
+    @Test func hostileRequestsFromManyPeersAndSixtyFourWatchersLeaveTheDaemonServingInBoundedMemory() async throws {
+        let requests = FaultReport.size("LOCATIOND_FAULTS_REQUESTS", default: 20_000)
+        let peers = 16
         let running = try await Running("flood", sentences: 40_000)
         let pid = running.daemon.pid
+        let path = running.sandbox.socketPath
         try #require(await waitUntil(timeout: 60) { running.sandbox.records().count > 10 }, "\(running.daemon.stderr)")
         let before = try #require(ProcFS.residentBytes(of: pid))
 
         // 64 watchers of the logger's locations; every other one never reads.
         var watchers: [ControlClient] = []
         for i in 0..<64 {
-            let watcher = try ControlClient(path: running.sandbox.socketPath)
+            let watcher = try ControlClient(path: path)
             try await watcher.sendAll(Array(ControlRequest(id: .number(Double(i)), .watch(client: nil)).line().utf8))
             watchers.append(watcher)
         }
-        // 10 000 malformed or random lines from 8 peers, each line answered with an error.
-        var random = SystemRandomNumberGenerator()
-        var answered = 0
-        for _ in 0..<8 {
-            let peer = try ControlClient(path: running.sandbox.socketPath)
-            for _ in 0..<5 {
-                var batch: [UInt8] = []
-                for j in 0..<250 {
-                    var line = (0..<Int.random(in: 1...200, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
-                    line.removeAll { $0 == 0x0A || $0 == 0x0D || $0 == 0x20 || $0 == 0x09 }
-                    if j % 3 == 0 { line = Array(#"{"cmd":"authorize","client":"logger","status":"sometimes"}"#.utf8) }
-                    batch += (line.isEmpty ? Array("x".utf8) : line) + [0x0A]
-                }
-                try await peer.sendAll(batch)
-                for _ in 0..<250 {
-                    let reply = try #require(try await peer.nextLine().flatMap { try? JSONValue.parse($0) })
-                    #expect(reply["ok"] == false)
-                    answered += 1
-                }
+        let done = Flag()
+        let started = monotonicNow()
+        async let timing = offPool { Self.timeStatus(path, until: done) }
+        let results = await withTaskGroup(of: FloodResult.self) { group in
+            for peer in 0..<peers {
+                let share = requests / peers + (peer < requests % peers ? 1 : 0)
+                group.addTask { await offPool { Self.flood(path, lines: share, seed: 0xF100D + UInt64(peer)) } }
             }
+            return await group.reduce(into: [FloodResult]()) { $0.append($1) }
         }
-        #expect(answered == 10_000)
+        let took = monotonicNow() - started
+        done.set()
+        let (latencies, statusFailures) = await timing
+        let answered = results.reduce(0) { $0 + $1.errors }
+        let unexpected = results.flatMap(\.unexpected)
+        #expect(answered == requests, "\(unexpected.prefix(5))")
+        #expect(unexpected.isEmpty, "\(unexpected.prefix(5))")
+        #expect(statusFailures == 0 && !latencies.isEmpty, "status failed \(statusFailures) times during the flood")
+        #expect(!running.daemon.hasExited, "\(running.daemon.stderr)")
+
         // A line longer than the limit, then a good request on the same connection.
-        let long = try ControlClient(path: running.sandbox.socketPath)
+        let long = try ControlClient(path: path)
         try await long.sendAll([UInt8](repeating: UInt8(ascii: "{"), count: 300_000) + [0x0A] + Array(ControlRequest(id: 1, .hello).line().utf8))
         #expect(try await long.nextLine().flatMap { try? JSONValue.parse($0) }?["error"]?["code"] == "too-long")
         #expect(try await long.nextLine().flatMap { try? JSONValue.parse($0) }?["ok"] == true)
@@ -183,7 +261,15 @@ struct ControlPlaneEndToEndTests {
         let status = try await running.plane.ctl(["status", "logger"])
         #expect(status.status == 0, "the daemon still answers: \(status.stderr)")
         watchers.removeAll()
+        let crashed = running.daemon.hasExited
         await running.stop()
+        FaultReport.figure(
+            "hostile-requests",
+            "\(requests) lines from \(peers) peers at once in \(Int(took.rounded())) s, 64 watchers: \(answered) answered with an error, "
+                + "\(crashed ? 1 : 0) crashes; status during the flood: \(latencies.count) timed, "
+                + "median \(FaultReport.milliseconds(FaultReport.quantile(latencies, 0.5))), "
+                + "p99 \(FaultReport.milliseconds(FaultReport.quantile(latencies, 0.99))), "
+                + "max \(FaultReport.milliseconds(latencies.max() ?? 0)); RSS +\((after - before) >> 20) MiB")
     }
 
     @Test func aStaleSocketIsReplacedALiveDaemonIsRefusedAndStopRemovesTheSocket() async throws {

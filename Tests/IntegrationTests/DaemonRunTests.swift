@@ -141,6 +141,14 @@ struct DaemonRunTests {
         // Said once, with the size of the jump, at warning priority.
         #expect(daemon.stderr.occurrences(of: "receiver time went back") == 1, "\(daemon.stderr)")
         #expect(daemon.stderr.contains("location-unknown"), "clients were told about the outage")
+        // Fault suite (scripts/faults).
+        let (_, problems) = LogFileRecords.read(sandbox.logPath())
+        let repeated = zip(times, times.dropFirst()).filter { $0 >= $1 }.count
+        FaultReport.figure(
+            "gpsd-restart",
+            "gpsd killed after \(beforeRestart) lines and started again: reconnected, \(records.count - beforeRestart) lines after, "
+                + "\(repeated) repeated or out of order, \(problems.count) torn; location-unknown told: "
+                + "\(daemon.stderr.contains("location-unknown") ? "yes" : "no")")
     }
 
     /// Fault suite (scripts/faults): `LOCATIOND_FAULTS_KILLS` SIGKILLs (50) at random moments

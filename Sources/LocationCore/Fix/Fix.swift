@@ -24,6 +24,9 @@ public enum FixMode: Int, Sendable, Hashable, CustomStringConvertible {
 ///
 /// Unknown values are `nil`, never NaN. `latitude`/`longitude` are meaningful
 /// only when `mode` is `.twoD` or `.threeD`; otherwise they may be NaN.
+/// A value no receiver can mean (a course outside 0…360°, a negative speed or
+/// error estimate, more than 255 satellites, anything not finite) is unknown
+/// too: `init` makes it `nil`, whichever source sent it, so it is never logged.
 public struct Fix: Sendable, Hashable {
     /// UTC seconds since 1970-01-01T00:00:00Z, from the receiver; `nil` if the receiver gave none.
     public var time: Double?
@@ -63,12 +66,18 @@ public struct Fix: Sendable, Hashable {
         self.mode = mode
         self.latitude = latitude
         self.longitude = longitude
-        self.altitude = altitude
-        self.horizontalError = horizontalError
-        self.verticalError = verticalError
-        self.speed = speed
-        self.course = course
-        self.satellitesUsed = satellitesUsed
+        self.altitude = altitude.flatMap { $0.isFinite ? $0 : nil }
+        self.horizontalError = Self.nonNegative(horizontalError)
+        self.verticalError = Self.nonNegative(verticalError)
+        self.speed = Self.nonNegative(speed)
+        // 360° is north as 0° is.
+        self.course = course.flatMap { $0.isFinite && $0 >= 0 && $0 <= 360 ? ($0 == 360 ? 0 : $0) : nil }
+        self.satellitesUsed = satellitesUsed.flatMap { (0...255).contains($0) ? $0 : nil }
+    }
+
+    /// `value` when it is finite and not negative, else unknown.
+    private static func nonNegative(_ value: Double?) -> Double? {
+        value.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
     }
 
     /// True when this fix can be delivered at all (SPEC §3.4 step 4, less the

@@ -81,15 +81,16 @@ final class DaemonSandbox {
         try FileIO.write(configPath, text)
     }
 
-    /// Starts `locationd run` on this sandbox's configuration; its output goes
+    /// Starts `locationd run` on this sandbox's configuration (through `prefix`,
+    /// e.g. a shell setting a limit, when given); its output goes
     /// to files of its own. Its environment is `environment` alone (with PATH,
     /// HOME and TMPDIR): nothing of the test runner's, such as a NOTIFY_SOCKET.
-    func startDaemon(environment: [String: String] = [:]) throws -> ChildProcess {
+    func startDaemon(environment: [String: String] = [:], prefix: [String] = []) throws -> ChildProcess {
         starts += 1
         let stderrPath = file("locationd-\(starts).stderr")
         stderrPaths.append(stderrPath)
         return try ChildProcess(
-            [PackagePaths.product("locationd"), "run", "--config", configPath], environment: .only(environment),
+            prefix + [PackagePaths.product("locationd"), "run", "--config", configPath], environment: .only(environment),
             stdoutPath: file("locationd-\(starts).stdout"), stderrPath: stderrPath)
     }
 

@@ -9,24 +9,14 @@ import TestSupport
 /// Disk full, file-size limits and I/O errors: reported once, nothing partial
 /// left in the file, the writer keeps going and resumes when writes succeed.
 @Suite struct LogWriterFailureTests {
-    /// Whether this process may mount a small tmpfs (root with CAP_SYS_ADMIN, as in CI's container).
-    static let canMountTmpfs: Bool = {
-        guard let dir = try? ScratchDirectory("mount-probe") else { return false }
-        guard mount("tmpfs", dir.path, "tmpfs", 0, "size=4k") == 0 else { return false }
-        umount2(dir.path, Int32(MNT_DETACH))
-        return withExtendedLifetime(dir) { true }
-    }()
-
-    /// A small tmpfs of `size` mounted in a scratch directory, unmounted after `body`. (The
-    /// log writer refuses devices such as /dev/full and links to them, #9:
-    /// a full file system is how a regular log file fills.)
+    /// A small tmpfs of `size` mounted in a scratch directory, unmounted after `body`.
     static func onTmpfs(size: String = "256k", _ body: (_ mnt: String) throws -> Void) throws {
         let dir = try ScratchDirectory()
         let mnt = dir.file("mnt")
         #expect(mkdir(mnt, 0o755) == 0)
-        try #require(mount("tmpfs", mnt, "tmpfs", 0, "size=\(size),mode=0755") == 0)
+        try #require(Tmpfs.mount(mnt, size: size))
         defer {
-            umount2(mnt, Int32(MNT_DETACH))
+            Tmpfs.unmount(mnt)
             withExtendedLifetime(dir) {}  // remove the directory only after the unmount
         }
         try body(mnt)
@@ -34,14 +24,10 @@ import TestSupport
 
     /// Fills every remaining page of the file system at `mnt`.
     static func fill(_ mnt: String) throws {
-        let filler = open(mnt + "/filler", O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
-        try #require(filler >= 0)
-        let block = [UInt8](repeating: 0x55, count: 4096)
-        for _ in 0..<128 where block.withUnsafeBytes({ write(filler, $0.baseAddress, $0.count) }) > 0 {}
-        close(filler)
+        try #require(Tmpfs.fill(mnt) > 0)
     }
 
-    @Test(.enabled(if: LogWriterFailureTests.canMountTmpfs, "needs permission to mount a small tmpfs"))
+    @Test(.enabled(if: Tmpfs.canMount, "needs permission to mount a small tmpfs"))
     func aFullFileSystemIsReportedOnceAndUnwrittenLinesAreCounted() throws {
         try Self.onTmpfs { mnt in
             let path = mnt + "/logger.jsonl"
@@ -63,7 +49,7 @@ import TestSupport
         }
     }
 
-    @Test(.enabled(if: LogWriterFailureTests.canMountTmpfs, "needs permission to mount a small tmpfs"))
+    @Test(.enabled(if: Tmpfs.canMount, "needs permission to mount a small tmpfs"))
     func fullHoldDropsTheOldestAndResumesIntoTheReopenedFile() throws {
         try Self.onTmpfs { mnt in
             let path = mnt + "/logger.jsonl"
@@ -88,7 +74,7 @@ import TestSupport
         }
     }
 
-    @Test(.enabled(if: LogWriterFailureTests.canMountTmpfs, "needs permission to mount a small tmpfs"))
+    @Test(.enabled(if: Tmpfs.canMount, "needs permission to mount a small tmpfs"))
     func fullFileSystemLeavesNoPartialLineAndResumesWhenSpaceReturns() throws {
         try Self.onTmpfs(size: "64k") { mnt in
             let path = mnt + "/logger.jsonl"
