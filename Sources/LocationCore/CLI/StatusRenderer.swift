@@ -19,6 +19,12 @@ public enum StatusRenderer {
             for broker in report.brokers where broker.client == client.authorization.client {
                 lines.append(contentsOf: brokerLines(broker, now: report.time))
             }
+            for program in report.programs where program.client == client.authorization.client {
+                lines.append("  program: \(program.summary)")
+            }
+            if let counts = report.programCounts[client.authorization.client] {
+                lines.append("  programs: \(counts.summary)")
+            }
         }
         let prompts = status.clients.compactMap(\.prompt)
         if !prompts.isEmpty {

@@ -121,6 +121,8 @@ public struct ClientSettings: Sendable, Hashable {
     public var reducedInterval: Double
     /// Seconds before a `locate` gives up with `location-unknown`.
     public var locateTimeout: Double
+    /// The programs the client serves (gpsd protocol, NMEA) and who may connect.
+    public var programs: ProgramSettings
     /// Where the log's records are published over MQTT; `nil`: nowhere (the engine never reads it).
     public var mqtt: MQTTSettings?
 
@@ -141,6 +143,7 @@ public struct ClientSettings: Sendable, Hashable {
         reducedGrid: Double = 2000,
         reducedInterval: Double = 900,
         locateTimeout: Double = 30,
+        programs: ProgramSettings = ProgramSettings(),
         mqtt: MQTTSettings? = nil
     ) {
         self.name = name
@@ -158,6 +161,7 @@ public struct ClientSettings: Sendable, Hashable {
         self.reducedGrid = reducedGrid
         self.reducedInterval = reducedInterval
         self.locateTimeout = locateTimeout
+        self.programs = programs
         self.mqtt = mqtt
     }
 }

@@ -6,6 +6,7 @@ struct ConfigReader {
     static let clientKeys = [
         "log", "distance_filter", "desired_accuracy", "authorization", "precise", "updating", "in_use",
         "usage", "usage_always", "purpose.KEY", "once_grace", "reduced_grid", "reduced_interval", "locate_timeout",
+        "gpsd_socket", "gpsd_port", "nmea_socket", "allow_users", "allow_groups",
     ] + MQTTSettings.keys
     static let policyKeys = ["restricted"]
 
@@ -66,6 +67,7 @@ struct ConfigReader {
             }
         }
         checkLogConflicts(config, lines: clientLogLines)
+        checkProgramConflicts(config, sections: sections)
         if let restricted {
             let known = config.clients.map(\.name)
             for name in restricted.names where !known.contains(name) {
@@ -232,6 +234,8 @@ struct ConfigReader {
                 if let s = value(entry, section, Self.decimal, accepted: "a number of seconds (0 or more)", where: { $0 >= 0 }) { client.reducedInterval = s }
             case "locate_timeout":
                 if let s = value(entry, section, Self.decimal, accepted: "a number of seconds greater than 0", where: { $0 > 0 }) { client.locateTimeout = s }
+            case "gpsd_socket", "nmea_socket", "gpsd_port", "allow_users", "allow_groups":
+                readProgramKey(entry, section, into: &client.programs)
             default:
                 if MQTTSettings.keys.contains(entry.key) {
                     mqtt.append(entry)
@@ -271,7 +275,7 @@ struct ConfigReader {
 
     // MARK: - Values
 
-    private mutating func bad(_ entry: INIParser.Entry, _ section: INIParser.Section, accepted: String, note: String? = nil) {
+    mutating func bad(_ entry: INIParser.Entry, _ section: INIParser.Section, accepted: String, note: String? = nil) {
         errors.append(.badValue(
             file: file, line: entry.line, section: section.name, key: entry.key, value: entry.value,
             accepted: accepted, note: note))
@@ -290,7 +294,7 @@ struct ConfigReader {
 
     /// A value `parse` reads (`Self.decimal`, `Self.integer`) and `isAllowed`
     /// accepts, else reported and `nil`.
-    private mutating func value<T>(
+    mutating func value<T>(
         _ entry: INIParser.Entry, _ section: INIParser.Section, _ parse: (String) -> T?, accepted: String,
         where isAllowed: (T) -> Bool
     ) -> T? {
@@ -309,7 +313,7 @@ struct ConfigReader {
         }
     }
 
-    private mutating func absolutePath(_ entry: INIParser.Entry, _ section: INIParser.Section, maxLength: Int? = nil) -> String? {
+    mutating func absolutePath(_ entry: INIParser.Entry, _ section: INIParser.Section, maxLength: Int? = nil) -> String? {
         var path = entry.value
         guard path.hasPrefix("/"), !path.contains("\0") else {
             bad(entry, section, accepted: "an absolute path (starting with /)")
@@ -340,7 +344,7 @@ struct ConfigReader {
         }
     }
 
-    private static func isGroupName(_ name: String) -> Bool {
+    static func isGroupName(_ name: String) -> Bool {
         name.utf8.count <= 32 && name.first != "-" && name.unicodeScalars.allSatisfy { s in
             (s >= "a" && s <= "z") || (s >= "A" && s <= "Z") || (s >= "0" && s <= "9") || s == "_" || s == "-" || s == "."
         }
@@ -372,7 +376,7 @@ struct ConfigReader {
         return value
     }
 
-    private static func integer(_ text: String) -> Int? {
+    static func integer(_ text: String) -> Int? {
         guard !text.isEmpty, text.utf8.count <= 9, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
         return Int(text)
     }

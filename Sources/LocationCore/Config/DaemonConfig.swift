@@ -174,6 +174,11 @@ public struct DaemonConfig: Sendable, Hashable {
             line("reduced_grid", Self.number(client.reducedGrid))
             line("reduced_interval", Self.number(client.reducedInterval))
             line("locate_timeout", Self.number(client.locateTimeout))
+            line("gpsd_socket", client.programs.gpsdSocket ?? "")
+            line("gpsd_port", client.programs.gpsdPort.map(String.init) ?? "")
+            line("nmea_socket", client.programs.nmeaSocket ?? "")
+            line("allow_users", client.programs.allowUsers.joined(separator: " "))
+            line("allow_groups", client.programs.allowGroups.joined(separator: " "))
             if let mqtt = client.mqtt { mqtt.render(line) }
         }
         out += "\n[policy]\n"

@@ -8,6 +8,10 @@ public struct StatusReport: Sendable, Hashable {
     public var time: Double?
     /// The source as people name it, e.g. `gpsd 127.0.0.1:2947` or `nmea /dev/ttyACM0`.
     public var sourceName: String?
+    /// The programs connected to the clients' program sockets now.
+    public var programs: [ConnectedProgram] = []
+    /// Per client, what its program sockets turned away since the start (only clients with any).
+    public var programCounts: [String: ProgramCounts] = [:]
     /// Each publishing client's MQTT connection, in config order (empty: no client publishes).
     public var brokers: [BrokerStatus] = []
     /// The source's latest sky view (satellites used and seen, DOPs), if it reported one.
@@ -18,7 +22,8 @@ public struct StatusReport: Sendable, Hashable {
     /// A report from its parts.
     public init(
         status: EngineStatus, time: Double? = nil, sourceName: String? = nil, brokers: [BrokerStatus] = [],
-        sky: SkyView? = nil, skyAge: Double? = nil
+        sky: SkyView? = nil, skyAge: Double? = nil, programs: [ConnectedProgram] = [],
+        programCounts: [String: ProgramCounts] = [:]
     ) {
         self.status = status
         self.time = time
@@ -26,6 +31,8 @@ public struct StatusReport: Sendable, Hashable {
         self.brokers = brokers
         self.sky = sky
         self.skyAge = skyAge
+        self.programs = programs
+        self.programCounts = programCounts
     }
 
     /// Receiver clock minus system clock, in seconds, from the last fix: its time against the
@@ -43,6 +50,8 @@ public struct StatusReport: Sendable, Hashable {
         var copy = self
         copy.status.clients = [match]
         copy.brokers = brokers.filter { $0.client == client }
+        copy.programs = programs.filter { $0.client == client }
+        copy.programCounts = programCounts.filter { $0.key == client }
         return copy
     }
 
@@ -61,6 +70,10 @@ public struct StatusReport: Sendable, Hashable {
             members.append(("sky", .object(view)))
         }
         if !brokers.isEmpty { members.append(("brokers", .array(brokers.map(\.json)))) }
+        if !programs.isEmpty { members.append(("programs", .array(programs.map(\.json)))) }
+        if !programCounts.isEmpty {
+            members.append(("programCounts", .object(programCounts.keys.sorted().map { ($0, programCounts[$0]?.json ?? .null) })))
+        }
         return .object(members)
     }
 
@@ -85,6 +98,8 @@ public struct StatusReport: Sendable, Hashable {
         if let list = value["brokers"]?.arrayValue {
             for item in list { brokers.append(try BrokerStatus(json: item)) }
         }
+        for item in value["programs"]?.arrayValue ?? [] { programs.append(try ConnectedProgram(json: item)) }
+        for (client, counts) in value["programCounts"]?.objectValue ?? [] { programCounts[client] = try ProgramCounts(json: counts) }
     }
 }
 

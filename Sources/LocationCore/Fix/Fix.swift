@@ -66,18 +66,21 @@ public struct Fix: Sendable, Hashable {
         self.mode = mode
         self.latitude = latitude
         self.longitude = longitude
-        self.altitude = altitude.flatMap { $0.isFinite ? $0 : nil }
-        self.horizontalError = Self.nonNegative(horizontalError)
-        self.verticalError = Self.nonNegative(verticalError)
-        self.speed = Self.nonNegative(speed)
+        // Not finite is unknown (gpsd's NaN for a value it has not got). A finite value out of
+        // its domain is kept as sent, so `isUsable` rejects the fix rather than log it with an
+        // "unknown" estimate that would then pass every accuracy gate (#8).
+        self.altitude = Self.finite(altitude)
+        self.horizontalError = Self.finite(horizontalError)
+        self.verticalError = Self.finite(verticalError)
+        self.speed = Self.finite(speed)
         // 360° is north as 0° is.
-        self.course = course.flatMap { $0.isFinite && $0 >= 0 && $0 <= 360 ? ($0 == 360 ? 0 : $0) : nil }
+        self.course = Self.finite(course).map { $0 == 360 ? 0 : $0 }
         self.satellitesUsed = satellitesUsed.flatMap { (0...255).contains($0) ? $0 : nil }
     }
 
-    /// `value` when it is finite and not negative, else unknown.
-    private static func nonNegative(_ value: Double?) -> Double? {
-        value.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+    /// `value` when it is finite, else unknown.
+    private static func finite(_ value: Double?) -> Double? {
+        value.flatMap { $0.isFinite ? $0 : nil }
     }
 
     /// True when this fix can be delivered at all (SPEC §3.4 step 4, less the

@@ -210,6 +210,7 @@ struct NMEAEpochAssembler: Sendable {
             // DOPs of a cycle without a fix (99.99 while acquiring) are not the next fix's estimate.
             hdop = nil
             vdop = nil
+            pdop = nil
         }
         epochs += 1
         if fix.isUsable { usableFixes += 1 }

@@ -31,10 +31,14 @@ final class ConnectionOutput: WatchSink {
     let watcherBacklog: Int
     private let state = Mutex(State())
     private let waker: Wakeup
+    private let cutOffLine: [UInt8]
 
-    init(watcherBacklog: Int, waker: Wakeup) {
+    /// `tooSlowLine` is the last line a watcher gets when it is cut off
+    /// (the control protocol's `too-slow` error unless given).
+    init(watcherBacklog: Int, waker: Wakeup, tooSlowLine: [UInt8]? = nil) {
         self.watcherBacklog = watcherBacklog
         self.waker = waker
+        self.cutOffLine = tooSlowLine ?? Self.tooSlowLine(backlog: watcherBacklog)
     }
 
     /// The line a watcher gets when it is cut off.
@@ -56,7 +60,7 @@ final class ConnectionOutput: WatchSink {
             if state.pending + line.count > watcherBacklog {
                 state.cutOff = true
                 Self.dropUnbegunLines(&state)
-                state.buffer.append(contentsOf: Self.tooSlowLine(backlog: watcherBacklog))
+                state.buffer.append(contentsOf: cutOffLine)
                 return .cutOff
             }
             let wasEmpty = state.pending == 0

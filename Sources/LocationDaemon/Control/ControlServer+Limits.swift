@@ -40,19 +40,22 @@ extension ControlServer {
         }
 
         /// Why a new connection from `peer` is refused `busy`, or `nil` to serve it:
-        /// `open` connections now, `ofUser` of them the peer's user's.
-        public func refusal(for peer: PeerCredentials, open: Int, ofUser: Int) -> String? {
+        /// `open` connections now, `ofUser` of them the peer's user's; `noun`
+        /// names what the server serves (the program sockets say "program connections").
+        public func refusal(
+            for peer: PeerCredentials, open: Int, ofUser: Int, serving noun: String = "control connections"
+        ) -> String? {
             if open >= maximumConnections {
-                return "locationd already serves \(maximumConnections) control connections, as many as it accepts; try again later"
+                return "locationd already serves \(maximumConnections) \(noun), as many as it accepts; try again later"
             }
             let shared = max(0, maximumConnections - reservedForPrivileged)
             if !peer.mayChange && open >= shared {
-                return "locationd already serves \(shared) control connections, as many as it accepts from users "
+                return "locationd already serves \(shared) \(noun), as many as it accepts from users "
                     + "outside root and the socket group (the other \(maximumConnections - shared) of "
                     + "\(maximumConnections) are kept for them); try again later"
             }
             if peer.uid != 0 && ofUser >= perUser {
-                return "uid \(peer.uid) already has \(perUser) control connections open, as many as one user may have; "
+                return "uid \(peer.uid) already has \(perUser) \(noun) open, as many as one user may have; "
                     + "close one (an idle watch, say) and try again"
             }
             return nil
@@ -71,6 +74,8 @@ extension ControlServer {
         public var accepted = 0
         /// Connections refused with `busy`.
         public var refusedBusy = 0
+        /// Peers refused as soon as they connected (a program whose user is not in `allow_users`/`allow_groups`).
+        public var refusedPeers = 0
         /// Request lines answered (including those refused).
         public var requests = 0
         /// Request lines refused as malformed or too long.

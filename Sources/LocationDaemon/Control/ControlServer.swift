@@ -45,17 +45,8 @@ public final class ControlServer: Sendable {
     /// not exist, so only root may change state); also logged.
     public let warnings: [String]
 
-    private enum ThreadState {
-        case idle
-        case running(DaemonThread.Handle)
-        case stopped
-    }
-
-    private let listenFD: Int32
-    /// The socket file this server made; `nil` for a socket systemd passed.
-    private let identity: (device: UInt64, inode: UInt64)?
-    private let loop: ServerLoop
-    private let thread = Mutex(ThreadState.idle)
+    private let listener: UnixListener
+    private let loop: ServerLoop<ControlConversation>
 
     /// Sets the socket up at `path` (see the type's documentation) and
     /// listens; requests are served once `start()` is called.
@@ -85,7 +76,6 @@ public final class ControlServer: Sendable {
         adjustPeer: (@Sendable (PeerCredentials) -> PeerCredentials)?, executor: (any TaskExecutor)?,
         passed: PassedSocket? = nil
     ) throws(ControlServerError) {
-        guard let address = UnixSocketAddress(path: path) else { throw .pathTooLong(path) }
         self.path = path
         self.limits = limits
         var warnings: [String] = []
@@ -100,24 +90,29 @@ public final class ControlServer: Sendable {
             }
         }
 
-        let fd: Int32
+        let listener: UnixListener
         if let passed {
-            fd = passed.descriptor
-            identity = nil
+            listener = UnixListener(passed: passed)
         } else {
-            let made = try Self.bindListening(address, group: group, warnings: &warnings)
-            fd = made.descriptor
-            identity = made.identity
+            do {
+                listener = try UnixListener(
+                    path: path, role: "control socket", mode: Self.socketMode, group: group,
+                    directoryMode: Self.directoryMode)
+            } catch {
+                throw ControlServerError(error, path: path)
+            }
         }
+        warnings += listener.warnings
         do {
-            loop = try ServerLoop(listenFD: fd, path: path, handler: handler, group: group, limits: limits, adjustPeer: adjustPeer,
-                executor: executor)
+            let conversation = ControlConversation(
+                path: path, handler: handler, group: group, limits: limits, adjustPeer: adjustPeer)
+            loop = try ServerLoop(
+                listeners: [listener.fd], conversation: conversation, limits: limits, executor: executor)
         } catch {
-            Glibc.close(fd)
-            if identity != nil { unlink(path) }
+            listener.close()
             throw .system(path: path, error)
         }
-        listenFD = fd
+        self.listener = listener
         self.group = group
         self.warnings = warnings
         for warning in warnings { Diagnostics.warning(warning) }
@@ -126,60 +121,16 @@ public final class ControlServer: Sendable {
         }
     }
 
-    /// Makes the socket at `address` (its directory, a stale socket removed),
-    /// binds, sets mode and group, and listens.
-    private static func bindListening(
-        _ address: UnixSocketAddress, group: SocketGroup?, warnings: inout [String]
-    ) throws(ControlServerError) -> (descriptor: Int32, identity: (device: UInt64, inode: UInt64)) {
-        let path = address.path
-        do {
-            try FileSystem.makeDirectories(FileSystem.parent(of: path), mode: Self.directoryMode)
-        } catch {
-            throw .system(path: path, error)
-        }
-        try Self.clearStaleSocket(address)
-
-        let fd: Int32
-        do {
-            fd = try UnixSocketAddress.makeSocket(nonBlocking: true)
-        } catch {
-            throw .system(path: path, error)
-        }
-        var info = stat()
-        do {
-            try retryingEINTR("bind \(path)") { address.withSockaddr { bind(fd, $0, $1) } }
-            try retryingEINTR("stat \(path)") { lstat(path, &info) }
-            if let group, chown(path, uid_t.max, group.gid) != 0 {
-                let code = errno
-                warnings.append(
-                    "cannot give \(path) to group \(group.name) (\(String(cString: strerror(code)))): its members cannot "
-                        + "connect; run locationd as root or as a member of \(group.name)")
-            }
-            try retryingEINTR("chmod \(path)") { chmod(path, Self.socketMode) }
-            try retryingEINTR("listen \(path)") { listen(fd, 128) }
-        } catch {
-            Glibc.close(fd)
-            if error.operation.hasPrefix("bind") == false { unlink(path) }
-            throw .system(path: path, error)
-        }
-        return (fd, (UInt64(info.st_dev), UInt64(info.st_ino)))
-    }
-
     deinit {
         stop()
     }
 
     /// Starts serving on a thread of its own. Calling it again does nothing.
     public func start() throws(ControlServerError) {
-        let loop = self.loop
-        let path = self.path
-        try thread.withLock { state throws(ControlServerError) in
-            guard case .idle = state else { return }
-            do throws(SystemError) {
-                state = .running(try DaemonThread.start(name: "control", detached: false) { loop.run() })
-            } catch {
-                throw .system(path: path, SystemError("start the control server thread", errno: error.errno))
-            }
+        do {
+            try loop.startThread(name: "control")
+        } catch {
+            throw .system(path: path, error)
         }
     }
 
@@ -188,60 +139,11 @@ public final class ControlServer: Sendable {
     /// the one this server made. Waits for the server's thread to end.
     /// Calling it again does nothing.
     public func stop() {
-        let previous = thread.withLock { state in
-            defer { state = .stopped }
-            return state
-        }
-        switch previous {
-        case .stopped:
-            return
-        case .idle:
-            break
-        case .running(let handle):
-            loop.inbox.requestStop()
-            loop.waker.signal()
-            if !handle.isCurrent { handle.join() }
-        }
-        Glibc.close(listenFD)
-        var info = stat()
-        if let identity, lstat(path, &info) == 0, UInt64(info.st_dev) == identity.device,
-            UInt64(info.st_ino) == identity.inode
-        {
-            unlink(path)
-        }
+        if loop.stopThread() { listener.close() }
     }
 
     /// What the server has done so far, and what it holds now.
     public var statistics: Statistics {
         loop.published.withLock { $0 }
-    }
-
-    /// Removes a socket left at `address` by a daemon that is gone.
-    private static func clearStaleSocket(_ address: UnixSocketAddress) throws(ControlServerError) {
-        let path = address.path
-        var info = stat()
-        guard lstat(path, &info) == 0 else {
-            let code = errno
-            if code == ENOENT { return }
-            throw .system(path: path, SystemError("stat \(path)", errno: code))
-        }
-        guard info.st_mode & S_IFMT == S_IFSOCK else { throw .notASocket(path) }
-        let occupant: UnixSocketAddress.Occupant
-        do {
-            occupant = try address.probe()
-        } catch {
-            throw .system(path: path, error)
-        }
-        switch occupant {
-        case .server:
-            throw .alreadyRunning(path)
-        case .nobody:
-            guard unlink(path) == 0 || errno == ENOENT else {
-                throw .system(path: path, SystemError("remove the stale socket \(path)", errno: errno))
-            }
-            Diagnostics.notice("removed \(path), a control socket left by a locationd that is no longer running")
-        case .unknown(let code):
-            throw .system(path: path, SystemError("connect to the existing \(path)", errno: code))
-        }
     }
 }

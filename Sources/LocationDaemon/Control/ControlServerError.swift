@@ -37,3 +37,15 @@ public enum ControlServerError: Error, Sendable, Hashable, CustomStringConvertib
         }
     }
 }
+
+extension ControlServerError {
+    /// The control socket's error for a listener that could not be set up at `path`.
+    init(_ failure: UnixListener.Failure, path: String) {
+        switch failure {
+        case .pathTooLong: self = .pathTooLong(path)
+        case .notASocket: self = .notASocket(path)
+        case .alreadyServed: self = .alreadyRunning(path)
+        case .system(let error): self = .system(path: path, error)
+        }
+    }
+}

@@ -2,8 +2,8 @@
 import Glibc
 #endif
 
-/// One accepted control connection as the server's loop sees it. Only the
-/// loop thread touches it; `output` is the part other threads write to.
+/// One accepted connection as a server's loop sees it. Only the loop thread
+/// touches it; `output` is the part other threads write to.
 final class ServerConnection {
     /// What the connection is doing.
     enum Mode {
@@ -47,6 +47,15 @@ final class ServerConnection {
     /// line taken, a reply queued or written. Bytes that are no request (a
     /// blank line, part of a line) are not progress.
     var lastActivity: Double
+    /// Which of the server's listeners accepted it (their order at the loop's creation).
+    let listener: Int
+    /// The connection streams to its peer while still taking requests (a
+    /// gpsd-protocol watcher, an NMEA reader): never closed as idle, and
+    /// closed when its output is cut off for falling behind.
+    var streaming = false
+
+    /// A byte that ends a request besides `\n`, if the protocol has one.
+    private let terminator: UInt8?
     /// Since when part of a request line has waited for the rest (monotonic seconds).
     var partialLineSince: Double?
 
@@ -57,12 +66,17 @@ final class ServerConnection {
     /// After a too-long line: drop bytes up to and including the next newline.
     private(set) var discarding = false
 
-    init(id: UInt64, fd: Int32, peer: PeerCredentials, output: ConnectionOutput, now: Double) {
+    init(
+        id: UInt64, fd: Int32, peer: PeerCredentials, output: ConnectionOutput, now: Double, listener: Int = 0,
+        terminator: UInt8? = nil
+    ) {
         self.id = id
         self.fd = fd
         self.peer = peer
         self.output = output
         self.lastActivity = now
+        self.listener = listener
+        self.terminator = terminator
     }
 
     /// Request bytes read and not yet taken as lines.
@@ -100,12 +114,7 @@ final class ServerConnection {
     func nextLine(maximumLength: Int) -> Line? {
         while true {
             let from = max(head, scanned)
-            let newline = inbound.withUnsafeBytes { raw -> Int? in
-                guard from < raw.count, let base = raw.baseAddress,
-                    let hit = memchr(base + from, 0x0A, raw.count - from)
-                else { return nil }
-                return base.distance(to: UnsafeRawPointer(hit))
-            }
+            let newline = end(from: from)
             if let newline {
                 let length = newline - head
                 let line = length > maximumLength + 1 ? nil : Array(inbound[head..<newline])
@@ -128,6 +137,18 @@ final class ServerConnection {
                 return Self.isBlank(line) ? nil : .request(line)
             }
             return nil
+        }
+    }
+
+    /// Where the next request ends at or after `from`: a `\n`, or the terminator.
+    private func end(from: Int) -> Int? {
+        inbound.withUnsafeBytes { raw -> Int? in
+            guard from < raw.count, let base = raw.baseAddress else { return nil }
+            guard let terminator else {
+                guard let hit = memchr(base + from, 0x0A, raw.count - from) else { return nil }
+                return base.distance(to: UnsafeRawPointer(hit))
+            }
+            return raw[from...].firstIndex { $0 == 0x0A || $0 == terminator }
         }
     }
 

@@ -7,15 +7,7 @@ import LocationSystem
 import Synchronization
 
 /// What handler tasks tell the loop, and the stop request.
-final class ServerInbox: Sendable {
-    /// A handler task finished with a connection's request.
-    enum Completion: Sendable {
-        /// The reply is queued.
-        case replied
-        /// `watch` was answered: the watcher, or `nil` if it was refused.
-        case watch(WatcherID?)
-    }
-
+final class ServerInbox<Completion: Sendable>: Sendable {
     private struct State {
         var completions: [(UInt64, Completion)] = []
         var stop = false
@@ -40,25 +32,28 @@ final class ServerInbox: Sendable {
     }
 }
 
-/// The control server's event loop: one thread multiplexing the listening
-/// socket, every connection and a wake-up eventfd with `poll(2)`. Handler
-/// calls run in tasks; their replies come back through each connection's
-/// `ConnectionOutput` and the inbox.
+/// The event loop of a socket server (the control socket, the programs'
+/// sockets): one thread multiplexing the listening sockets, every
+/// connection and a wake-up eventfd with `poll(2)`. The loop owns reading,
+/// writing, the bounds and closing; its `Conversation` says what the lines
+/// mean. Handler calls run in tasks; their replies come back through each
+/// connection's `ConnectionOutput` and the inbox.
 ///
-/// `@unchecked Sendable`: after `run()` starts, the mutable state below is
-/// touched only by the loop thread; other threads use only `inbox`, `waker`
-/// and `published`, which are `Sendable` themselves.
-final class ServerLoop: @unchecked Sendable {
-    let inbox = ServerInbox()
+/// `@unchecked Sendable`: after `run()` starts, the mutable state below (and
+/// the conversation) is touched only by the loop thread; other threads use
+/// only `inbox`, `waker`, `published` and `thread`, which are `Sendable`
+/// themselves.
+final class ServerLoop<Conversation: ServerConversation>: @unchecked Sendable {
+    let inbox = ServerInbox<Conversation.Completion>()
     let waker: Wakeup
     let published = Mutex(ControlServer.Statistics())
+    /// The loop's thread, once started (`ServerLoop+Thread`).
+    let thread = Mutex(ServerThreadState.idle)
+    /// What the lines mean; touched only by the loop thread.
+    let conversation: Conversation
 
-    private let listenFD: Int32
-    private let handler: any ControlHandler
-    private let group: SocketGroup?
+    private let listeners: [Int32]
     private let limits: ControlServer.Limits
-    private let path: String
-    private let adjustPeer: (@Sendable (PeerCredentials) -> PeerCredentials)?
     private let executor: (any TaskExecutor)?
 
     private var connections: [UInt64: ServerConnection] = [:]
@@ -70,18 +65,16 @@ final class ServerLoop: @unchecked Sendable {
     private var scratch = [UInt8](repeating: 0, count: 16_384)
 
     init(
-        listenFD: Int32, path: String, handler: any ControlHandler, group: SocketGroup?, limits: ControlServer.Limits,
-        adjustPeer: (@Sendable (PeerCredentials) -> PeerCredentials)?, executor: (any TaskExecutor)?
+        listeners: [Int32], conversation: Conversation, limits: ControlServer.Limits, executor: (any TaskExecutor)?
     ) throws(SystemError) {
-        self.listenFD = listenFD
-        self.adjustPeer = adjustPeer
+        self.listeners = listeners
+        self.conversation = conversation
         self.executor = executor
-        self.path = path
-        self.handler = handler
-        self.group = group
         self.limits = limits
         self.waker = try Wakeup()
     }
+
+    private var path: String { conversation.name }
 
     // MARK: - The loop
 
@@ -95,7 +88,9 @@ final class ServerLoop: @unchecked Sendable {
             polled.removeAll(keepingCapacity: true)
             pollFDs.append(pollfd(fd: waker.descriptor, events: Int16(POLLIN), revents: 0))
             let accepting = now >= acceptPausedUntil
-            if accepting { pollFDs.append(pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)) }
+            if accepting {
+                for fd in listeners { pollFDs.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+            }
             let base = pollFDs.count
             for connection in connections.values where !connection.peerGone {
                 pollFDs.append(pollfd(fd: connection.fd, events: events(for: connection), revents: 0))
@@ -113,7 +108,12 @@ final class ServerLoop: @unchecked Sendable {
             if stop { break }
             let after = SystemClock.monotonic()
             for (id, completion) in completions { complete(id, completion, now: after) }
-            if accepting && pollFDs[1].revents != 0 { acceptConnections(now: after) }
+            if accepting {
+                for (index, fd) in listeners.enumerated() where pollFDs[1 + index].revents != 0 {
+                    acceptConnections(on: fd, listener: index, now: after)
+                }
+            }
+            conversation.wake(self, now: after)
             if ready > 0 {
                 for (index, connection) in polled.enumerated() {
                     // A connection closed above may have its descriptor number reused by one just accepted.
@@ -153,7 +153,7 @@ final class ServerLoop: @unchecked Sendable {
         for connection in connections.values {
             if connection.backlogged { return 0 }
             switch connection.mode {
-            case .requests where !connection.inFlight:
+            case .requests where !connection.inFlight && !connection.streaming:
                 deadline = min(deadline, connection.lastActivity + limits.idleTimeout)
                 if let since = connection.partialLineSince { deadline = min(deadline, since + limits.lineTimeout) }
             case .closing(let end):
@@ -169,7 +169,7 @@ final class ServerLoop: @unchecked Sendable {
 
     // MARK: - Accepting
 
-    private func acceptConnections(now: Double) {
+    private func acceptConnections(on listenFD: Int32, listener: Int, now: Double) {
         // A bounded batch per round, so a connection storm cannot starve the others.
         for _ in 0..<64 {
             let fd = csupport_accept_nonblocking(listenFD)
@@ -196,32 +196,36 @@ final class ServerLoop: @unchecked Sendable {
                     return
                 }
             }
-            var peer: PeerCredentials
-            switch PeerCredentials.of(socket: fd, group: group) {
-            case .success(let credentials): peer = credentials
-            case .failure(let error):
-                // Unknown peer: let it read, never change.
-                Diagnostics.warning("control socket \(path): \(error); treating the peer as unprivileged")
-                peer = PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max, mayChange: false)
+            guard let peer = conversation.admit(fd, listener: listener) else {
+                statistics.refusedPeers += 1
+                Glibc.close(fd)
+                continue
             }
-            if let adjustPeer { peer = adjustPeer(peer) }
-            if let reason = limits.refusal(for: peer, open: connections.count, ofUser: connectionsOfUser[peer.uid] ?? 0) {
-                refuseBusy(fd, reason)
+            if let reason = limits.refusal(
+                for: peer, open: connections.count, ofUser: connectionsOfUser[peer.uid] ?? 0,
+                serving: conversation.connectionNoun)
+            {
+                refuseBusy(fd, reason, listener: listener)
                 continue
             }
             connectionsOfUser[peer.uid, default: 0] += 1
             let id = nextID
             nextID += 1
-            let output = ConnectionOutput(watcherBacklog: limits.watcherBacklog, waker: waker)
-            connections[id] = ServerConnection(id: id, fd: fd, peer: peer, output: output, now: now)
+            let output = ConnectionOutput(
+                watcherBacklog: limits.watcherBacklog, waker: waker,
+                tooSlowLine: conversation.tooSlowLine(backlog: limits.watcherBacklog, listener: listener))
+            let connection = ServerConnection(
+                id: id, fd: fd, peer: peer, output: output, now: now, listener: listener,
+                terminator: conversation.requestTerminator)
+            connections[id] = connection
             statistics.accepted += 1
+            conversation.opened(connection, loop: self, now: now)
         }
     }
 
-    private func refuseBusy(_ fd: Int32, _ reason: String) {
+    private func refuseBusy(_ fd: Int32, _ reason: String, listener: Int) {
         statistics.refusedBusy += 1
-        let error = ProtocolError(.busy, reason)
-        let line = Array(error.reply.line().utf8)
+        let line = conversation.busyLine(reason, listener: listener)
         // A new socket's buffer is empty: the line fits, and the peer can read it after the close.
         _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
         Glibc.close(fd)
@@ -302,6 +306,14 @@ final class ServerLoop: @unchecked Sendable {
         switch connection.mode {
         case .requests:
             if connection.inFlight { return }
+            if connection.streaming && connection.output.isCutOff {
+                statistics.cutOff += 1
+                connection.mode = .closing(deadline: now + limits.closeGrace)
+                conversation.cutOff(connection, loop: self)
+                flush(connection, now: now)
+                closeIfDone(connection, now: now)
+                return
+            }
             if waitsForTheRestOfALine(connection) {
                 let since = connection.partialLineSince ?? now
                 connection.partialLineSince = since
@@ -317,7 +329,7 @@ final class ServerLoop: @unchecked Sendable {
                 && (connection.peerGone || connection.output.pendingBytes == 0)
             {
                 close(connection)
-            } else if now - connection.lastActivity >= limits.idleTimeout {
+            } else if !connection.streaming && now - connection.lastActivity >= limits.idleTimeout {
                 statistics.idleClosed += 1
                 close(connection)
             }
@@ -325,7 +337,7 @@ final class ServerLoop: @unchecked Sendable {
             if connection.output.isCutOff {
                 statistics.cutOff += 1
                 connection.mode = .closing(deadline: now + limits.closeGrace)
-                unwatch(watcher)
+                conversation.unwatch(watcher, loop: self)
                 flush(connection, now: now)
                 closeIfDone(connection, now: now)
             }
@@ -351,7 +363,7 @@ final class ServerLoop: @unchecked Sendable {
 
     /// Lines one connection may have answered in one round, so a peer that
     /// pipelines thousands of bad lines does not make the others wait.
-    static let linesPerRound = 256
+    static var linesPerRound: Int { 256 }
 
     /// Takes request lines one at a time while nothing is in flight and the
     /// peer is taking its replies, at most `linesPerRound` of them.
@@ -366,9 +378,12 @@ final class ServerLoop: @unchecked Sendable {
                 connection.backlogged = true
                 return
             }
-            if let line = connection.nextLine(maximumLength: ControlProtocol.maximumLineLength) {
+            if let line = connection.nextLine(maximumLength: conversation.maximumLineLength) {
                 budget -= 1
-                dispatch(line, on: connection, now: now)
+                statistics.requests += 1
+                connection.lastActivity = now
+                connection.partialLineSince = nil
+                conversation.dispatch(line, on: connection, loop: self, now: now)
                 continue
             }
             // A peer that hung up is not polled: read what it left in the socket directly.
@@ -381,60 +396,9 @@ final class ServerLoop: @unchecked Sendable {
         }
     }
 
-    private func dispatch(_ line: ServerConnection.Line, on connection: ServerConnection, now: Double) {
-        statistics.requests += 1
-        connection.lastActivity = now
-        connection.partialLineSince = nil
-        let bytes: [UInt8]
-        switch line {
-        case .tooLong:
-            statistics.malformed += 1
-            connection.output.enqueue(Array(ProtocolError.tooLong().reply.line().utf8))
-            return
-        case .request(let request):
-            bytes = request
-        }
-        let request: ControlRequest
-        switch ControlRequest.decode(bytes) {
-        case .failure(let error):
-            statistics.malformed += 1
-            connection.output.enqueue(Array(error.reply.line().utf8))
-            return
-        case .success(let decoded):
-            request = decoded
-        }
-        let peer = connection.peer
-        if request.access == .change && !peer.mayChange {
-            statistics.notAuthorized += 1
-            let error = ProtocolError.notAuthorized(command: request.operation.name, id: request.id)
-            connection.output.enqueue(Array(error.reply.line().utf8))
-            return
-        }
-        connection.inFlight = true
-        let handler = self.handler
-        let output = connection.output
-        let inbox = self.inbox
-        let waker = self.waker
-        let id = connection.id
-        if case .watch(let client) = request.operation {
-            spawn {
-                let watcher = await handler.watch(request, client: client, from: peer, sink: output)
-                inbox.complete(id, .watch(watcher))
-                waker.signal()
-            }
-        } else {
-            spawn {
-                let reply = await handler.handle(request, from: peer)
-                output.enqueue(Array(reply.line().utf8))
-                inbox.complete(id, .replied)
-                waker.signal()
-            }
-        }
-    }
-
     /// Runs a handler call as a task of high priority (a person is waiting at
     /// the other end), on the server's executor if it was given one.
-    private func spawn(_ body: sending @escaping @isolated(any) () async -> Void) {
+    func spawn(_ body: sending @escaping @isolated(any) () async -> Void) {
         if let executor {
             Task(executorPreference: executor, priority: .high, operation: body)
         } else {
@@ -442,28 +406,28 @@ final class ServerLoop: @unchecked Sendable {
         }
     }
 
-    private func complete(_ id: UInt64, _ completion: ServerInbox.Completion, now: Double) {
+    private func complete(_ id: UInt64, _ completion: Conversation.Completion, now: Double) {
         guard let connection = connections[id] else {
-            // The connection closed while the handler worked: a watcher it registered must go.
-            if case .watch(let watcher?) = completion { unwatch(watcher) }
+            conversation.complete(completion, on: nil, loop: self)
             return
         }
         connection.inFlight = false
         connection.lastActivity = now
-        if case .watch(let watcher?) = completion {
-            connection.mode = .watching(watcher)
-            // The stream has begun: whatever else the peer sent is ignored.
-            connection.dropInput()
-            if connection.peerGone { close(connection) }
-        }
+        conversation.complete(completion, on: connection, loop: self)
+        if connection.isWatching && connection.peerGone { close(connection) }
     }
 
-    private func unwatch(_ watcher: WatcherID) {
-        let handler = self.handler
-        spawn { await handler.unwatch(watcher) }
-    }
+    /// Counts a request refused as malformed or too long (the conversation answered it).
+    func countMalformed() { statistics.malformed += 1 }
 
-    private func close(_ connection: ServerConnection) {
+    /// Counts a request refused because the peer may not make it.
+    func countNotAuthorized() { statistics.notAuthorized += 1 }
+
+    /// Every connection open now, for the conversation (on the loop thread only).
+    var openConnections: Dictionary<UInt64, ServerConnection>.Values { connections.values }
+
+    /// Closes a connection now; the conversation hears of it.
+    func close(_ connection: ServerConnection) {
         guard connections.removeValue(forKey: connection.id) != nil else { return }
         let uid = connection.peer.uid
         if let open = connectionsOfUser[uid], open > 1 {
@@ -473,7 +437,7 @@ final class ServerLoop: @unchecked Sendable {
         }
         connection.output.close()
         Glibc.close(connection.fd)
-        if case .watching(let watcher) = connection.mode { unwatch(watcher) }
+        conversation.closed(connection, loop: self)
     }
 
     private func publish() {
@@ -482,7 +446,7 @@ final class ServerLoop: @unchecked Sendable {
         var watchers = 0
         var buffered = 0
         for connection in connections.values {
-            if connection.isWatching { watchers += 1 }
+            if connection.isWatching || connection.streaming { watchers += 1 }
             buffered += connection.bufferedInput + connection.output.pendingBytes
         }
         snapshot.watchers = watchers
@@ -492,11 +456,10 @@ final class ServerLoop: @unchecked Sendable {
 
     /// Watchers get a last line saying the daemon is stopping; every connection is closed.
     private func shutDown() {
-        let stopping = ControlReply.error(
-            id: nil, code: ControlServer.shuttingDownCode, message: "locationd is stopping; the event stream ends here")
-        let line = Array(stopping.line().utf8)
         for connection in Array(connections.values) {
-            if connection.isWatching && !connection.peerGone {
+            if connection.isWatching || connection.streaming, !connection.peerGone,
+                let line = conversation.stoppingLine(for: connection)
+            {
                 connection.output.replaceUnsent(with: line)
                 _ = connection.output.flush(to: connection.fd)
             }

@@ -91,7 +91,7 @@ public struct SocketGroup: Sendable, Hashable {
     /// and returns the call's error code with it. `ERANGE` retries with a
     /// larger buffer (1 KiB up to 1 MiB), `EINTR` again; the last code is
     /// returned (`ERANGE` when even 1 MiB was too small).
-    private static func databaseLookup<T>(_ call: (inout [CChar]) -> (Int32, T?)) -> (code: Int32, value: T?) {
+    static func databaseLookup<T>(_ call: (inout [CChar]) -> (Int32, T?)) -> (code: Int32, value: T?) {
         var size = 1024
         while size <= 1 << 20 {
             var buffer = [CChar](repeating: 0, count: size)

@@ -3,7 +3,8 @@ import LocationCore
 /// What a reloaded configuration changes (SIGHUP): everything, except the
 /// keys only a restart can change — `socket`, `socket_group`, `[source]` and
 /// `state_dir` keep their running values, and their names are listed so the
-/// daemon can say a restart is needed.
+/// daemon can say a restart is needed; so are the program keys (the program
+/// server takes them at start only).
 struct ConfigReload: Sendable {
     /// The configuration to run with from now on.
     var effective: DaemonConfig
@@ -17,8 +18,19 @@ struct ConfigReload: Sendable {
         keepRunning(\.socketGroup, "socket_group", running: running)
         keepRunning(\.source, "[source]", running: running)
         keepRunning(\.stateDirectory, "state_dir", running: running)
+        if Self.programSockets(of: reloaded) != Self.programSockets(of: running) { needRestart.append(Self.programKeys) }
         // The MQTT publishers are made at start: a publishing client's settings or log path wait for a restart.
         if Self.publishing(reloaded) != Self.publishing(running) { needRestart.append("mqtt_* keys") }
+    }
+
+    /// The keys the running program server does not take again (it is set up at start).
+    static let programKeys = "gpsd_socket, gpsd_port, nmea_socket, allow_users, allow_groups"
+
+    /// Each client's program settings, by name.
+    static func programSockets(of config: DaemonConfig) -> [String: ProgramSettings] {
+        var settings: [String: ProgramSettings] = [:]
+        for client in config.clients where client.programs.servesPrograms { settings[client.name] = client.programs }
+        return settings
     }
 
     /// Each publishing client's MQTT settings and log path, by name.

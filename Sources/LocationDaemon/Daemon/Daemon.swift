@@ -10,11 +10,12 @@ import LocationSystem
 /// configuration; every problem logged) when it fails: signals are caught
 /// (so a SIGTERM during start-up is not lost), the configuration is read,
 /// the state loaded (a corrupt file set aside) and every log opened, the
-/// control socket bound (or the one systemd passed taken), the source
-/// started; then READY=1. The services run as a group in that order —
-/// core, control, source, systemd — and stop in reverse: STOPPING=1, stop
-/// reading, close and unlink the socket, then write and sync the logs and
-/// save the state. SIGHUP reopens the logs and reloads the configuration,
+/// control socket bound (or the one systemd passed taken), the program
+/// sockets bound (when a client has any), the source started; then
+/// READY=1. The services run as a group in that order — core, control,
+/// programs, source, systemd — and stop in reverse: STOPPING=1, stop
+/// reading, close the program sockets, close and unlink the socket, then
+/// write and sync the logs and save the state. SIGHUP reopens the logs and reloads the configuration,
 /// keeping the running one when the file has errors.
 public enum Daemon {
     /// Makes the fix source for a `[source]` section.
@@ -106,6 +107,15 @@ public enum Daemon {
         if let control {
             do {
                 services.append(try control(config, core, passed))
+            } catch {
+                Diagnostics.error("not started: \(error)")
+                core.abandon()
+                return .refused
+            }
+        }
+        if config.clients.contains(where: \.programs.servesPrograms) {
+            do {
+                services.append(try ProgramService(config: config, core: core))
             } catch {
                 Diagnostics.error("not started: \(error)")
                 core.abandon()

@@ -41,9 +41,11 @@ public final class DaemonCore: ControlHandler, Sendable {
 
     /// The source as people name it: `gpsd 127.0.0.1:2947`, `nmea /dev/ttyACM0`.
     public let sourceName: String
+    /// Where deliveries meet the clients' programs (the program server takes them from here).
+    public let programSinks = ProgramSinks()
     /// Each publishing client's MQTT status, for `status` (filled by `MQTTService`).
     public let brokerBoard: BrokerBoard
-    private let owner: Mutex<EngineOwner>
+    let owner: Mutex<EngineOwner>
 
     /// Loads the state (setting a corrupt file aside), makes the engine and
     /// opens every client's log and the audit log. `seed` seeds the
@@ -55,7 +57,9 @@ public final class DaemonCore: ControlHandler, Sendable {
         sourceName = name
         let brokers = BrokerBoard()
         brokerBoard = brokers
-        owner = Mutex(try EngineOwner(config: config, seed: seed, clock: clock, sourceName: name, brokers: brokers))
+        owner = Mutex(
+            try EngineOwner(
+                config: config, seed: seed, clock: clock, sourceName: name, brokers: brokers, programs: programSinks))
     }
 
     /// 64 random bits from the kernel (`getrandom`), for `init(config:seed:)`.

@@ -7,7 +7,8 @@ import LocationCore
 ///   `location` event for watchers, when anyone watches). A fix delivered to
 ///   several clients at one accuracy is formatted once: the line up to the
 ///   client's name is shared, and only the name and the line's end are added
-///   per client;
+///   per client; and the delivery to the client's programs (`ProgramSinks`,
+///   which only queues it; an authorization change is passed on too);
 /// * `event` → a diagnostic line for people (client-facing errors at
 ///   info/notice, authorization changes and prompts at notice), and a
 ///   `ControlEvent` kept for watchers (`takeEvents()`);
@@ -45,6 +46,9 @@ public final class EffectCarrier {
         return tally
     }
 
+    /// The clients' program servers, when any serve (the daemon's; a replay has none).
+    public var programs: ProgramSinks?
+
     /// The tally but for deliveries, which `fanout` counts per recipient.
     private var counted = Tally()
     private var persistRequested = false
@@ -70,8 +74,11 @@ public final class EffectCarrier {
                     if counted.unloggable == 1 {
                         Diagnostics.warning("a fix for \(delivery.client) has no writable time or position; it is not logged")
                     }
-                } else if locations, let record = LogRecord(delivery: delivery) {
-                    pending.append(ControlEvent(location: record))
+                } else {
+                    programs?.deliver(delivery)
+                    if locations, let record = LogRecord(delivery: delivery) {
+                        pending.append(ControlEvent(location: record))
+                    }
                 }
             case .event(let event): observe(event, time: eventTime)
             case .persist: persistRequested = true
@@ -96,6 +103,7 @@ public final class EffectCarrier {
         switch event {
         case .authorization(let authorization):
             counted.authorizationChanges += 1
+            programs?.grantChanged(authorization.client)
             Diagnostics.notice("\(authorization.client) is now \(authorization.statusDescription), \(authorization.accuracy) accuracy")
         case .prompt(let prompt, let open):
             if open {

@@ -19,23 +19,27 @@ final class EngineOwner {
     private var engine: Engine
     private let carrier: EffectCarrier
     private let state: StateKeeper
-    private let audit: AuditLog
+    let audit: AuditLog
     private let clock: DaemonClock
     private var effects: [Effect] = []
     private var watchers = WatcherList()
     private var reportedSource: SourceState?
     /// The source's latest sky view and when it arrived (monotonic), for `status`.
     private var sky: (view: SkyView, at: Double)?
-    private var stopped = false
+    private(set) var stopped = false
     /// The MQTT publishers' statuses, for `status` replies.
     private let brokers: BrokerBoard
+    /// Where deliveries meet the clients' programs.
+    private let programs: ProgramSinks
 
     /// Loads the state, makes the engine, opens every log (see `DaemonCore.init`).
     init(
-        config: DaemonConfig, seed: UInt64, clock: DaemonClock, sourceName: String, brokers: BrokerBoard = BrokerBoard()
+        config: DaemonConfig, seed: UInt64, clock: DaemonClock, sourceName: String, brokers: BrokerBoard = BrokerBoard(),
+        programs: ProgramSinks = ProgramSinks()
     ) throws(DaemonCore.StartError) {
         self.brokers = brokers
         self.config = config
+        self.programs = programs
         self.clock = clock
         self.sourceName = sourceName
         state = StateKeeper(store: StateStore(path: config.statePath))
@@ -55,6 +59,7 @@ final class EngineOwner {
             throw .audit(error)
         }
         carrier = EffectCarrier(logs: logs)
+        carrier.programs = programs
         let written = [config.statePath, config.auditLogPath] + logs.clients.compactMap { logs.path(of: $0) }
         for problem in SafeFile.directoryProblems(of: written) { Diagnostics.warning(problem) }
         effects.reserveCapacity(16)
@@ -155,7 +160,8 @@ final class EngineOwner {
         let now = clock.monotonic()
         return StatusReport(
             status: engine.status(now: now), time: clock.wall(), sourceName: sourceName,
-            brokers: brokers.statuses, sky: sky?.view, skyAge: sky.map { max(0, now - $0.at) })
+            brokers: brokers.statuses, sky: sky?.view, skyAge: sky.map { max(0, now - $0.at) },
+            programs: programs.programs, programCounts: programs.counts)
     }
 
     var savedState: SavedState { engine.savedState }

@@ -60,6 +60,10 @@ struct DocExampleTests {
                 #expect((try? ControlRequest.decode(line).get()) != nil, "\(line)")
             } else if line.hasPrefix(#"{"time""#) {
                 #expect(throws: Never.self, "\(line)") { try LogRecord.parse(line) }
+            } else if line.hasPrefix(#"{"class""#) {
+                // gpsd's protocol, as programs get it: one of the objects served.
+                let object = try JSONValue.parse(line)
+                #expect(["VERSION", "DEVICES", "WATCH", "TPV", "POLL", "ERROR"].contains(object["class"]?.stringValue ?? ""), "\(line)")
             } else if line.hasPrefix(#"{"type""#) {
                 // GeoJSON lives in export.md; nothing here.
             } else {

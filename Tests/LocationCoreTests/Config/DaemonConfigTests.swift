@@ -2,13 +2,13 @@ import Testing
 @testable import LocationCore
 
 @Suite struct DaemonConfigTests {
-    private let file = "/etc/locationd/locationd.conf"
+    let file = "/etc/locationd/locationd.conf"
 
-    private func parse(_ text: String, environment: [String: String] = [:]) throws(ConfigErrors) -> DaemonConfig {
+    func parse(_ text: String, environment: [String: String] = [:]) throws(ConfigErrors) -> DaemonConfig {
         try DaemonConfig.parse(text, file: file, environment: environment)
     }
 
-    private func errors(_ text: String) -> [ConfigError] {
+    func errors(_ text: String) -> [ConfigError] {
         do {
             _ = try parse(text)
             return []

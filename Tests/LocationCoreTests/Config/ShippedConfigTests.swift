@@ -70,14 +70,19 @@ import TestSupport
             }
         }
         if !current.isEmpty { blocks.append(current.joined(separator: "\n")) }
-        #expect(blocks.count == 3)
+        #expect(blocks.count == 4)
         let shipped = try DaemonConfig.parse(blocks[0], file: "example 1")
         #expect(shipped.engineSettings.clients == (try load()).engineSettings.clients)
         let second = try DaemonConfig.parse(blocks[1], file: "example 2")
         #expect(second.source == .nmea(device: "/dev/ttyACM0", baud: 38_400))
         #expect(second.client(named: "weather")?.usage == "Local forecast #1: the town you are in")
         #expect(second.restricted == ["tracker"])
-        let fleet = try DaemonConfig.parse(blocks[2], file: "example 3")
+        let third = try DaemonConfig.parse(blocks[2], file: "example 3")
+        #expect(third.client(named: "qgis")?.programs.gpsdPort == 2948)
+        #expect(third.client(named: "qgis")?.programs.allowGroups == ["users"])
+        #expect(third.client(named: "geoclue")?.programs.nmeaSocket == "/run/locationd/geoclue.nmea")
+        #expect(third.clients.allSatisfy { $0.log == nil })
+        let fleet = try DaemonConfig.parse(blocks[3], file: "example 4")
         #expect(fleet.client(named: "fleet")?.mqtt?.broker == "mqtt.example.org:8883")
         #expect(fleet.client(named: "fleet")?.mqtt?.scheme == "mqtts")
     }

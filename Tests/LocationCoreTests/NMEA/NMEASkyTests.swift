@@ -56,6 +56,17 @@ import TestSupport
         #expect(NMEAParser().sky.isEmpty)
     }
 
+    @Test func anEpochWithoutAFixLeavesNoDopsBehind() {
+        let lost = NMEATest.sentence("GPGGA,120001.00,,,,,0,00,,,M,,M,,")
+            + NMEATest.sentence("GPGSA,A,1,,,,,,,,,,,,,,,")
+            + NMEATest.sentence("GPRMC,120001.00,V,,,,,,,140326,,,N")
+        var (parser, fixes) = Self.parser(NMEATest.epoch("120000.00") + lost)
+        parser.flush { fixes.append($0) }
+        #expect(fixes.last?.mode == .noFix, "\(fixes)")
+        let sky = parser.sky
+        #expect(sky.hdop == nil && sky.pdop == nil && sky.vdop == nil, "\(sky)")
+    }
+
     @Test func gsvChangesNoFixAndCountsAsIgnored() {
         let plain = (0..<5).map { NMEATest.epoch("12000\($0).00") }
         let without = NMEATest.parse(plain.joined())

@@ -1,0 +1,127 @@
+/// The objects locationd sends in gpsd's JSON protocol (gpsd_json(5)), one
+/// per line ending in `\r\n` as gpsd writes them (the python `gps` module
+/// takes only lines that end so). The subset served: `VERSION`, `DEVICES`,
+/// `WATCH`, `TPV`, `POLL` and `ERROR`.
+///
+/// A `TPV` is made from the client's log record, so a program sees exactly
+/// what the log holds, at the log's precision (7 decimals of a degree, 3 of
+/// a metre): `time`, `mode`, `lat`, `lon`, `alt` and `altMSL` (the log's
+/// altitude is above mean sea level), `eph`, `epv`, `speed`, `track` — each
+/// only when the delivery has it. A reduced-accuracy delivery has an
+/// obfuscated position, `eph` of at least the grid, and no altitude, speed
+/// or track: the engine removed them.
+public enum GPSDReply {
+    /// gpsd's protocol version that gpsd 3.22 speaks, which its clients expect.
+    public static let protocolMajor = 3
+    /// The minor protocol version of gpsd 3.22.
+    public static let protocolMinor = 14
+
+    /// The device name programs see for `client`: `locationd:NAME`.
+    public static func deviceName(client: String) -> String { "locationd:\(client)" }
+
+    /// `{"class":"VERSION","release":"locationd 0.1.0","rev":"0.1.0","proto_major":3,"proto_minor":14}`.
+    public static func version() -> [UInt8] {
+        var out: [UInt8] = []
+        ByteText.append(#"{"class":"VERSION","release":"#, to: &out)
+        ByteText.appendJSONString("locationd \(LocationdVersion.string)", to: &out)
+        ByteText.append(#","rev":"#, to: &out)
+        ByteText.appendJSONString(LocationdVersion.string, to: &out)
+        ByteText.append(#","proto_major":"#, to: &out)
+        ByteText.append(protocolMajor, to: &out)
+        ByteText.append(#","proto_minor":"#, to: &out)
+        ByteText.append(protocolMinor, to: &out)
+        return finish(&out)
+    }
+
+    /// `DEVICES` with the one device a client's socket serves; `activated`
+    /// is when the program server started (UTC seconds).
+    public static func devices(client: String, activated: Double) -> [UInt8] {
+        var out: [UInt8] = []
+        ByteText.append(#"{"class":"DEVICES","devices":["#, to: &out)
+        appendDevice(client: client, activated: activated, to: &out)
+        ByteText.append("]", to: &out)
+        return finish(&out)
+    }
+
+    /// `{"class":"WATCH","enable":…,"json":…,…}` as gpsd answers a watch.
+    public static func watch(_ watch: GPSDWatch) -> [UInt8] {
+        var out: [UInt8] = []
+        ByteText.append(#"{"class":"WATCH","enable":"#, to: &out)
+        ByteText.append(watch.enable ? "true" : "false", to: &out)
+        ByteText.append(#","json":"#, to: &out)
+        ByteText.append(watch.enable && watch.json ? "true" : "false", to: &out)
+        ByteText.append(#","nmea":false,"raw":0,"scaled":false,"timing":false,"split24":false,"pps":false"#, to: &out)
+        return finish(&out)
+    }
+
+    /// `{"class":"ERROR","message":"…"}`.
+    public static func error(_ message: String) -> [UInt8] {
+        var out: [UInt8] = []
+        ByteText.append(#"{"class":"ERROR","message":"#, to: &out)
+        ByteText.appendJSONString(message, to: &out)
+        return finish(&out)
+    }
+
+    /// One `TPV` for a delivered fix.
+    public static func tpv(_ record: LogRecord) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(220)
+        appendTPV(record, to: &out)
+        out.append(contentsOf: [0x0D, 0x0A])
+        return out
+    }
+
+    /// `POLL`: `time` (now, UTC seconds), `active` 1, and the last fix this
+    /// program got (`tpv` empty when it has had none).
+    public static func poll(client: String, last: LogRecord?, time: Double) -> [UInt8] {
+        var out: [UInt8] = []
+        ByteText.append(#"{"class":"POLL","time":""#, to: &out)
+        ByteText.appendUTC(time, to: &out)
+        ByteText.append(#"","active":1,"tpv":["#, to: &out)
+        if let last { appendTPV(last, to: &out) }
+        ByteText.append(#"],"sky":[]"#, to: &out)
+        return finish(&out)
+    }
+
+    private static func appendDevice(client: String, activated: Double, to out: inout [UInt8]) {
+        ByteText.append(#"{"class":"DEVICE","path":"#, to: &out)
+        ByteText.appendJSONString(deviceName(client: client), to: &out)
+        ByteText.append(#","driver":"locationd","activated":""#, to: &out)
+        ByteText.appendUTC(activated, to: &out)
+        ByteText.append(#"","flags":1}"#, to: &out)
+    }
+
+    private static func appendTPV(_ record: LogRecord, to out: inout [UInt8]) {
+        ByteText.append(#"{"class":"TPV","device":"#, to: &out)
+        ByteText.appendJSONString(deviceName(client: record.client), to: &out)
+        ByteText.append(#","mode":"#, to: &out)
+        ByteText.append(record.mode.rawValue, to: &out)
+        ByteText.append(#","time":""#, to: &out)
+        ByteText.appendUTC(record.time, to: &out)
+        ByteText.append(#"","lat":"#, to: &out)
+        _ = FixedDecimal.append(record.latitude, decimals: LogRecord.coordinateDecimals, to: &out)
+        ByteText.append(#","lon":"#, to: &out)
+        _ = FixedDecimal.append(record.longitude, decimals: LogRecord.coordinateDecimals, to: &out)
+        if let altitude = record.altitude {
+            appendMeasurement(#","alt":"#, altitude, to: &out)
+            appendMeasurement(#","altMSL":"#, altitude, to: &out)
+        }
+        if let eph = record.horizontalError { appendMeasurement(#","eph":"#, eph, to: &out) }
+        if let epv = record.verticalError { appendMeasurement(#","epv":"#, epv, to: &out) }
+        if let track = record.course { appendMeasurement(#","track":"#, track, to: &out) }
+        if let speed = record.speed { appendMeasurement(#","speed":"#, speed, to: &out) }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    private static func appendMeasurement(_ key: String, _ value: Double, to out: inout [UInt8]) {
+        guard value.isFinite else { return }
+        ByteText.append(key, to: &out)
+        _ = FixedDecimal.append(value, decimals: LogRecord.measurementDecimals, minimumDecimals: 1, to: &out)
+    }
+
+    /// Closes the object opened by the caller and ends the line as gpsd does.
+    private static func finish(_ out: inout [UInt8]) -> [UInt8] {
+        out.append(contentsOf: [UInt8(ascii: "}"), 0x0D, 0x0A])
+        return out
+    }
+}

@@ -1,0 +1,125 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LocationSystem
+
+/// A listening Unix stream socket at a path: the control socket and the
+/// programs' sockets are set up and taken down the same way.
+///
+/// Setting up creates the socket's directory, replaces a socket left by a
+/// server that is gone (refuses when one answers, and never deletes anything
+/// that is not a socket), binds, gives the file `mode` and the group, and
+/// listens. `close()` removes the file only while it is still the one this
+/// listener made.
+struct UnixListener: Sendable {
+    /// Why a socket could not be set up.
+    enum Failure: Error, Sendable, Hashable {
+        /// The path does not fit in a Unix socket address.
+        case pathTooLong
+        /// Something that is not a socket is at the path; it is left alone.
+        case notASocket
+        /// A server answers on the socket already.
+        case alreadyServed
+        /// A system call failed.
+        case system(SystemError)
+    }
+
+    /// The socket's path.
+    let path: String
+    /// The listening descriptor (non-blocking, close-on-exec).
+    let fd: Int32
+    /// Things a person should know (the group could not be given to the file).
+    let warnings: [String]
+    /// The file this listener made; `nil` for a socket systemd passed (never removed).
+    private let identity: (device: UInt64, inode: UInt64)?
+
+    /// Serves `passed`, the listening socket systemd handed over, as it is:
+    /// systemd made the file, its mode and group, and removes it.
+    init(passed: PassedSocket) {
+        path = passed.path
+        fd = passed.descriptor
+        warnings = []
+        identity = nil
+    }
+
+    /// Binds and listens at `path` (see the type), giving the file to
+    /// `group` when there is one; `role` names the socket in messages
+    /// (`control socket`, `gpsd socket`).
+    init(path: String, role: String, mode: mode_t, group: SocketGroup?, directoryMode: mode_t) throws(Failure) {
+        guard let address = UnixSocketAddress(path: path) else { throw .pathTooLong }
+        self.path = path
+        do {
+            try FileSystem.makeDirectories(FileSystem.parent(of: path), mode: directoryMode)
+        } catch {
+            throw .system(error)
+        }
+        try Self.clearStaleSocket(address, role: role)
+        let fd: Int32
+        do {
+            fd = try UnixSocketAddress.makeSocket(nonBlocking: true)
+        } catch {
+            throw .system(error)
+        }
+        var warnings: [String] = []
+        var info = stat()
+        do {
+            try retryingEINTR("bind \(path)") { address.withSockaddr { bind(fd, $0, $1) } }
+            try retryingEINTR("stat \(path)") { lstat(path, &info) }
+            if let group, chown(path, uid_t.max, group.gid) != 0 {
+                let code = errno
+                warnings.append(
+                    "cannot give \(path) to group \(group.name) (\(String(cString: strerror(code)))): its members cannot "
+                        + "connect; run locationd as root or as a member of \(group.name)")
+            }
+            try retryingEINTR("chmod \(path)") { chmod(path, mode) }
+            try retryingEINTR("listen \(path)") { listen(fd, 128) }
+        } catch {
+            Glibc.close(fd)
+            if error.operation.hasPrefix("bind") == false { unlink(path) }
+            throw .system(error)
+        }
+        self.fd = fd
+        self.warnings = warnings
+        identity = (UInt64(info.st_dev), UInt64(info.st_ino))
+    }
+
+    /// Closes the descriptor and removes the file if it is still this listener's.
+    func close() {
+        Glibc.close(fd)
+        var info = stat()
+        if let identity, lstat(path, &info) == 0, UInt64(info.st_dev) == identity.device,
+            UInt64(info.st_ino) == identity.inode
+        {
+            unlink(path)
+        }
+    }
+
+    /// Removes a socket left at `address` by a server that is gone.
+    private static func clearStaleSocket(_ address: UnixSocketAddress, role: String) throws(Failure) {
+        let path = address.path
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            let code = errno
+            if code == ENOENT { return }
+            throw .system(SystemError("stat \(path)", errno: code))
+        }
+        guard info.st_mode & S_IFMT == S_IFSOCK else { throw .notASocket }
+        let occupant: UnixSocketAddress.Occupant
+        do {
+            occupant = try address.probe()
+        } catch {
+            throw .system(error)
+        }
+        switch occupant {
+        case .server:
+            throw .alreadyServed
+        case .nobody:
+            guard unlink(path) == 0 || errno == ENOENT else {
+                throw .system(SystemError("remove the stale socket \(path)", errno: errno))
+            }
+            Diagnostics.notice("removed \(path), a \(role) left by a locationd that is no longer running")
+        case .unknown(let code):
+            throw .system(SystemError("connect to the existing \(path)", errno: code))
+        }
+    }
+}

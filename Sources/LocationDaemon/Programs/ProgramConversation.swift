@@ -1,0 +1,280 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LocationCore
+import LocationSystem
+
+/// The programs' side of the daemon on a `ServerLoop`: gpsd's JSON protocol
+/// on a client's `gpsd_socket` and `gpsd_port`, NMEA sentences on its
+/// `nmea_socket` (docs/protocol.md, "Programs").
+///
+/// * gpsd protocol: `VERSION` on connect; `?WATCH={"enable":true}` answered
+///   with `DEVICES` and `WATCH`, then a `TPV` per fix delivered to the
+///   client; `?WATCH={"enable":false}` stops; `?POLL;` repeats the last fix
+///   this program got; `?VERSION;`, `?DEVICES;`; anything else gets gpsd's
+///   `ERROR`.
+/// * NMEA: the stream starts when the program connects; what it sends is ignored.
+/// * A program that falls `watcherBacklog` bytes behind is cut off; the
+///   others and the log never wait for it.
+/// * Watching and going away become the client's app state through `ProgramUse`.
+final class ProgramConversation: ServerConversation {
+    typealias Completion = Never
+
+    private struct Program {
+        var endpoint: Int
+        var peer: ProgramPeer
+        var watching = false
+        var last: LogRecord?
+        var delivered = 0
+    }
+
+    let name = "program sockets"
+    let requestTerminator: UInt8? = UInt8(ascii: ";")
+    let maximumLineLength = GPSDCommand.maximumLength
+    private let endpoints: [ProgramEndpoint]
+    private let sinks: ProgramSinks
+    private let use: ProgramUse
+    private let started: Double
+    private var programs: [UInt64: Program] = [:]
+    private var order: [UInt64] = []
+    private var watchers: [String: Int] = [:]
+    private var changed = false
+
+    /// Serves `endpoints` (in the order of the loop's listeners).
+    init(endpoints: [ProgramEndpoint], sinks: ProgramSinks, use: ProgramUse, started: Double) {
+        self.endpoints = endpoints
+        self.sinks = sinks
+        self.use = use
+        self.started = started
+    }
+
+    // MARK: Connecting
+
+    func admit(_ fd: Int32, listener: Int) -> PeerCredentials? {
+        let endpoint = endpoints[listener]
+        let found: ProgramPeer?
+        switch endpoint.place {
+        case .unix: found = ProgramPeer.unix(fd)
+        case .loopback: found = ProgramPeer.loopback(fd)
+        }
+        guard let peer = found else {
+            guard endpoint.allow.everyone else {
+                refuse(fd, endpoint, why: "locationd cannot tell who connected, and \(endpoint.key) of \(endpoint.client) admits only allow_users/allow_groups")
+                return nil
+            }
+            return PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max, mayChange: false)
+        }
+        let ids = peer.credentials
+        guard endpoint.allow.admits(uid: ids.uid, gid: ids.gid, groups: peer.groups) else {
+            refuse(fd, endpoint, why: "uid \(ids.uid) is not in allow_users or allow_groups of [client.\(endpoint.client)]", peer: peer)
+            return nil
+        }
+        pendingPeer = peer
+        return ids
+    }
+
+    /// The peer `admit` just let in, for `opened` (the loop calls one right after the other).
+    private var pendingPeer: ProgramPeer?
+
+    private func refuse(_ fd: Int32, _ endpoint: ProgramEndpoint, why: String, peer: ProgramPeer? = nil) {
+        sinks.countRefused(endpoint.client)
+        let who = peer.map { "\($0.name ?? "a program") (\($0.credentials))" } ?? "a program"
+        Diagnostics.notice("\(endpoint.name): refused \(who): \(why)")
+        if endpoint.kind == .gpsd {
+            let line = GPSDReply.error("locationd: refused: \(why)")
+            _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+        }
+        let record = AuditRecord(
+            time: SystemClock.utc(), peer: peer?.credentials ?? PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max, mayChange: false),
+            command: "connect", client: endpoint.client,
+            arguments: .object([("via", .string(endpoint.key)), ("refused", .string(why))]), before: .null, after: .null)
+        refused(record)
+    }
+
+    /// Where refusals are audited (set by the server).
+    var refused: @Sendable (AuditRecord) -> Void = { _ in }
+
+    let connectionNoun = "program connections"
+
+    func busyLine(_ reason: String, listener: Int) -> [UInt8] {
+        endpoints[listener].kind == .gpsd ? GPSDReply.error(reason) : []
+    }
+
+    func tooSlowLine(backlog: Int, listener: Int) -> [UInt8] {
+        guard endpoints[listener].kind == .gpsd else { return [] }
+        return GPSDReply.error("locationd: this program fell more than \(backlog) bytes behind and was cut off; read reports as they come")
+    }
+
+    func stoppingLine(for connection: ServerConnection) -> [UInt8]? {
+        endpoints[connection.listener].kind == .gpsd ? GPSDReply.error("locationd is stopping") : nil
+    }
+
+    func opened(_ connection: ServerConnection, loop: ServerLoop<ProgramConversation>, now: Double) {
+        let peer = pendingPeer ?? ProgramPeer(credentials: connection.peer, groups: nil, pidKnown: false, name: nil)
+        pendingPeer = nil
+        programs[connection.id] = Program(endpoint: connection.listener, peer: peer)
+        order.append(connection.id)
+        changed = true
+        switch endpoints[connection.listener].kind {
+        case .gpsd:
+            connection.output.enqueue(GPSDReply.version())
+        case .nmea:
+            beginWatch(connection)
+        }
+        publishIfChanged()
+    }
+
+    // MARK: Requests
+
+    func dispatch(
+        _ line: ServerConnection.Line, on connection: ServerConnection, loop: ServerLoop<ProgramConversation>, now: Double
+    ) {
+        guard var program = programs[connection.id], endpoints[program.endpoint].kind == .gpsd else { return }
+        let endpoint = endpoints[program.endpoint]
+        let command: GPSDCommand
+        switch line {
+        case .tooLong:
+            loop.countMalformed()
+            command = .unknown("Request too long (more than \(GPSDCommand.maximumLength) bytes)")
+        case .request(let bytes):
+            guard let parsed = GPSDCommand.parse(bytes) else { return }
+            command = parsed
+        }
+        switch command {
+        case .watch(let watch?) where watch.enable:
+            connection.output.enqueue(GPSDReply.devices(client: endpoint.client, activated: started))
+            connection.output.enqueue(GPSDReply.watch(watch))
+            if !program.watching { beginWatch(connection) }
+        case .watch(let watch?):
+            connection.output.enqueue(GPSDReply.watch(watch))
+            if program.watching { endWatch(connection) }
+        case .watch(nil):
+            connection.output.enqueue(GPSDReply.watch(GPSDWatch(enable: program.watching, json: program.watching)))
+        case .poll:
+            program = programs[connection.id] ?? program
+            connection.output.enqueue(GPSDReply.poll(client: endpoint.client, last: program.last, time: SystemClock.utc()))
+        case .version:
+            connection.output.enqueue(GPSDReply.version())
+        case .devices:
+            connection.output.enqueue(GPSDReply.devices(client: endpoint.client, activated: started))
+        case .device:
+            connection.output.enqueue(GPSDReply.error("locationd serves fixes, not a receiver: ?DEVICE cannot configure anything here"))
+        case .unknown(let message):
+            loop.countMalformed()
+            connection.output.enqueue(GPSDReply.error(message))
+        }
+        publishIfChanged()
+    }
+
+    func complete(_ completion: Never, on connection: ServerConnection?, loop: ServerLoop<ProgramConversation>) {}
+
+    func unwatch(_ watcher: WatcherID, loop: ServerLoop<ProgramConversation>) {}
+
+    // MARK: Watching
+
+    private func beginWatch(_ connection: ServerConnection) {
+        guard var program = programs[connection.id], !program.watching else { return }
+        let endpoint = endpoints[program.endpoint]
+        program.watching = true
+        programs[connection.id] = program
+        connection.streaming = true
+        let first = watchers[endpoint.client, default: 0] == 0
+        watchers[endpoint.client, default: 0] += 1
+        if first { sinks.setWatched(endpoint.client, true) }
+        changed = true
+        var tell: (@Sendable (String) -> Void)?
+        let output = connection.output
+        switch endpoint.kind {
+        case .gpsd:
+            tell = { sentence in output.enqueue(GPSDReply.error(sentence)) }
+        case .nmea:
+            let name = endpoint.name
+            tell = { sentence in Diagnostics.notice("\(name): a program connected; \(sentence)") }
+        }
+        use.post(.began(endpoint, peer: program.peer.credentials, first: first, tell: tell))
+    }
+
+    private func endWatch(_ connection: ServerConnection) {
+        guard var program = programs[connection.id], program.watching else { return }
+        let endpoint = endpoints[program.endpoint]
+        program.watching = false
+        programs[connection.id] = program
+        connection.streaming = false
+        watchers[endpoint.client, default: 1] -= 1
+        let last = watchers[endpoint.client] == 0
+        if last {
+            watchers[endpoint.client] = nil
+            sinks.setWatched(endpoint.client, false)
+        }
+        changed = true
+        use.post(.ended(endpoint, peer: program.peer.credentials, last: last))
+    }
+
+    // MARK: Deliveries
+
+    func wake(_ loop: ServerLoop<ProgramConversation>, now: Double) {
+        let (records, regranted) = sinks.take()
+        if !records.isEmpty {
+            var tpv: [Int: [UInt8]] = [:]
+            var nmea: [Int: [UInt8]] = [:]
+            for connection in loop.openConnections {
+                guard var program = programs[connection.id], program.watching else { continue }
+                let endpoint = endpoints[program.endpoint]
+                for (index, record) in records.enumerated() where record.client == endpoint.client {
+                    let bytes: [UInt8]
+                    switch endpoint.kind {
+                    case .gpsd:
+                        bytes = tpv[index] ?? GPSDReply.tpv(record)
+                        tpv[index] = bytes
+                    case .nmea:
+                        bytes = nmea[index] ?? NMEAEncoder.sentences(record)
+                        nmea[index] = bytes
+                    }
+                    // A program too far behind is cut off here; the loop closes it.
+                    guard connection.output.send(bytes) else { break }
+                    program.last = record
+                    program.delivered += 1
+                }
+                programs[connection.id] = program
+            }
+            changed = true
+        }
+        if !regranted.isEmpty {
+            // The grant those fixes came under is gone: a `?POLL` must not repeat them.
+            for (id, program) in programs where regranted.contains(endpoints[program.endpoint].client) {
+                programs[id]?.last = nil
+            }
+        }
+        publishIfChanged()
+    }
+
+    func cutOff(_ connection: ServerConnection, loop: ServerLoop<ProgramConversation>) {
+        guard let program = programs[connection.id] else { return }
+        let endpoint = endpoints[program.endpoint]
+        sinks.countCutOff(endpoint.client)
+        Diagnostics.info("\(endpoint.name): cut off \(program.peer.name ?? "a program") (\(program.peer.credentials)): it fell too far behind")
+    }
+
+    func closed(_ connection: ServerConnection, loop: ServerLoop<ProgramConversation>) {
+        endWatch(connection)
+        programs[connection.id] = nil
+        order.removeAll { $0 == connection.id }
+        changed = true
+        publishIfChanged()
+    }
+
+    private func publishIfChanged() {
+        guard changed else { return }
+        changed = false
+        let list = order.compactMap { id -> ConnectedProgram? in
+            guard let program = programs[id] else { return nil }
+            let peer = program.peer
+            let endpoint = endpoints[program.endpoint]
+            return ConnectedProgram(
+                client: endpoint.client, via: endpoint.key, pid: peer.pidKnown ? peer.credentials.pid : nil,
+                uid: peer.credentials.uid == UInt32.max ? nil : peer.credentials.uid, name: peer.name,
+                watching: program.watching, delivered: program.delivered)
+        }
+        sinks.publish(list)
+    }
+}

@@ -1,0 +1,69 @@
+import LocationCore
+
+/// One socket a client serves programs on.
+struct ProgramEndpoint: Sendable {
+    /// What is spoken on it.
+    enum Kind: Sendable, Hashable {
+        /// gpsd's JSON protocol.
+        case gpsd
+        /// A stream of NMEA sentences.
+        case nmea
+    }
+
+    /// Where it listens.
+    enum Place: Sendable, Hashable {
+        /// A Unix socket at a path.
+        case unix(String)
+        /// Loopback TCP (127.0.0.1 and ::1) on a port.
+        case loopback(Int)
+    }
+
+    /// The client whose deliveries it serves.
+    var client: String
+    var kind: Kind
+    var place: Place
+    /// Who may connect.
+    var allow: ProgramAllowList
+    /// The client is updating from the start (`updating = on`): a program
+    /// going away does not stop it, and its first watch does not restart it.
+    var keepsUpdating: Bool
+    /// The client is in use from the start (`in_use = on`): programs going away leave it in use.
+    var keepsInUse: Bool
+
+    /// The config key it comes from: `gpsd_socket`, `gpsd_port`, `nmea_socket`.
+    var key: String {
+        switch (kind, place) {
+        case (.gpsd, .unix): "gpsd_socket"
+        case (.gpsd, .loopback): "gpsd_port"
+        case (.nmea, _): "nmea_socket"
+        }
+    }
+
+    /// `[client.qgis] gpsd_port 2948`, for messages.
+    var name: String {
+        switch place {
+        case .unix(let path): "[client.\(client)] \(key) \(path)"
+        case .loopback(let port): "[client.\(client)] \(key) \(port)"
+        }
+    }
+
+    /// Every endpoint of every client, in config order.
+    static func all(_ config: DaemonConfig) -> (endpoints: [ProgramEndpoint], warnings: [String]) {
+        var endpoints: [ProgramEndpoint] = []
+        var warnings: [String] = []
+        for client in config.clients where client.programs.servesPrograms {
+            let (allow, problems) = ProgramAllowList.resolve(client.programs, client: client.name)
+            warnings += problems
+            func add(_ kind: Kind, _ place: Place) {
+                endpoints.append(
+                    ProgramEndpoint(
+                        client: client.name, kind: kind, place: place, allow: allow, keepsUpdating: client.updating,
+                        keepsInUse: client.inUse))
+            }
+            if let path = client.programs.gpsdSocket { add(.gpsd, .unix(path)) }
+            if let port = client.programs.gpsdPort { add(.gpsd, .loopback(port)) }
+            if let path = client.programs.nmeaSocket { add(.nmea, .unix(path)) }
+        }
+        return (endpoints, warnings)
+    }
+}

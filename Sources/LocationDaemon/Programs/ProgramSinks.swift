@@ -1,0 +1,111 @@
+import LocationCore
+import Synchronization
+
+/// Where a client's deliveries meet its programs: the one owner of the
+/// engine hands every delivered record here (from `EffectCarrier.deliver`,
+/// the single fan-out point), and the program server's thread takes them
+/// and writes them out. Handing over only queues, under a lock held for an
+/// append: a slow program can never delay the log or the engine.
+///
+/// Only the clients a program watches now have their records queued; the
+/// queue is bounded (`maximumPending`), and records that find it full are
+/// counted, not kept. The program server publishes here who is connected,
+/// for `status`.
+public final class ProgramSinks: Sendable {
+    /// Records queued for the program server at most; more are counted as dropped.
+    public static let maximumPending = 4096
+
+    private struct State {
+        var watched: Set<String> = []
+        var pending: [LogRecord] = []
+        var programs: [ConnectedProgram] = []
+        var counts: [String: ProgramCounts] = [:]
+        /// Clients whose authorization changed since the loop last took the records.
+        var regranted: Set<String> = []
+        var waker: Wakeup?
+    }
+
+    private let state = Mutex(State())
+
+    /// An empty registry: nothing watched, nobody connected.
+    public init() {}
+
+    // MARK: The engine's owner
+
+    /// Queues a delivery, as its log record, for the programs of its client, if any watch.
+    public func deliver(_ delivery: Delivery) {
+        let waker = state.withLock { state -> Wakeup? in
+            guard state.watched.contains(delivery.client), let record = LogRecord(delivery: delivery) else { return nil }
+            guard state.pending.count < Self.maximumPending else {
+                state.counts[delivery.client, default: ProgramCounts()].dropped += 1
+                return nil
+            }
+            state.pending.append(record)
+            return state.waker
+        }
+        waker?.signal()
+    }
+
+    /// `client`'s authorization changed (status, accuracy, Location
+    /// Services): what its programs got before may not be repeated (`?POLL`).
+    public func grantChanged(_ client: String) {
+        let waker = state.withLock { state -> Wakeup? in
+            state.regranted.insert(client)
+            return state.waker
+        }
+        waker?.signal()
+    }
+
+    /// The programs connected now, in the order they connected.
+    public var programs: [ConnectedProgram] { state.withLock { $0.programs } }
+
+    /// Per client, peers refused at connect time, programs cut off and
+    /// records that found the queue full, since the start.
+    public var counts: [String: ProgramCounts] { state.withLock { $0.counts } }
+
+    // MARK: The program server
+
+    /// The waker of the server loop that takes the records.
+    func attach(_ waker: Wakeup?) {
+        state.withLock { $0.waker = waker }
+    }
+
+    /// Whether `client`'s records are queued (some program of it watches).
+    func setWatched(_ client: String, _ watched: Bool) {
+        state.withLock { state in
+            if watched {
+                state.watched.insert(client)
+            } else {
+                state.watched.remove(client)
+                state.pending.removeAll { $0.client == client }
+            }
+        }
+    }
+
+    /// The records queued since the last call, in delivery order, and the
+    /// clients whose authorization changed meanwhile.
+    func take() -> (records: [LogRecord], regranted: Set<String>) {
+        state.withLock { state in
+            defer {
+                state.pending.removeAll(keepingCapacity: true)
+                state.regranted.removeAll()
+            }
+            return (state.pending, state.regranted)
+        }
+    }
+
+    /// Who is connected now.
+    func publish(_ programs: [ConnectedProgram]) {
+        state.withLock { $0.programs = programs }
+    }
+
+    /// Counts a peer of `client` refused at connect time.
+    func countRefused(_ client: String) {
+        state.withLock { $0.counts[client, default: ProgramCounts()].refused += 1 }
+    }
+
+    /// Counts a program of `client` cut off for falling behind.
+    func countCutOff(_ client: String) {
+        state.withLock { $0.counts[client, default: ProgramCounts()].cutOff += 1 }
+    }
+}
