@@ -158,8 +158,12 @@ final class EngineOwner {
 
     func statusReport() -> StatusReport {
         let now = clock.monotonic()
+        var status = engine.status(now: now)
+        for index in status.clients.indices {
+            status.clients[index].logWrite = carrier.logs.writeStatus(of: status.clients[index].authorization.client)
+        }
         return StatusReport(
-            status: engine.status(now: now), time: clock.wall(), sourceName: sourceName,
+            status: status, time: clock.wall(), sourceName: sourceName,
             brokers: brokers.statuses, sky: sky?.view, skyAge: sky.map { max(0, now - $0.at) },
             programs: programs.programs, programCounts: programs.counts)
     }
