@@ -16,6 +16,9 @@ import Glibc
     .enabled(if: GPSFake.isAvailable, "gpsfake, gpsd or python3-gps is missing"))
 struct DaemonRunTests {
     static let walk = PackagePaths.fixture("walk.nmea")
+    /// The gpsd source's reconnect waits (docs/sources.md, "Reconnecting"): 0.125 s doubling to the cap.
+    static let backoffCap = 0.75
+    static let backoff: [Double] = (0..<8).map { min(backoffCap, 0.125 * Double(1 << $0)) }
 
     /// The 5 m chain of the walk, as SPEC §3.4 defines it.
     static func expectedChain() throws -> [Fix] {
@@ -116,16 +119,39 @@ struct DaemonRunTests {
         first.kill()
         try #require(await waitUntil(timeout: 60) { daemon.stderr.contains("lost the connection") }, "\(daemon.stderr)")
         let beforeRestart = sandbox.records().count
+        // gpsd stays away long enough for the backoff to reach its cap (0.125 + 0.25 + 0.5 s, then 0.75 s).
+        await pause(3)
         // A new gpsd on the same port plays the walk again from the start: an
         // older recording. Its fixes start a new time base and are logged
         // (issue #8: nothing blocks), the whole 5 m chain again.
         let second = try await GPSFake.start(
             log: Self.walk, options: .init(cycle: 0.004, once: true, gated: true, port: port), replacing: first)
         try #require(await Self.waitForConnection(daemon, count: 2), "no reconnect: \(daemon.stderr)")
+        // What the daemon says it waited (docs/sources.md): the sequence, and never more than the cap,
+        // so gpsd listening again is reconnected to within a second (#8) however long it was away.
+        let away = try #require(ReconnectNotice.all(in: daemon.stderr).first, "no waits in: \(daemon.stderr)")
+        #expect(away.attempts == away.waitCount && away.waitCount >= 5, "away 3 s: \(away)")
+        #expect(away.waits == Self.backoff.prefix(away.waits.count).map { $0 }, "\(away)")
+        #expect(away.longest == Self.backoffCap, "the waits reached the cap and stayed there: \(away)")
         second.release()
         #expect(await second.waitForExit(timeout: 120))
         let chain = try Self.expectedChain(loggedFrom: sandbox.records(), gpsd: reference, daemon: daemon)
         await waitUntil(timeout: 60) { sandbox.records().count >= beforeRestart + chain.count }
+        // The walk took gpsd's session past 5 s, a healthy one: when this gpsd goes (gpsfake exits
+        // after the walk) the backoff starts over, and a gpsd back at once is tried within 125 ms.
+        let healthy = "lost the connection after "
+        try #require(await waitUntil(timeout: 60) { daemon.stderr.occurrences(of: healthy) >= 2 }, "\(daemon.stderr)")
+        let secondLoss = daemon.stderr.components(healthy)[2].prefix { $0 != "\n" }
+        #expect(secondLoss.hasSuffix("(the backoff starts over)"), "\(secondLoss)")
+        let third = try await GPSFake.start(
+            log: Self.walk, options: .init(cycle: 0.004, once: true, gated: true, port: port), replacing: second)
+        defer { third.stop() }
+        try #require(await Self.waitForConnection(daemon, count: 3), "no second reconnect: \(daemon.stderr)")
+        let notices = ReconnectNotice.all(in: daemon.stderr)
+        try #require(notices.count == 2, "\(daemon.stderr)")
+        let again = notices[1]
+        #expect(again.waits.first == Self.backoff[0], "the backoff started over: \(again)")
+        #expect(again.waits == Self.backoff.prefix(again.waits.count).map { $0 } && again.longest <= Self.backoffCap, "\(again)")
         daemon.signal(SIGTERM)
         #expect(await daemon.wait(timeout: 60))
         #expect(daemon.exitStatus == 0)
@@ -144,9 +170,14 @@ struct DaemonRunTests {
         // Fault suite (scripts/faults).
         let (_, problems) = LogFileRecords.read(sandbox.logPath())
         let repeated = zip(times, times.dropFirst()).filter { $0 >= $1 }.count
+        let awayWaits: String = away.waits.map { String($0) }.joined(separator: ", ")
+        let firstAgain: Double = again.waits.first ?? 0
+        let backoffFigure = "\(away.attempts) attempts, waits \(awayWaits) s (the longest \(away.longest) s); "
+            + "after a healthy session the first wait \(firstAgain) s"
         FaultReport.figure(
             "gpsd-restart",
-            "gpsd killed after \(beforeRestart) lines and started again: reconnected, \(records.count - beforeRestart) lines after, "
+            "gpsd killed after \(beforeRestart) lines, away 3 s and started again: reconnected, \(backoffFigure), "
+                + "\(records.count - beforeRestart) lines after, "
                 + "\(repeated) repeated or out of order, \(problems.count) torn; location-unknown told: "
                 + "\(daemon.stderr.contains("location-unknown") ? "yes" : "no")")
     }

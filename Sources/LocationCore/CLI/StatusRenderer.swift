@@ -89,6 +89,7 @@ public enum StatusRenderer {
         var delivering = client.delivering ? "  getting locations: yes" : "  getting locations: NO"
         if !client.reason.isEmpty { delivering += " — " + client.reason }
         lines.append(delivering)
+        if let failure = client.logWrite?.failureLine { lines.append("  log: " + failure) }
         if client.deliveredCount > 0 || client.lastDelivered != nil {
             var line = "  delivered: \(client.deliveredCount) since the daemon started"
             if let last = client.lastDelivered {
@@ -103,7 +104,13 @@ public enum StatusRenderer {
             }
             lines.append(line)
         }
-        if client.drops.total > 0 { lines.append("  not delivered: \(client.drops.summary)") }
+        let unlogged = client.logWrite?.lost ?? 0
+        if client.drops.total > 0 || unlogged > 0 {
+            var parts = client.drops.total > 0 ? [client.drops.summary] : []
+            // Delivered, but the line could not be written (held past the limit, or no log open).
+            if unlogged > 0 { parts.append("not logged \(unlogged) (the log could not be written)") }
+            lines.append("  not delivered: " + parts.joined(separator: ", "))
+        }
         if let suggestion = client.suggestion, !suggestion.isEmpty {
             lines.append("  → run: locationctl \(suggestion)")
         }

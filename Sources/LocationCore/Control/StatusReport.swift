@@ -164,7 +164,7 @@ extension ClientStatus {
     /// The authorization's members, then `inUse`, `updating`, `locatePending`,
     /// `prompt`, `delivering`, `eligible`, `why` (the sentence), `suggestion` (a
     /// `locationctl` command without the program name), `lastDelivered`,
-    /// `lastDeliveredAge`, `delivered`, `dropped` (every reason's count).
+    /// `lastDeliveredAge`, `delivered`, `dropped` (every reason's count), `logWrite` (when the daemon said).
     public var json: JSONValue {
         var members = authorization.jsonMembers
         members.append(("inUse", .bool(inUse)))
@@ -181,6 +181,7 @@ extension ClientStatus {
         if let lastDeliveredAge, lastDeliveredAge.isFinite { members.append(("lastDeliveredAge", .number(lastDeliveredAge))) }
         members.append(("delivered", .number(Double(deliveredCount))))
         members.append(("dropped", .object(DropReason.allCases.map { ($0.rawValue, .number(Double(drops[$0]))) })))
+        if let logWrite { members.append(("logWrite", logWrite.json)) }
         return .object(members)
     }
 
@@ -201,6 +202,7 @@ extension ClientStatus {
         } catch {
             throw error.decodeError
         }
+        if let log = value["logWrite"], log != .null { logWrite = try LogWriteStatus(json: log) }
     }
 }
 

@@ -58,6 +58,8 @@ public struct ClientStatus: Sendable, Hashable {
     public var drops: DropCounters
     /// Seconds since the last delivery (the daemon's monotonic clock), if any.
     public var lastDeliveredAge: Double?
+    /// How the client's log is being written (the daemon fills it in; `nil`: no log, or not known).
+    public var logWrite: LogWriteStatus?
 
     /// A status from its parts.
     public init(

@@ -46,6 +46,10 @@ struct NMEAEpoch: Sendable {
     var course: Double?
     /// Sentences merged.
     var sentences = 0
+    /// The receiver's own error estimates for the epoch (SiRF's `$PSRFEPE`: EHPE and EVPE, metres),
+    /// which gpsd takes instead of its DOP model.
+    var estimatedHorizontalError: Double?
+    var estimatedVerticalError: Double?
     /// The DOPs as they stood when the epoch's first position arrived (that sentence's own HDOP
     /// included): gpsd computes an epoch's error estimates there (docs/nmea.md §6).
     var dopsAtFirstPosition: (hdop: Double?, vdop: Double?)?

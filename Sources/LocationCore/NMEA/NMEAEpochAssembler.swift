@@ -228,6 +228,11 @@ struct NMEAEpochAssembler: Sendable {
         // then (after a no-fix cycle, say), so a fix with an HDOP is never "accuracy unknown".
         let hdop = epoch.dopsAtFirstPosition?.hdop ?? self.hdop
         let vdop = epoch.dopsAtFirstPosition?.vdop ?? self.vdop
+        // The receiver's own estimate for this epoch, when it sent one (SiRF's PSRFEPE), wins over the model.
+        let horizontal = epoch.estimatedHorizontalError
+            ?? NMEAErrorModel.horizontalError(hdop: hdop, differential: differential)
+        let vertical = epoch.estimatedVerticalError
+            ?? NMEAErrorModel.verticalError(vdop: vdop, differential: differential)
         return Fix(
             time: time,
             mode: mode,
@@ -236,8 +241,8 @@ struct NMEAEpochAssembler: Sendable {
             // A 2D fix has no measured altitude (receivers send a held or
             // assumed one), as gpsd reports none for mode 2.
             altitude: mode == .threeD ? epoch.altitude : nil,
-            horizontalError: NMEAErrorModel.horizontalError(hdop: hdop, differential: differential),
-            verticalError: mode == .threeD ? NMEAErrorModel.verticalError(vdop: vdop, differential: differential) : nil,
+            horizontalError: horizontal,
+            verticalError: mode == .threeD ? vertical : nil,
             speed: epoch.speed,
             course: epoch.course,
             satellitesUsed: epoch.satellitesUsed
@@ -256,7 +261,19 @@ struct NMEAEpochAssembler: Sendable {
         case .gst: break  // Recognised for the cycle; gpsd derives no estimate from it.
         case .vtg: mergeVTG(f)
         case .zda: mergeZDA(f)
+        case .psrfepe: mergePSRFEPE(f)
         }
+    }
+
+    /// `PSRFEPE,time,status,hdop,ehpe,evpe,ehve,ehe` (SiRF): with status `A`, the estimated
+    /// horizontal and vertical position errors in metres become the epoch's error estimates, as in
+    /// gpsd. A value that is not a positive number is out of its domain and left out (the DOP
+    /// model stands). Its HDOP only repeats GSA's and its speed and heading errors have no place
+    /// in a fix: not read.
+    private mutating func mergePSRFEPE(_ f: NMEAFields) {
+        guard f[2].first == UInt8(ascii: "A") else { return }
+        if let ehpe = positiveDecimal(f[4]) { epoch.estimatedHorizontalError = ehpe }
+        if let evpe = positiveDecimal(f[5]) { epoch.estimatedVerticalError = evpe }
     }
 
     /// `GGA,time,lat,N,lon,E,quality,sats,hdop,alt,M,sep,M,age,station`

@@ -61,6 +61,13 @@ public final class ClientLogs {
         /// Whole lines not yet handed to the writer (`fsync = interval`).
         var batch: [UInt8] = []
         var batchLines = 0
+        /// Lines written and lost by this client's earlier writers (a reload replaced the log), plus
+        /// lines lost while no log was open.
+        var earlierWritten = 0
+        var earlierLost = 0
+        /// Why the log is not open, and since when (UTC seconds), when opening it failed.
+        var openError: SystemError?
+        var openFailedSince: Double?
     }
 
     /// Bytes a client's batch may reach before it is written: 64 KiB, less
@@ -121,6 +128,21 @@ public final class ClientLogs {
     /// The clients, in config order.
     public var clients: [String] { entries.map(\.name) }
 
+    /// What `status` says about a client's log (since the daemon started); `nil` when it has none.
+    public func writeStatus(of client: String) -> LogWriteStatus? {
+        guard let slot = slots[client], let path = entries[slot].path else { return nil }
+        let entry = entries[slot]
+        guard let writer = entry.writer else {
+            return LogWriteStatus(
+                path: path, open: false, written: entry.earlierWritten, lost: entry.earlierLost,
+                error: entry.openError?.description, since: entry.openFailedSince)
+        }
+        var status = writer.writeStatus
+        status.written += entry.earlierWritten
+        status.lost += entry.earlierLost
+        return status
+    }
+
     /// A client's place among the logs, for `append(prefix:slots:)`: valid
     /// until `generation` changes (a reload); nil for a client not configured.
     public func slot(of client: String) -> Int? {
@@ -132,7 +154,11 @@ public final class ClientLogs {
     /// false when the client has no open log (the line is not kept).
     @discardableResult
     public func append(_ line: [UInt8], client: String) -> Bool {
-        guard let slot = slots[client], let writer = entries[slot].writer else { return false }
+        guard let slot = slots[client] else { return false }
+        guard let writer = entries[slot].writer else {
+            if entries[slot].path != nil { entries[slot].earlierLost += 1 }
+            return false
+        }
         guard fsyncPolicy == .interval, line.last == UInt8(ascii: "\n") else {
             if let notice = writer.append(line) { Self.report(notice) }
             return true
@@ -152,7 +178,11 @@ public final class ClientLogs {
         let limit = batchLimit
         entries.withUnsafeMutableBufferPointer { entries in
             for slot in slots {
-                guard let writer = entries[slot].writer else { continue }
+                guard let writer = entries[slot].writer else {
+                    // A log that could not be opened: the line is lost, and counted.
+                    if entries[slot].path != nil { entries[slot].earlierLost += 1 }
+                    continue
+                }
                 if interval {
                     Self.batch(prefix[...], ending: entries[slot].ending, into: &entries[slot], limit: limit)
                 } else if let notice = writer.append(prefix + entries[slot].ending) {
@@ -222,9 +252,13 @@ public final class ClientLogs {
             } else {
                 do {
                     entries[slot].writer = try Self.open(path, fsync: fsyncPolicy)
+                    entries[slot].openError = nil
+                    entries[slot].openFailedSince = nil
                     Diagnostics.notice("opened \(path), which could not be opened before")
                     open += 1
                 } catch {
+                    entries[slot].openError = error
+                    entries[slot].openFailedSince = entries[slot].openFailedSince ?? SystemClock.utc()
                     Diagnostics.error("cannot open \(path) (\(error)); fixes for \(entries[slot].name) are not logged")
                 }
             }
@@ -253,10 +287,21 @@ public final class ClientLogs {
             }
             if let writer = kept?.writer, let notice = writer.close() { Self.report(notice) }
             var entry = Entry(name: client.name, path: path, writer: nil, ending: LogRecord.lineEnding(client: client.name))
+            if let kept, kept.path == path {
+                // The same log under a new fsync policy, or one that could not be opened: its counts go on.
+                entry.earlierWritten = kept.earlierWritten + (kept.writer?.linesWritten ?? 0)
+                entry.earlierLost = kept.earlierLost + (kept.writer?.linesLost ?? 0)
+                entry.openError = kept.openError
+                entry.openFailedSince = kept.openFailedSince
+            }
             if let path {
                 do {
                     entry.writer = try Self.open(path, fsync: policy)
+                    entry.openError = nil
+                    entry.openFailedSince = nil
                 } catch {
+                    entry.openError = error
+                    entry.openFailedSince = entry.openFailedSince ?? SystemClock.utc()
                     Diagnostics.error(
                         "\(OpenError(client: client.name, path: path, error: error)); its fixes are not logged until SIGHUP opens it")
                 }

@@ -153,15 +153,24 @@ final class EngineOwner {
     // MARK: - Queries
 
     func statusLine() -> String {
-        SystemdStatusLine.text(engine.status(now: clock.monotonic()), sourceName: sourceName)
+        SystemdStatusLine.text(status(now: clock.monotonic()), sourceName: sourceName)
     }
 
     func statusReport() -> StatusReport {
         let now = clock.monotonic()
         return StatusReport(
-            status: engine.status(now: now), time: clock.wall(), sourceName: sourceName,
+            status: status(now: now), time: clock.wall(), sourceName: sourceName,
             brokers: brokers.statuses, sky: sky?.view, skyAge: sky.map { max(0, now - $0.at) },
             programs: programs.programs, programCounts: programs.counts)
+    }
+
+    /// The engine's status with what only the daemon knows per client: how its log is written.
+    private func status(now: Double) -> EngineStatus {
+        var status = engine.status(now: now)
+        for index in status.clients.indices {
+            status.clients[index].logWrite = carrier.logs.writeStatus(of: status.clients[index].authorization.client)
+        }
+        return status
     }
 
     var savedState: SavedState { engine.savedState }

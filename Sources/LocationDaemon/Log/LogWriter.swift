@@ -91,6 +91,10 @@ public final class LogWriter {
     public private(set) var writes: Int = 0
     /// Whether a failure episode is under way.
     public private(set) var isFailing = false
+    /// During a failure episode, the latest error.
+    public private(set) var lastError: SystemError?
+    /// During a failure episode, when it began (UTC seconds, the system clock).
+    public private(set) var failingSince: Double?
 
     private var fd: Int32
     private var held: [[UInt8]] = []
@@ -127,6 +131,13 @@ public final class LogWriter {
 
     /// Lines waiting to be written (held during a failure episode).
     public var heldLines: Int { held.count - heldStart }
+
+    /// What `status` says about this log: lines written, held and lost, and while failing the error and since when.
+    public var writeStatus: LogWriteStatus {
+        LogWriteStatus(
+            path: path, open: fd >= 0, written: linesWritten, held: heldLines, lost: linesLost,
+            error: isFailing ? lastError?.description : nil, since: isFailing ? failingSince : nil)
+    }
 
     /// Appends one line: one JSON record, with or without its `\n` (pass it
     /// to save a copy); it must not contain another `\n`. Returns a notice
@@ -245,8 +256,10 @@ public final class LogWriter {
     // MARK: - Episodes and the hold
 
     private func fail(_ error: SystemError) -> Notice? {
+        lastError = error
         guard !isFailing else { return nil }
         isFailing = true
+        failingSince = SystemClock.utc()
         episodeCaughtUp = 0
         episodeLost = 0
         return .failed(path: path, error: error, held: heldLines)
@@ -255,6 +268,8 @@ public final class LogWriter {
     private func recoverIfFailing() -> Notice? {
         guard isFailing else { return nil }
         isFailing = false
+        lastError = nil
+        failingSince = nil
         return .recovered(path: path, caughtUp: episodeCaughtUp, lost: episodeLost)
     }
 

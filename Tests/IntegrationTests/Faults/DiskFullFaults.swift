@@ -45,8 +45,15 @@ struct DiskFullFaults {
         // Fixes keep coming and are held; the daemon serves as before.
         await pause(1)
         #expect(!daemon.hasExited, "\(daemon.stderr)")
-        let status = try await ControlPlane(sandbox: sandbox).ctl(["status"])
+        let control = ControlPlane(sandbox: sandbox)
+        let status = try await control.ctl(["status"])
         #expect(status.status == 0, "\(status.stderr)")
+        // Status says so (#8): the error, since when, the lines held in memory and those lost.
+        #expect(status.stdout.contains("  log: cannot write \(log): "), "\(status.stdout)")
+        #expect(status.stdout.contains(" lines held in memory, "), "\(status.stdout)")
+        let failing = try #require(try await control.status(of: "logger").logWrite, "no logWrite in status --json")
+        #expect(failing.failing && failing.held > 0 && failing.path == log, "\(failing)")
+        #expect(failing.error?.hasPrefix("write \(log): ") == true && failing.since != nil, "\(failing)")
 
         // Room again: the filler goes, or logrotate renames the full log and sends SIGHUP.
         if mounted {
@@ -59,6 +66,10 @@ struct DiskFullFaults {
         try #require(await waitUntil(timeout: 60) { daemon.stderr.contains(works) }, "\(daemon.stderr)")
         let told = daemon.stderr.components(works).dropFirst().first.map { String($0.prefix { $0 != "\n" }) } ?? ""
         let resumed = sandbox.records().count
+        // And then that writing works: nothing held, the error gone, what was lost still counted.
+        let recovered = try #require(try await control.status(of: "logger").logWrite)
+        #expect(!recovered.failing && recovered.error == nil && recovered.held == 0, "\(recovered)")
+        #expect(recovered.lost >= failing.lost && recovered.written >= linesWhenFull, "\(recovered)")
         #expect(await waitUntil(timeout: 60) { sandbox.records().count > resumed + 10 }, "logging goes on: \(daemon.stderr)")
         daemon.signal(SIGTERM)
         #expect(await daemon.wait(timeout: 60))

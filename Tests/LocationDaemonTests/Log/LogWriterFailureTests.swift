@@ -3,6 +3,7 @@ import Glibc
 #endif
 import LocationCore
 import LocationDaemon
+import LocationSystem
 import Testing
 import TestSupport
 
@@ -71,6 +72,38 @@ import TestSupport
             #expect(recordNumbers(try FileIO.read(path)) == Array(5..<total))
             #expect(try FileIO.read(path + ".1").isEmpty)
             #expect(!writer.isFailing && writer.heldLines == 0)
+        }
+    }
+
+    @Test(.enabled(if: Tmpfs.canMount, "needs permission to mount a small tmpfs"))
+    func statusShowsTheHeldLinesThenTheLostOnesThenTheRecovery() throws {
+        try Self.onTmpfs { mnt in
+            let path = mnt + "/logger.jsonl"
+            let writer = try LogWriter(path: path, fsync: .always)
+            #expect(writer.writeStatus == LogWriteStatus(path: path))
+            // Full before the file has a page: the first line fails.
+            try Self.fill(mnt)
+            let before = SystemClock.utc()
+            for n in 3..<13 { _ = writer.append(logRecord(n)) }
+            let after = SystemClock.utc()
+            var status = writer.writeStatus
+            #expect(status.held == 10 && status.lost == 0 && status.written == 0 && status.failing)
+            #expect(status.error == "write \(path): No space left on device")
+            let since = try #require(status.since)
+            #expect(since >= before && since <= after, "since the first failure")
+            #expect(status.failureLine?.hasSuffix("; 10 lines held in memory, 0 lost") == true)
+
+            // Past the hold limit the oldest go, and are counted; `since` stays the episode's start.
+            for n in 13..<(13 + LogWriter.holdLimit) { _ = writer.append(logRecord(n)) }
+            status = writer.writeStatus
+            #expect(status.held == LogWriter.holdLimit && status.lost == 10 && status.since == since)
+
+            // Room again: held lines written, the error gone, the lost count kept.
+            #expect(unlink(mnt + "/filler") == 0)
+            #expect(writer.flushIfDue(now: 0) == .recovered(path: path, caughtUp: LogWriter.holdLimit, lost: 10))
+            status = writer.writeStatus
+            #expect(status == LogWriteStatus(path: path, written: LogWriter.holdLimit, lost: 10))
+            #expect(!status.failing && status.failureLine == nil)
         }
     }
 

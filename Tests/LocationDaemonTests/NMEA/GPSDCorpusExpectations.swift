@@ -43,14 +43,6 @@ enum GPSDCorpusExpectations {
         cannot be read must not become "accuracy unknown", which every accuracy gate passes; \
         docs/nmea.md §2, issue #8); gpsd 3.22 reports it as 3D with eph 0
         """
-    static let notFromHDOP = """
-        gpsd's eph here is not its HDOP model: HDOP is 1.1 in every one of these epochs, gpsd \
-        reports 64.9, 24.7, 19.3 and 14.9 m; the parser keeps HDOP × 19 m (docs/nmea.md §6)
-        """
-    static let sirfEPE = """
-        gpsd takes eph from SiRF's proprietary `$PSRFEPE` (25.61 m) in this epoch; the parser reads \
-        standard sentences only and gives HDOP × 19 m
-        """
     static let twoEpochsTenMillisecondsApart = """
         the receiver sends two epochs 10 ms apart (10:21:43.990 and 10:21:44.000) while its DOPs \
         are 99.0; gpsd gives the second the first one's eph from an earlier HDOP, the parser its own
@@ -68,12 +60,6 @@ enum GPSDCorpusExpectations {
         switch name {
         case "ait250.log":
             e.gpsdSilent = ["19:49:40.000": lastEpoch]
-        case "beidou-bd.log":
-            for t in [
-                "07:41:56.799", "07:41:57.799", "07:41:58.799", "07:41:59.799",
-            ] { e.eph[t] = notFromHDOP }
-        case "beidou-gb.log":
-            e.eph["05:32:33.438"] = sirfEPE
         case "bundg_zeus_9.log":
             e.modes["09:49:45.000"] = noAltitude
         case "ch-4701.log":

@@ -15,9 +15,35 @@ struct GPSDReader {
 
     /// A stretch of time without a confirmed watch.
     private struct Outage {
+        /// The first waits between attempts that the reconnect notice lists.
+        static let listedWaits = 8
+
         var since: Double
         var attempts = 0
         var reason: String?
+        /// The first `listedWaits` waits between attempts (seconds), then only their count and the longest.
+        var waits: [Double] = []
+        var waitCount = 0
+        var longestWait = 0.0
+
+        mutating func waited(_ seconds: Double) {
+            if waits.count < Self.listedWaits { waits.append(seconds) }
+            waitCount += 1
+            longestWait = max(longestWait, seconds)
+        }
+
+        /// `waits between attempts 0.125 s, 0.25 s, 0.5 s, 0.75 s, … (9 waits, the longest 0.75 s)`.
+        var waitsText: String {
+            guard waitCount > 0 else { return "no wait between attempts" }
+            let listed = waits.map { "\(Self.seconds($0)) s" }.joined(separator: ", ")
+            let more = waitCount > waits.count ? ", …" : ""
+            return "waits between attempts \(listed)\(more) (\(waitCount) wait\(waitCount == 1 ? "" : "s"), the longest \(Self.seconds(longestWait)) s)"
+        }
+
+        static func seconds(_ value: Double) -> String {
+            let ms = (value * 1000).rounded() / 1000
+            return ms.rounded() == ms ? "\(Int(ms))" : "\(ms)"
+        }
     }
 
     private let control: GPSDReaderControl
@@ -69,7 +95,9 @@ struct GPSDReader {
                 failed(error)
             }
             if control.isStopping { break }
-            if control.wakeup.wait(seconds: backoff.nextDelay()) { break }
+            let delay = backoff.nextDelay()
+            outage?.waited(delay)
+            if control.wakeup.wait(seconds: delay) { break }
         }
         publish()
         control.readerFinished()
@@ -213,9 +241,10 @@ struct GPSDReader {
         if everConnected, let outage {
             let seconds = ((now - outage.since) * 10).rounded() / 10
             Diagnostics.notice(
-                "gpsd: reconnected to \(gpsd) at \(endpoint) after \(outage.attempts) attempt(s) in \(seconds) s")
+                "gpsd: reconnected to \(gpsd) at \(endpoint) after \(outage.attempts) attempt(s) in \(seconds) s; \(outage.waitsText)")
         } else if let outage, outage.attempts > 1 {
-            Diagnostics.notice("gpsd: connected to \(gpsd) at \(endpoint) after \(outage.attempts) attempts")
+            Diagnostics.notice(
+                "gpsd: connected to \(gpsd) at \(endpoint) after \(outage.attempts) attempts; \(outage.waitsText)")
         } else {
             Diagnostics.notice("gpsd: connected to \(gpsd) at \(endpoint)")
         }
@@ -237,7 +266,11 @@ struct GPSDReader {
         deliver { assembler, emit in assembler.flush(emit) }
         backoff.sessionEnded(after: duration)
         outage = Outage(since: SystemClock.monotonic(), attempts: 0, reason: error.reason)
-        Diagnostics.warning("gpsd: lost the connection: \(error); reconnecting")
+        // How long the session lasted decides where the backoff starts again (`ReconnectBackoff.stableAfter`).
+        let healthy = duration >= tuning.backoff.stableAfter
+        Diagnostics.warning(
+            "gpsd: lost the connection after \(Outage.seconds((duration * 10).rounded() / 10)) s: \(error); reconnecting"
+                + (healthy ? " (the backoff starts over)" : ""))
         report(.connecting, "\(error); reconnecting")
     }
 
