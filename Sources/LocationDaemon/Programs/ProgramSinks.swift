@@ -46,6 +46,9 @@ public final class ProgramSinks: Sendable {
         waker?.signal()
     }
 
+    /// Whether any client's programs are connected: the carrier hands over deliveries only then.
+    public var isWatching: Bool { state.withLock { !$0.watched.isEmpty } }
+
     /// `client`'s authorization changed (status, accuracy, Location
     /// Services): what its programs got before may not be repeated (`?POLL`).
     public func grantChanged(_ client: String) {
