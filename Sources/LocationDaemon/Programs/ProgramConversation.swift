@@ -76,18 +76,26 @@ final class ProgramConversation: ServerConversation {
     /// The peer `admit` just let in, for `opened` (the loop calls one right after the other).
     private var pendingPeer: ProgramPeer?
 
+    /// Which refusals reach the audit log and the journal (every one is counted).
+    private var throttle = RefusalThrottle()
+
     private func refuse(_ fd: Int32, _ endpoint: ProgramEndpoint, why: String, peer: ProgramPeer? = nil) {
         sinks.countRefused(endpoint.client)
-        let who = peer.map { "\($0.name ?? "a program") (\($0.credentials))" } ?? "a program"
-        Diagnostics.notice("\(endpoint.name): refused \(who): \(why)")
         if endpoint.kind == .gpsd {
             let line = GPSDReply.error("locationd: refused: \(why)")
             _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
         }
+        let credentials = peer?.credentials ?? PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max, mayChange: false)
+        let key = RefusalThrottle.Key(client: endpoint.client, socket: endpoint.key, uid: credentials.uid)
+        guard let unrecorded = throttle.record(key, now: SystemClock.monotonic()) else { return }
+        let who = peer.map { "\($0.name ?? "a program") (\($0.credentials))" } ?? "a program"
+        let repeats = unrecorded == 0 ? "" : " (and \(unrecorded) refusal\(unrecorded == 1 ? "" : "s") of the same peer before, counted in status, not recorded)"
+        Diagnostics.notice("\(endpoint.name): refused \(who): \(why)\(repeats)")
+        var arguments: [(String, JSONValue)] = [("via", .string(endpoint.key)), ("refused", .string(why))]
+        if unrecorded > 0 { arguments.append(("unrecorded", .number(Double(unrecorded)))) }
         let record = AuditRecord(
-            time: SystemClock.utc(), peer: peer?.credentials ?? PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max, mayChange: false),
-            command: "connect", client: endpoint.client,
-            arguments: .object([("via", .string(endpoint.key)), ("refused", .string(why))]), before: .null, after: .null)
+            time: SystemClock.utc(), peer: credentials, command: "connect", client: endpoint.client,
+            arguments: .object(arguments), before: .null, after: .null)
         refused(record)
     }
 

@@ -117,6 +117,13 @@ import TestSupport
         let record = try #require(running.audited.all.first)
         #expect(running.audited.all.count == 1)
         #expect(record.command == "connect" && record.client == "qgis" && record.peer.uid == 65534)
+        // The same peer again and again: every refusal counted, the audit log written once a minute, not per attempt.
+        for _ in 0..<3 {
+            let again = try await ChildProcess.run(ProgramSocketAccessTests.connectAsNobody + [running.socket], timeout: 60)
+            #expect(again.output.contains("is not in allow_users"), "\(again.output) \(again.stderr)")
+        }
+        #expect(await ServerFixture.eventually { running.sinks.counts["qgis"] == ProgramCounts(refused: 4) })
+        #expect(running.audited.all.count == 1)
         // Root is let in.
         let root = try ProgramSocket(path: running.socket)
         #expect(await ServerFixture.eventually { root.poll(); return root.reports("VERSION").count == 1 })
