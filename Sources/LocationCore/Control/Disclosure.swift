@@ -7,7 +7,8 @@
 ///   status without a position — fix mode, time, age, error estimates,
 ///   satellites used, the sky view (satellites used and seen, DOPs), the
 ///   receiver's clock (its last fix's time, so the clock offset, and its
-///   time jumps), counts — and every event but `location`.
+///   time jumps), counts, the clients' status whole (authorization, counts,
+///   how each log is written: no coordinate) — and every event but `location`.
 ///
 /// The stripped status is built fresh from an allow list (`status(_:)`), so a
 /// field added to `StatusReport`, `EngineStatus` or `Fix` later is hidden
