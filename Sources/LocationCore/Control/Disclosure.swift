@@ -40,9 +40,10 @@ public struct Disclosure: Sendable, Hashable {
         status.timeJumps = full.timeJumps
         status.lastTimeJump = full.lastTimeJump
         status.lastTimeJumpAge = full.lastTimeJumpAge
+        // The source's attempts and waits are no coordinate either.
         return StatusReport(
             status: status, time: report.time, sourceName: report.sourceName, sky: report.sky.map(Self.quality),
-            skyAge: report.skyAge)
+            skyAge: report.skyAge, sourceOutage: report.sourceOutage)
     }
 
     /// Whether a watcher reading through this filter gets `event`: every
