@@ -59,6 +59,33 @@ struct CommandLineTests {
         #expect(result.stderr.contains("not started"))
     }
 
+    /// A program socket's `socket_group` is looked up on this machine: one
+    /// that does not exist stops `run` and `check-config` alike, naming the key.
+    @Test func aProgramSocketGroupThatDoesNotExistIsAConfigurationError() async throws {
+        let sandbox = try DaemonSandbox("run-no-group")
+        let text = """
+            [daemon]
+            socket = \(sandbox.socketPath)
+            state_dir = \(sandbox.stateDirectory)
+            log_dir = \(sandbox.logDirectory)
+            [client.qgis]
+            gpsd_socket = \(sandbox.file("qgis.gpsd.sock"))
+            socket_mode = 0660
+            socket_group = locationd-test-no-such-group
+            """
+        try FileIO.write(sandbox.configPath, Array(text.utf8))
+        let checked = try await sandbox.runLocationd(["check-config", "--config", sandbox.configPath])
+        #expect(checked.status == 78)
+        #expect(checked.stdout.isEmpty)
+        #expect(checked.stderr.contains("[client.qgis] socket_group = locationd-test-no-such-group: there is no group"), "\(checked.stderr)")
+        #expect(checked.stderr.contains("has 1 problem"))
+        let run = try await sandbox.runLocationd(["run", "--config", sandbox.configPath])
+        #expect(run.status == 78, "EX_CONFIG")
+        #expect(run.stderr.contains("[client.qgis] socket_group = locationd-test-no-such-group"), "\(run.stderr)")
+        #expect(run.stderr.contains("not started"))
+        #expect(!FileIO.exists(sandbox.file("qgis.gpsd.sock")))
+    }
+
     @Test func runWithAMissingConfigurationSaysHowToFixIt() async throws {
         let sandbox = try DaemonSandbox("run-missing")
         let result = try await sandbox.runLocationd(["run", "--config", sandbox.file("nope.conf")])

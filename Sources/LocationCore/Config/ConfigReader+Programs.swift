@@ -1,5 +1,6 @@
-/// The `[client.NAME]` keys that serve programs: `gpsd_socket`, `gpsd_port`,
-/// `nmea_socket`, `allow_users`, `allow_groups`.
+/// The `[client.NAME]` keys that serve programs (`ProgramSettings.keys`):
+/// `gpsd_socket`, `gpsd_port`, `nmea_socket`, `socket_mode`, `socket_group`,
+/// `allow_users`, `allow_groups`.
 extension ConfigReader {
     mutating func readProgramKey(_ entry: INIParser.Entry, _ section: INIParser.Section, into programs: inout ProgramSettings) {
         switch entry.key {
@@ -19,6 +20,26 @@ extension ConfigReader {
             {
                 programs.gpsdPort = port
             }
+        case "socket_mode":
+            if entry.value.isEmpty {
+                programs.socketMode = ProgramSettings.defaultSocketMode
+            } else if let mode = Self.socketMode(entry.value) {
+                programs.socketMode = mode
+            } else if let number = Self.octalNumber(entry.value) {
+                let note = number & 0o7000 != 0
+                    ? "setuid, setgid and sticky bits mean nothing on a socket" : "the owner, the daemon's user, needs read and write"
+                bad(entry, section, accepted: Self.socketModes, note: note)
+            } else {
+                bad(entry, section, accepted: Self.socketModes)
+            }
+        case "socket_group":
+            if entry.value.isEmpty {
+                programs.socketGroup = nil
+            } else if Self.isGroupName(entry.value) {
+                programs.socketGroup = entry.value
+            } else {
+                bad(entry, section, accepted: "a group name or number, or nothing for the daemon's own group")
+            }
         case "allow_users", "allow_groups":
             let names = entry.value.split { $0 == " " || $0 == "\t" || $0 == "," }.map(String.init)
             let what = entry.key == "allow_users" ? "user" : "group"
@@ -30,6 +51,44 @@ extension ConfigReader {
             if entry.key == "allow_users" { programs.allowUsers = names } else { programs.allowGroups = names }
         default:
             preconditionFailure("readProgramKey was handed \(entry.key), which is not a program key")
+        }
+    }
+
+    static let socketModes =
+        "an octal file mode from 0600 to 0777 that gives the owner read and write, such as 0660 or 0666, or nothing for 0666"
+
+    /// A mode as `chmod` takes it in octal (`0660`, `660`): up to four digits 0–7.
+    static func octalNumber(_ text: String) -> UInt32? {
+        guard !text.isEmpty, text.utf8.count <= 4, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x37 }) else { return nil }
+        return UInt32(text, radix: 8)
+    }
+
+    /// A `socket_mode`: octal, no bits beyond 0o777, and read and write for
+    /// the owner (the daemon connects to a socket it finds at start-up to
+    /// tell one left by a stopped daemon from one in use).
+    static func socketMode(_ text: String) -> UInt32? {
+        guard let mode = octalNumber(text), mode <= 0o777, mode & 0o600 == 0o600 else { return nil }
+        return mode
+    }
+
+    /// `socket_mode` and `socket_group` are the Unix sockets' file mode and
+    /// group: set (other than to their defaults, which check-config writes
+    /// for every client) on a client without `gpsd_socket` or `nmea_socket`
+    /// they would do nothing, which is surely a mistake.
+    mutating func checkSocketAccessKeys(_ config: DaemonConfig, sections: [INIParser.Section]) {
+        for client in config.clients where !client.programs.hasUnixSockets {
+            guard let section = sections.first(where: { $0.name == "client.\(client.name)" }) else { continue }
+            let set = [
+                ("socket_mode", client.programs.socketMode != ProgramSettings.defaultSocketMode),
+                ("socket_group", client.programs.socketGroup != nil),
+            ]
+            for (key, isSet) in set where isSet {
+                guard let entry = section.entries.last(where: { $0.key == key }) else { continue }
+                errors.append(.conflict(
+                    file: file, line: entry.line, section: section.name, key: key, value: entry.value,
+                    detail: "[\(section.name)] \(key) = \(entry.value) sets the file of gpsd_socket and nmea_socket, "
+                        + "and this client has neither: add one, or remove \(key) (gpsd_port is TCP and has no file)"))
+            }
         }
     }
 

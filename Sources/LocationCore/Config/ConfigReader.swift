@@ -6,8 +6,7 @@ struct ConfigReader {
     static let clientKeys = [
         "log", "distance_filter", "desired_accuracy", "authorization", "precise", "updating", "in_use",
         "usage", "usage_always", "purpose.KEY", "once_grace", "reduced_grid", "reduced_interval", "locate_timeout",
-        "gpsd_socket", "gpsd_port", "nmea_socket", "allow_users", "allow_groups",
-    ] + MQTTSettings.keys
+    ] + ProgramSettings.keys + MQTTSettings.keys
     static let policyKeys = ["restricted"]
 
     static let booleans = "on or off"
@@ -68,6 +67,7 @@ struct ConfigReader {
         }
         checkLogConflicts(config, lines: clientLogLines)
         checkProgramConflicts(config, sections: sections)
+        checkSocketAccessKeys(config, sections: sections)
         if let restricted {
             let known = config.clients.map(\.name)
             for name in restricted.names where !known.contains(name) {
@@ -234,7 +234,7 @@ struct ConfigReader {
                 if let s = value(entry, section, Self.decimal, accepted: "a number of seconds (0 or more)", where: { $0 >= 0 }) { client.reducedInterval = s }
             case "locate_timeout":
                 if let s = value(entry, section, Self.decimal, accepted: "a number of seconds greater than 0", where: { $0 > 0 }) { client.locateTimeout = s }
-            case "gpsd_socket", "nmea_socket", "gpsd_port", "allow_users", "allow_groups":
+            case let key where ProgramSettings.keys.contains(key):
                 readProgramKey(entry, section, into: &client.programs)
             default:
                 if MQTTSettings.keys.contains(entry.key) {

@@ -177,6 +177,8 @@ public struct DaemonConfig: Sendable, Hashable {
             line("gpsd_socket", client.programs.gpsdSocket ?? "")
             line("gpsd_port", client.programs.gpsdPort.map(String.init) ?? "")
             line("nmea_socket", client.programs.nmeaSocket ?? "")
+            line("socket_mode", ProgramSettings.octal(client.programs.socketMode))
+            line("socket_group", client.programs.socketGroup ?? "")
             line("allow_users", client.programs.allowUsers.joined(separator: " "))
             line("allow_groups", client.programs.allowGroups.joined(separator: " "))
             if let mqtt = client.mqtt { mqtt.render(line) }

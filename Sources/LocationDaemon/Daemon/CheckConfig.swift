@@ -11,8 +11,11 @@ public enum CheckConfig {
         output: (String) -> Void = { StandardStreams.write($0, to: 1) },
         errors: (String) -> Void = { StandardStreams.write($0, to: 2) }
     ) -> ExitCode {
-        do {
+        do throws(ConfigErrors) {
             let config = try ConfigLoader.load(path: path, environment: environment)
+            // What only this machine can say (the program sockets' groups exist), reported as the file's problems are.
+            let hostProblems = ProgramSocketAccess.problems(config)
+            guard hostProblems.isEmpty else { throw ConfigErrors(hostProblems) }
             output(config.rendered)
             if let dropIns = try? ConfigLoader.dropIns(of: path), !dropIns.isEmpty {
                 errors("locationd: read after \(path), in this order: \(dropIns.joined(separator: ", "))\n")

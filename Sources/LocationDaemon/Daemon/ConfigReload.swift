@@ -24,7 +24,7 @@ struct ConfigReload: Sendable {
     }
 
     /// The keys the running program server does not take again (it is set up at start).
-    static let programKeys = "gpsd_socket, gpsd_port, nmea_socket, allow_users, allow_groups"
+    static let programKeys = "the program keys (" + ProgramSettings.keys.joined(separator: ", ") + ")"
 
     /// Each client's program settings, by name.
     static func programSockets(of config: DaemonConfig) -> [String: ProgramSettings] {

@@ -78,6 +78,13 @@ public enum Daemon {
             Diagnostics.error("not started: the configuration has errors (locationd check-config --config \(configPath) lists them)")
             return .configuration
         }
+        // What only this machine can say: the program sockets' groups exist.
+        let hostProblems = ProgramSocketAccess.problems(config)
+        guard hostProblems.isEmpty else {
+            for problem in hostProblems { Diagnostics.error(problem.description) }
+            Diagnostics.error("not started: the configuration has errors (locationd check-config --config \(configPath) lists them)")
+            return .configuration
+        }
         let clientNames = config.clients.map(\.name).joined(separator: ", ")
         Diagnostics.notice(
             "locationd \(LocationdVersion.string) starting: configuration \(configPath), source \(DaemonCore.name(of: config.source)), "

@@ -24,6 +24,8 @@ struct ProgramEndpoint: Sendable {
     var place: Place
     /// Who may connect.
     var allow: ProgramAllowList
+    /// A Unix socket's file mode and group (unused on loopback TCP).
+    var access: ProgramSocketAccess
     /// The client is updating from the start (`updating = on`): a program
     /// going away does not stop it, and its first watch does not restart it.
     var keepsUpdating: Bool
@@ -47,23 +49,32 @@ struct ProgramEndpoint: Sendable {
         }
     }
 
-    /// Every endpoint of every client, in config order.
-    static func all(_ config: DaemonConfig) -> (endpoints: [ProgramEndpoint], warnings: [String]) {
+    /// Every endpoint of every client, in config order; `errors` are the
+    /// `socket_group`s that cannot be had (`ProgramSocketAccess`).
+    static func all(_ config: DaemonConfig) -> (endpoints: [ProgramEndpoint], warnings: [String], errors: [ConfigError]) {
         var endpoints: [ProgramEndpoint] = []
         var warnings: [String] = []
+        var errors: [ConfigError] = []
         for client in config.clients where client.programs.servesPrograms {
             let (allow, problems) = ProgramAllowList.resolve(client.programs, client: client.name)
             warnings += problems
+            let access: ProgramSocketAccess
+            switch ProgramSocketAccess.resolve(client.programs, client: client.name, file: config.file) {
+            case .success(let resolved): access = resolved
+            case .failure(let error):
+                errors.append(error)
+                continue
+            }
             func add(_ kind: Kind, _ place: Place) {
                 endpoints.append(
                     ProgramEndpoint(
-                        client: client.name, kind: kind, place: place, allow: allow, keepsUpdating: client.updating,
-                        keepsInUse: client.inUse))
+                        client: client.name, kind: kind, place: place, allow: allow, access: access,
+                        keepsUpdating: client.updating, keepsInUse: client.inUse))
             }
             if let path = client.programs.gpsdSocket { add(.gpsd, .unix(path)) }
             if let port = client.programs.gpsdPort { add(.gpsd, .loopback(port)) }
             if let path = client.programs.nmeaSocket { add(.nmea, .unix(path)) }
         }
-        return (endpoints, warnings)
+        return (endpoints, warnings, errors)
     }
 }

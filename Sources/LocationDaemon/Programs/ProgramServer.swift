@@ -10,19 +10,17 @@ import LocationSystem
 /// `ProgramSinks`, turning programs' comings and goings into the clients'
 /// app state through the daemon's `ControlHandler` (`ProgramUse`).
 ///
-/// Unix sockets are made mode 0666, so any local program can reach them
-/// (as any can reach gpsd's port); `allow_users`/`allow_groups` narrow who
-/// is served, and the client's authorization decides what anyone gets.
+/// Unix sockets get the client's `socket_mode` (0666 unless set, so any
+/// local program can reach them, as any can reach gpsd's port) and
+/// `socket_group`, as the control socket gets its mode and group
+/// (`UnixListener`); `allow_users`/`allow_groups` narrow who is served, and
+/// the client's authorization decides what anyone gets.
 public final class ProgramServer: Sendable {
     /// Why the program sockets could not be set up.
     public struct SetupError: Error, Sendable, CustomStringConvertible {
         /// The sentence: which socket and why.
         public var description: String
     }
-
-    /// The Unix sockets' mode: anyone may connect; the allow lists and the
-    /// client's permission decide what they get.
-    public static let socketMode: mode_t = 0o666
 
     /// Things said at set-up that a person should know; also logged.
     public let warnings: [String]
@@ -42,7 +40,8 @@ public final class ProgramServer: Sendable {
         config: DaemonConfig, sinks: ProgramSinks, handler: any ControlHandler,
         audit: @escaping @Sendable (AuditRecord) -> Void, limits: ControlServer.Limits = ControlServer.Limits()
     ) throws(SetupError) {
-        let (all, resolveWarnings) = ProgramEndpoint.all(config)
+        let (all, resolveWarnings, errors) = ProgramEndpoint.all(config)
+        guard errors.isEmpty else { throw SetupError(description: errors.map(\.description).joined(separator: "; ")) }
         var warnings = resolveWarnings
         var endpoints: [ProgramEndpoint] = []
         var descriptors: [Int32] = []
@@ -57,7 +56,7 @@ public final class ProgramServer: Sendable {
             case .unix(let path):
                 do {
                     let listener = try UnixListener(
-                        path: path, role: "\(endpoint.key) socket", mode: Self.socketMode, group: nil,
+                        path: path, role: "\(endpoint.key) socket", mode: endpoint.access.mode, group: endpoint.access.group,
                         directoryMode: ControlServer.directoryMode)
                     unix.append(listener)
                     warnings += listener.warnings

@@ -18,10 +18,12 @@ import TestSupport
         let task: Task<Void, Never>
         var socket: String { directory.file("qgis.gpsd.sock") }
 
-        init(_ label: String, limits: ControlServer.Limits) throws {
+        /// `keys` are more lines of `[client.qgis]`.
+        init(_ label: String, limits: ControlServer.Limits, keys: [String] = []) throws {
             directory = try ScratchDirectory(label)
             let config = try DaemonConfig.parse(
-                "[client.qgis]\ngpsd_socket = \(directory.file("qgis.gpsd.sock"))\n", file: "test")
+                (["[client.qgis]", "gpsd_socket = \(directory.file("qgis.gpsd.sock"))"] + keys).joined(separator: "\n") + "\n",
+                file: "test")
             let server = try ProgramServer(
                 config: config, sinks: sinks, handler: FakeControlHandler(clients: ["qgis"]), audit: { _ in },
                 limits: limits)

@@ -61,7 +61,7 @@ struct GPSDReader {
     private let endpoint: String
     private let tuning: GPSDTuning
     private var backoff: ReconnectBackoff
-    private var assembler: EpochAssembler
+    private var assembler: GPSDEpochAssembler
     private var reporter = SourceStateReporter()
     private var statistics = GPSDSourceStatistics()
     private var published: GPSDSourceStatistics?
@@ -77,7 +77,7 @@ struct GPSDReader {
         self.endpoint = GPSDSession.endpoint(host: host, port: port)
         self.tuning = tuning
         self.backoff = ReconnectBackoff(policy: tuning.backoff)
-        self.assembler = EpochAssembler(tuning: tuning.epochs)
+        self.assembler = GPSDEpochAssembler(tuning: tuning.epochs)
     }
 
     /// Runs until a stop is requested, then finishes the sink.
@@ -229,7 +229,7 @@ struct GPSDReader {
     /// epochs are collected first: delivering touches `self`, which the
     /// assembler step is still mutating. The collection's storage is kept
     /// from one call to the next.)
-    private mutating func deliver(_ step: (inout EpochAssembler, (Fix) -> Void) -> Void) {
+    private mutating func deliver(_ step: (inout GPSDEpochAssembler, (Fix) -> Void) -> Void) {
         var completed = scratch
         scratch = []
         completed.removeAll(keepingCapacity: true)

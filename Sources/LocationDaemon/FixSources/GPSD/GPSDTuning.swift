@@ -1,10 +1,12 @@
+import LocationCore
+
 /// The timing of a `GPSDSource`. The defaults are what the daemon uses;
 /// tests shorten some of them.
 struct GPSDTuning: Sendable, Hashable {
     /// Reconnect delays.
     var backoff = ReconnectBackoff.Policy()
     /// Epoch assembly.
-    var epochs = EpochAssembler.Tuning()
+    var epochs = GPSDEpochAssembler.Tuning()
     /// Seconds after connecting within which gpsd must confirm the watch.
     var handshakeTimeout: Double = 5
     /// Seconds of silence from gpsd after which the watch is renewed as a probe.

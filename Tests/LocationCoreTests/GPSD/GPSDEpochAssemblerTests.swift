@@ -1,7 +1,5 @@
-import LocationCore
+@testable import LocationCore
 import Testing
-
-@testable import LocationDaemon
 
 @Suite struct EpochAssemblerTests {
     typealias Time = GPSDFixReport.Time
@@ -26,9 +24,9 @@ import Testing
     }
 
     struct Run {
-        var assembler: EpochAssembler
+        var assembler: GPSDEpochAssembler
         var fixes: [Fix] = []
-        init(_ tuning: EpochAssembler.Tuning = .init()) { assembler = EpochAssembler(tuning: tuning) }
+        init(_ tuning: GPSDEpochAssembler.Tuning = .init()) { assembler = GPSDEpochAssembler(tuning: tuning) }
         mutating func add(_ report: GPSDFixReport, at now: Double) {
             var out: [Fix] = []
             assembler.add(report, at: now) { out.append($0) }

@@ -1,5 +1,3 @@
-import LocationCore
-
 /// Turns gpsd's TPV reports into one `Fix` per receiver epoch.
 ///
 /// gpsd 3.22 reports an NMEA epoch as it decodes it: typically one TPV after
@@ -33,32 +31,43 @@ import LocationCore
 /// schedule: the latest count applies to epochs within `satelliteValidity`
 /// seconds (receiver time) of the epoch it arrived in.
 ///
-/// Pure: the caller supplies monotonic `now` and carries out the emits.
-struct EpochAssembler: Sendable {
+/// Pure, beside `NMEAEpochAssembler`: the caller (`GPSDReader`, on its
+/// reader thread) supplies monotonic `now` and carries out the emits.
+public struct GPSDEpochAssembler: Sendable {
     /// Timing and policy knobs.
-    struct Tuning: Sendable, Hashable {
+    public struct Tuning: Sendable, Hashable {
         /// Silence after an epoch's last TPV that completes it, seconds.
-        var quietInterval: Double = 1.0
+        public var quietInterval: Double = 1.0
         /// How far (receiver seconds) a SKY's satellite count carries.
-        var satelliteValidity: Double = 5
+        public var satelliteValidity: Double = 5
         /// Deliver an epoch as soon as it has the learnt complete shape.
-        var earlyDelivery: Bool = true
+        public var earlyDelivery: Bool = true
         /// Consecutive identical epochs needed before delivering early.
-        var steadyEpochs: Int = 8
+        public var steadyEpochs: Int = 8
+
+        /// Knobs from their parts; the defaults are the daemon's.
+        public init(
+            quietInterval: Double = 1.0, satelliteValidity: Double = 5, earlyDelivery: Bool = true, steadyEpochs: Int = 8
+        ) {
+            self.quietInterval = quietInterval
+            self.satelliteValidity = satelliteValidity
+            self.earlyDelivery = earlyDelivery
+            self.steadyEpochs = steadyEpochs
+        }
     }
 
     /// What the assembler has seen.
-    struct Counters: Sendable, Hashable {
+    public struct Counters: Sendable, Hashable {
         /// TPV reports received.
-        var reports = 0
+        public var reports = 0
         /// TPVs without a time (never delivered).
-        var timeless = 0
+        public var timeless = 0
         /// TPVs for an epoch already delivered (dropped).
-        var late = 0
+        public var late = 0
         /// Epochs delivered.
-        var epochs = 0
+        public var epochs = 0
         /// Of those, delivered as soon as they were complete.
-        var early = 0
+        public var early = 0
     }
 
     private struct Pending {
@@ -75,9 +84,9 @@ struct EpochAssembler: Sendable {
     }
 
     /// The knobs in force.
-    let tuning: Tuning
+    public let tuning: Tuning
     /// Running totals.
-    private(set) var counters = Counters()
+    public private(set) var counters = Counters()
     private var pending: Pending?
     private var lastDelivered: GPSDFixReport.Time?
     /// Set by `flush()`: until a TPV with another time arrives, TPVs with this one are late.
@@ -89,19 +98,19 @@ struct EpochAssembler: Sendable {
     private var satellites: (used: Int, anchor: GPSDFixReport.Time?)?
 
     /// An assembler with nothing pending.
-    init(tuning: Tuning = Tuning()) {
+    public init(tuning: Tuning = Tuning()) {
         self.tuning = tuning
         self.steadyNeeded = max(1, tuning.steadyEpochs)
     }
 
     /// Monotonic time at which the pending epoch is delivered if nothing else
     /// arrives; `nil` when nothing is pending.
-    var deadline: Double? {
+    public var deadline: Double? {
         pending.map { $0.lastArrival + tuning.quietInterval }
     }
 
     /// Takes one TPV that arrived at monotonic time `now`.
-    mutating func add(_ report: GPSDFixReport, at now: Double, _ emit: (Fix) -> Void) {
+    public mutating func add(_ report: GPSDFixReport, at now: Double, _ emit: (Fix) -> Void) {
         counters.reports += 1
         guard let time = report.time else {
             counters.timeless += 1
@@ -146,13 +155,13 @@ struct EpochAssembler: Sendable {
     }
 
     /// Takes a SKY report's count of satellites used (`nil`: not reported).
-    mutating func sky(satellitesUsed: Int?) {
+    public mutating func sky(satellitesUsed: Int?) {
         guard let used = satellitesUsed else { return }
         satellites = (used, pending?.time ?? lastDelivered)
     }
 
     /// Delivers the pending epoch if gpsd has been quiet past `deadline`.
-    mutating func expire(at now: Double, _ emit: (Fix) -> Void) {
+    public mutating func expire(at now: Double, _ emit: (Fix) -> Void) {
         if let deadline, now >= deadline {
             deliverPending(learn: true, emit)
         }
@@ -162,7 +171,7 @@ struct EpochAssembler: Sendable {
     /// about this gpsd (a new one may report differently). The last delivered
     /// time is kept: until another time arrives, that epoch resent after a
     /// reconnect is not delivered again.
-    mutating func flush(_ emit: (Fix) -> Void) {
+    public mutating func flush(_ emit: (Fix) -> Void) {
         deliverPending(learn: false, emit)
         resumeAfter = lastDelivered
         forgetShape()

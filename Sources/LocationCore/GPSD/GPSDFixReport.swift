@@ -1,22 +1,21 @@
-import LocationCore
-
 /// One TPV report. Unknown values are `nil`.
-struct GPSDFixReport: Sendable, Hashable {
-    var time: Time?
-    var mode: FixMode
-    var latitude: Double?
-    var longitude: Double?
-    var altitudeMSL: Double?
-    var altitudeHAE: Double?
-    var geoidSeparation: Double?
-    var eph: Double?
-    var epv: Double?
-    var epx: Double?
-    var epy: Double?
-    var speed: Double?
-    var track: Double?
+public struct GPSDFixReport: Sendable, Hashable {
+    public var time: Time?
+    public var mode: FixMode
+    public var latitude: Double?
+    public var longitude: Double?
+    public var altitudeMSL: Double?
+    public var altitudeHAE: Double?
+    public var geoidSeparation: Double?
+    public var eph: Double?
+    public var epv: Double?
+    public var epx: Double?
+    public var epy: Double?
+    public var speed: Double?
+    public var track: Double?
 
-    init(
+    /// A report from its values.
+    public init(
         time: Time?, mode: FixMode, latitude: Double? = nil, longitude: Double? = nil,
         altitudeMSL: Double? = nil, altitudeHAE: Double? = nil, geoidSeparation: Double? = nil,
         eph: Double? = nil, epv: Double? = nil, epx: Double? = nil, epy: Double? = nil,
@@ -38,7 +37,7 @@ struct GPSDFixReport: Sendable, Hashable {
     }
 
     /// Which values are known, for comparing how complete two reports are.
-    var fields: Fields {
+    public var fields: Fields {
         var set: Fields = []
         if time != nil { set.insert(.time) }
         if latitude != nil && longitude != nil { set.insert(.position) }
@@ -56,7 +55,7 @@ struct GPSDFixReport: Sendable, Hashable {
     /// `newer` laid over `self`: every value `newer` knows wins; values only
     /// `self` knows are kept. gpsd sends an epoch as several TPVs, each
     /// adding what the latest sentence told it.
-    func merged(with newer: GPSDFixReport) -> GPSDFixReport {
+    public func merged(with newer: GPSDFixReport) -> GPSDFixReport {
         GPSDFixReport(
             time: newer.time ?? time,
             mode: newer.mode,
@@ -79,7 +78,7 @@ struct GPSDFixReport: Sendable, Hashable {
     /// The horizontal error is gpsd's `eph` and nothing else: the per-axis
     /// `epx`/`epy` are a different statistic, and the same log read by the
     /// NMEA source must give the same estimate.
-    func fix(satellitesUsed: Int?) -> Fix {
+    public func fix(satellitesUsed: Int?) -> Fix {
         var altitude = altitudeMSL
         if altitude == nil, let hae = altitudeHAE, let separation = geoidSeparation {
             altitude = hae - separation
@@ -100,32 +99,39 @@ struct GPSDFixReport: Sendable, Hashable {
 
     /// A receiver time exactly as gpsd sent it; two TPVs belong to one epoch
     /// when these are equal.
-    struct Time: Sendable, Hashable, Comparable {
+    public struct Time: Sendable, Hashable, Comparable {
         /// UTC seconds since 1970.
-        var seconds: Int64
+        public var seconds: Int64
         /// Nanoseconds, 0..<1_000_000_000.
-        var nanoseconds: Int32
+        public var nanoseconds: Int32
 
         /// Seconds since 1970 as a `Double` (what `Fix.time` holds).
-        var value: Double { Double(seconds) + Double(nanoseconds) / 1e9 }
+        public var value: Double { Double(seconds) + Double(nanoseconds) / 1e9 }
 
-        static func < (lhs: Time, rhs: Time) -> Bool {
+        /// A time from its parts.
+        public init(seconds: Int64, nanoseconds: Int32) {
+            self.seconds = seconds
+            self.nanoseconds = nanoseconds
+        }
+
+        public static func < (lhs: Time, rhs: Time) -> Bool {
             (lhs.seconds, lhs.nanoseconds) < (rhs.seconds, rhs.nanoseconds)
         }
     }
 
     /// The set of values a TPV (or a merged epoch) knows.
-    struct Fields: OptionSet, Sendable, Hashable {
-        let rawValue: UInt16
-        static let time = Fields(rawValue: 1 << 0)
-        static let position = Fields(rawValue: 1 << 1)
-        static let altitudeMSL = Fields(rawValue: 1 << 2)
-        static let altitudeHAE = Fields(rawValue: 1 << 3)
-        static let geoidSeparation = Fields(rawValue: 1 << 4)
-        static let eph = Fields(rawValue: 1 << 5)
-        static let epv = Fields(rawValue: 1 << 6)
-        static let epxy = Fields(rawValue: 1 << 7)
-        static let speed = Fields(rawValue: 1 << 8)
-        static let track = Fields(rawValue: 1 << 9)
+    public struct Fields: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt16
+        public init(rawValue: UInt16) { self.rawValue = rawValue }
+        public static let time = Fields(rawValue: 1 << 0)
+        public static let position = Fields(rawValue: 1 << 1)
+        public static let altitudeMSL = Fields(rawValue: 1 << 2)
+        public static let altitudeHAE = Fields(rawValue: 1 << 3)
+        public static let geoidSeparation = Fields(rawValue: 1 << 4)
+        public static let eph = Fields(rawValue: 1 << 5)
+        public static let epv = Fields(rawValue: 1 << 6)
+        public static let epxy = Fields(rawValue: 1 << 7)
+        public static let speed = Fields(rawValue: 1 << 8)
+        public static let track = Fields(rawValue: 1 << 9)
     }
 }
