@@ -432,6 +432,14 @@ let hundred = best([options.locationd, "replay", smallTrack, "--config", "\(work
 let loadAfter = loadAverage()
 let smallFixes = Double(max(one.logged, 1))
 
+func split(_ live: Live) -> String {
+    let fixes = Double(max(live.daemonFixes, 1)), gpx = Double(max(live.gpxFixes, 1))
+    return "\(format(live.daemonSplit.user / fixes * 1e6, 1)) + \(format(live.daemonSplit.system / fixes * 1e6, 1)) vs "
+        + "\(format(live.gpxSplit.user / gpx * 1e6, 1)) + \(format(live.gpxSplit.system / gpx * 1e6, 1)) µs"
+}
+func latency(_ live: Live) -> String {
+    "\(format(live.latency50 * 1000, 2)) / \(format(live.latency99 * 1000, 2)) ms (\(live.latencyLines) lines)"
+}
 func rate(_ live: Live) -> String { "\(Int(live.fixesPerSecond.rounded())) fixes/s" }
 let slow = lives[0], fast = lives[lives.count - 1]
 
@@ -441,20 +449,12 @@ print("")
 print("| metric | \(rate(slow)) | \(rate(fast)) | target |")
 print("|---|---|---|---|")
 print("| `locationd run` CPU per fix vs `gpxlogger` on the same gpsd | \(ratio(slow.daemonPerFix, slow.gpxPerFix)) (\(format(slow.daemonPerFix, 1)) vs \(format(slow.gpxPerFix, 1)) µs) | \(ratio(fast.daemonPerFix, fast.gpxPerFix)) (\(format(fast.daemonPerFix, 1)) vs \(format(fast.gpxPerFix, 1)) µs) | ≤ 1.0x at both rates |")
+print("| the same, user + system µs per fix (locationd vs gpxlogger) | \(split(slow)) | \(split(fast)) | — |")
 print("| peak RSS (`VmHWM`) vs gpxlogger | \(ratio(Double(slow.daemonHWM), Double(slow.gpxHWM))) (\(format(Double(slow.daemonHWM) / 1024, 1)) vs \(format(Double(slow.gpxHWM) / 1024, 1)) MB) | \(ratio(Double(fast.daemonHWM), Double(fast.gpxHWM))) (\(format(Double(fast.daemonHWM) / 1024, 1)) vs \(format(Double(fast.gpxHWM) / 1024, 1)) MB) | ≤ 2x |")
 print("| heap and stacks (`RssAnon`) vs gpxlogger | \(ratio(Double(slow.daemonAnon), Double(slow.gpxAnon))) (\(slow.daemonAnon) vs \(slow.gpxAnon) kB) | \(ratio(Double(fast.daemonAnon), Double(fast.gpxAnon))) (\(fast.daemonAnon) vs \(fast.gpxAnon) kB) | — |")
 print("| fixes logged (locationd / gpxlogger) | \(slow.daemonFixes) / \(slow.gpxFixes) | \(fast.daemonFixes) / \(fast.gpxFixes) | equal |")
 print("| `locationd replay` of \(replay.logged / 1000) k fixes (all logged) vs `gpsdecode`, wall time | \(ratio(decode.wall, replay.wall)) faster (\(format(replay.wall, 3)) vs \(format(decode.wall, 3)) s, \(format(replayBytes / replay.wall / 1e6, 1)) vs \(format(replayBytes / decode.wall / 1e6, 1)) MB/s) | | ≥ 6x faster |")
 print("| replay CPU per fix, 100 clients (1 client) | \(format(hundred.cpu / smallFixes * 1e6, 1)) µs (\(format(one.cpu / smallFixes * 1e6, 2)) µs), \(Int(smallFixes)) fixes | | ≤ 10 µs |")
-func split(_ live: Live) -> String {
-    let fixes = Double(max(live.daemonFixes, 1)), gpx = Double(max(live.gpxFixes, 1))
-    return "\(format(live.daemonSplit.user / fixes * 1e6, 1)) + \(format(live.daemonSplit.system / fixes * 1e6, 1)) vs "
-        + "\(format(live.gpxSplit.user / gpx * 1e6, 1)) + \(format(live.gpxSplit.system / gpx * 1e6, 1)) µs"
-}
-func latency(_ live: Live) -> String {
-    "\(format(live.latency50 * 1000, 2)) / \(format(live.latency99 * 1000, 2)) ms (\(live.latencyLines) lines)"
-}
-print("| the same, user + system µs per fix (locationd vs gpxlogger) | \(split(slow)) | \(split(fast)) | — |")
 print("| TPV → log line, median / p99 | \(latency(slow)) | \(latency(fast)) | keep (p99 0.30 ms) |")
 print("| start → READY / SIGTERM → exit | \(format(slow.ready * 1000, 1)) ms / \(format(slow.stop * 1000, 1)) ms | \(format(fast.ready * 1000, 1)) ms / \(format(fast.stop * 1000, 1)) ms | keep (5.5 ms / 3.4 ms) |")
 if !(slow.played && fast.played) { print("(gpsfake did not finish a run: its numbers cover part of the walk)") }

@@ -50,14 +50,14 @@ func measure(clients count: Int, fixes: [Fix], filter: Double?, precise: Bool = 
     for _ in 0..<5 {
         var engine = Engine(settings: EngineSettings(clients: clients), saved: nil, seed: 1)
         var n = 0
-        var buffer: [Effect] = []
+        var buffer = EffectList()
         buffer.reserveCapacity(4 * count)
         let t0 = cpuSeconds()
         if reuseBuffer {
-            // What the daemon does: one effects buffer, emptied after each input is carried out.
+            // What the daemon does: one effect list, emptied after each input is carried out.
             for fix in fixes {
                 engine.handle(.fix(fix), now: fix.time ?? 0, into: &buffer)
-                for effect in buffer { if case .deliver = effect { n &+= 1 } }
+                n &+= buffer.deliveries
                 buffer.removeAll(keepingCapacity: true)
             }
         } else {

@@ -40,6 +40,11 @@ public enum DescriptorIO {
 
     /// Writes all of `bytes` to `fd` (see `writeAll(_:_:)` for a buffer).
     public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(WriteFailure) {
+        try writeAll(fd, bytes[...])
+    }
+
+    /// Writes all of `bytes` to `fd`: part of a buffer, written from where it is.
+    public static func writeAll(_ fd: Int32, _ bytes: ArraySlice<UInt8>) throws(WriteFailure) {
         // withUnsafeBytes rethrows untyped: carry the failure out as a value.
         let failure = bytes.withUnsafeBytes { raw -> WriteFailure? in
             do throws(WriteFailure) {

@@ -7,8 +7,16 @@
 ///   status without a position — fix mode, time, age, error estimates,
 ///   satellites used, the sky view (satellites used and seen, DOPs), the
 ///   receiver's clock (its last fix's time, so the clock offset, and its
-///   time jumps), counts, the clients' status whole (authorization, counts,
-///   how each log is written: no coordinate) — and every event but `location`.
+///   time jumps), counts, the MQTT brokers' state, what the program sockets
+///   turned away, the source's outage (attempts and waits), the clients'
+///   status whole (authorization, counts, how each log is written: no
+///   coordinate) — and every event but `location`.
+/// * Who runs the programs connected to a client's program sockets (pid,
+///   uid, process name) is no coordinate, but it is other users' business:
+///   a privileged peer sees it whether or not services are on; anyone else
+///   sees each program without them (how it came, whether it watches, how
+///   many fixes it got), as `ProtectProc=invisible` keeps other users'
+///   processes from the daemon itself.
 ///
 /// The stripped status is built fresh from an allow list (`status(_:)`), so a
 /// field added to `StatusReport`, `EngineStatus` or `Fix` later is hidden
@@ -40,10 +48,19 @@ public struct Disclosure: Sendable, Hashable {
         status.timeJumps = full.timeJumps
         status.lastTimeJump = full.lastTimeJump
         status.lastTimeJumpAge = full.lastTimeJumpAge
-        // The source's attempts and waits are no coordinate either.
+        // No coordinate in any of these (BrokerStatus, ProgramCounts, ConnectedProgram, SourceOutage hold none).
+        let programs = tier == .privileged ? report.programs : report.programs.map(Self.anonymous)
         return StatusReport(
-            status: status, time: report.time, sourceName: report.sourceName, sky: report.sky.map(Self.quality),
-            skyAge: report.skyAge, sourceOutage: report.sourceOutage)
+            status: status, time: report.time, sourceName: report.sourceName, brokers: report.brokers,
+            sky: report.sky.map(Self.quality), skyAge: report.skyAge, programs: programs,
+            programCounts: report.programCounts, sourceOutage: report.sourceOutage)
+    }
+
+    /// A connected program without who runs it: its client, socket, watching and count.
+    static func anonymous(_ program: ConnectedProgram) -> ConnectedProgram {
+        ConnectedProgram(
+            client: program.client, via: program.via, pid: nil, uid: nil, name: nil, watching: program.watching,
+            delivered: program.delivered)
     }
 
     /// Whether a watcher reading through this filter gets `event`: every

@@ -1,6 +1,6 @@
 /// The app side of SPEC §3.2: request, request-full-accuracy, session, start, stop, locate.
 extension Engine {
-    mutating func request(_ i: Int, _ kind: RequestKind, effects: inout [Effect]) -> Outcome {
+    mutating func request(_ i: Int, _ kind: RequestKind, effects: inout EffectList) -> Outcome {
         let c = clients[i]
         let name = c.settings.name
         let section = "[client.\(name)]"
@@ -42,7 +42,7 @@ extension Engine {
         }
     }
 
-    mutating func open(_ pending: PendingPrompt, _ i: Int, effects: inout [Effect]) -> CommandOutcome {
+    mutating func open(_ pending: PendingPrompt, _ i: Int, effects: inout EffectList) -> CommandOutcome {
         clients[i].prompt = pending
         let prompt = pending.prompt(client: clients[i].settings.name)
         effects.append(.event(.prompt(prompt, open: true)))
@@ -51,7 +51,7 @@ extension Engine {
             prompt: prompt)
     }
 
-    mutating func requestFullAccuracy(_ i: Int, _ purpose: String, effects: inout [Effect]) -> Outcome {
+    mutating func requestFullAccuracy(_ i: Int, _ purpose: String, effects: inout EffectList) -> Outcome {
         let c = clients[i]
         let name = c.settings.name
         guard let text = c.settings.purposes[purpose] else {
@@ -98,7 +98,7 @@ extension Engine {
         return .success(CommandOutcome(changed: true, message: message))
     }
 
-    mutating func start(_ i: Int, effects: inout [Effect]) -> Outcome {
+    mutating func start(_ i: Int, effects: inout EffectList) -> Outcome {
         let name = clients[i].settings.name
         if let refused = refuse(i, effects: &effects) { return .failure(refused) }
         guard !clients[i].updating else {
@@ -121,7 +121,7 @@ extension Engine {
         return .success(CommandOutcome(changed: true, message: "\(name) stopped updating"))
     }
 
-    mutating func locate(_ i: Int, timeout: Double?, now: Double, effects: inout [Effect]) -> Outcome {
+    mutating func locate(_ i: Int, timeout: Double?, now: Double, effects: inout EffectList) -> Outcome {
         let name = clients[i].settings.name
         let seconds = timeout ?? clients[i].settings.locateTimeout
         guard seconds.isFinite, seconds > 0 else {
@@ -138,7 +138,7 @@ extension Engine {
     }
 
     /// `denied` for start/locate while never or restricted (services off included), with the client-facing error event.
-    func refuse(_ i: Int, effects: inout [Effect]) -> CommandError? {
+    func refuse(_ i: Int, effects: inout EffectList) -> CommandError? {
         let status = effectiveStatus(i)
         guard status == .never || status == .restricted else { return nil }
         let message = deniedMessage(i)

@@ -4,7 +4,7 @@
 extension Engine {
     typealias Outcome = Result<CommandOutcome, CommandError>
 
-    mutating func execute(_ command: Command, now: Double, effects: inout [Effect]) -> Outcome {
+    mutating func execute(_ command: Command, now: Double, effects: inout EffectList) -> Outcome {
         if case .services(let on) = command { return setServices(on) }
         guard let name = command.client, let i = index[name] else {
             return .failure(unknownClient(command.client ?? ""))

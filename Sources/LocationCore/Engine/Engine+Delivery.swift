@@ -3,7 +3,7 @@
 /// solves a geodesic only when the chord bounds cannot decide the distance
 /// filter (see `GeodesicThreshold`).
 extension Engine {
-    mutating func handleFix(_ fix: Fix, now: Double, effects: inout [Effect]) {
+    mutating func handleFix(_ fix: Fix, now: Double, effects: inout EffectList) {
         if now >= clientDeadline || now >= outageDeadline {
             let before = snapshot()
             runTimers(now: now, effects: &effects)
@@ -33,7 +33,7 @@ extension Engine {
     }
 
     /// Source-level bookkeeping of one fix: last fix, source state, outages.
-    mutating func noteSource(_ fix: Fix, usable: Bool, now: Double, effects: inout [Effect]) {
+    mutating func noteSource(_ fix: Fix, usable: Bool, now: Double, effects: inout EffectList) {
         if fix.mode == .twoD || fix.mode == .threeD {
             lastFix = fix
             lastFixArrival = now
@@ -58,8 +58,10 @@ extension Engine {
     }
 
     /// Steps 1–8 for every client; every fix not delivered is counted under its reason.
-    mutating func deliver(_ fix: Fix, time: Double, now: Double, effects: inout [Effect]) {
+    mutating func deliver(_ fix: Fix, time: Double, now: Double, effects: inout EffectList) {
         var fixPoint: EarthPoint?
+        /// Where `fix` is in `effects.fixes` once a client gets it at full accuracy (stored once for all).
+        var fullFix: Int?
         let base = timeBase.id
         for i in clients.indices {
             // Steps 1–2.
@@ -99,7 +101,7 @@ extension Engine {
                     // A locate within the interval gets the coarse position already delivered in it again:
                     // promptly, and with no new information.
                     if locating, let again = clients[i].lastReducedFix {
-                        effects.append(.deliver(Delivery(client: clients[i].settings.name, fix: again, accuracy: .reduced)))
+                        effects.deliver(client: i, fix: effects.add(again), accuracy: .reduced)
                         clients[i].track.deliveredAgain(now: now)
                         clients[i].locate = nil
                         if !clients[i].updating { clients[i].anchor = nil }
@@ -136,8 +138,13 @@ extension Engine {
                 continue
             }
             // Step 8.
-            effects.append(
-                .deliver(Delivery(client: clients[i].settings.name, fix: out, accuracy: reduced ? .reduced : .full)))
+            if reduced {
+                effects.deliver(client: i, fix: effects.add(out), accuracy: .reduced)
+            } else {
+                let stored = fullFix ?? effects.add(fix)
+                fullFix = stored
+                effects.deliver(client: i, fix: stored, accuracy: .full)
+            }
             clients[i].anchor = point
             clients[i].track.delivered(time: time, base: base, now: now)
             if reduced {

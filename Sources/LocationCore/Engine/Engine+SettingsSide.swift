@@ -45,7 +45,7 @@ extension Engine {
         return .success(CommandOutcome(changed: true, message: "\(name): accuracy \(before) → \(target.authorization)"))
     }
 
-    mutating func share(_ i: Int, now: Double, effects: inout [Effect]) -> Outcome {
+    mutating func share(_ i: Int, now: Double, effects: inout EffectList) -> Outcome {
         let name = clients[i].settings.name
         if clients[i].restricted { return .failure(restrictedError(i)) }
         guard services else {

@@ -3,7 +3,7 @@
 extension Engine {
     /// Fires every timer due at `now`, in config order: locate timeouts here, the grants' own ends in
     /// AllowOnce.swift and TemporaryFullAccuracy.swift.
-    mutating func runTimers(now: Double, effects: inout [Effect]) {
+    mutating func runTimers(now: Double, effects: inout EffectList) {
         if now >= clientDeadline {
             for i in clients.indices where now >= clients[i].nextDeadline {
                 if let locate = clients[i].locate, now >= locate.deadline {
@@ -32,7 +32,7 @@ extension Engine {
     }
 
     /// The source reported its state.
-    mutating func setSource(_ state: SourceState, now: Double, effects: inout [Effect]) {
+    mutating func setSource(_ state: SourceState, now: Double, effects: inout EffectList) {
         if state != source {
             source = state
             effects.append(.event(.source(state)))
@@ -59,7 +59,7 @@ extension Engine {
     }
 
     /// Tells each updating client that could receive fixes, once per outage, that there is no fix.
-    mutating func notifyOutage(effects: inout [Effect]) {
+    mutating func notifyOutage(effects: inout EffectList) {
         guard outage else { return }
         for i in clients.indices where clients[i].updating && !clients[i].outageNotified && allowsDelivery(i) {
             clients[i].outageNotified = true

@@ -1,7 +1,7 @@
 /// The user side of SPEC §3.2: answering a pending prompt.
 extension Engine {
     mutating func answerPrompt(
-        _ i: Int, _ answer: Answer, precise: Bool?, now: Double, effects: inout [Effect]
+        _ i: Int, _ answer: Answer, precise: Bool?, now: Double, effects: inout EffectList
     ) -> Outcome {
         let name = clients[i].settings.name
         if clients[i].restricted { return .failure(restrictedError(i)) }

@@ -19,6 +19,8 @@ public struct Engine: Sendable {
     /// The settings in force (clients deduplicated by name, first wins).
     public private(set) var settings: EngineSettings
     var clients: [ClientState]
+    /// The clients' names in config order: what `EffectList` deliveries refer to.
+    var clientNames: [String]
     var index: [String: Int]
     var services: Bool
     let seed: UInt64
@@ -63,6 +65,7 @@ public struct Engine: Sendable {
         settings.clients = unique
         self.settings = settings
         self.index = index
+        clientNames = unique.map(\.name)
         clients = unique.map { client in
             ClientState(
                 settings: client, restricted: settings.restricted.contains(client.name), saved: saved?.client(client.name),
@@ -74,15 +77,16 @@ public struct Engine: Sendable {
 
     /// Feeds a fix, a source state or a tick at time `now`; returns what to carry out.
     public mutating func handle(_ input: EngineInput, now: Double) -> [Effect] {
-        var effects: [Effect] = []
+        var effects = EffectList()
         handle(input, now: now, into: &effects)
-        return effects
+        return effects.effects
     }
 
-    /// `handle(_:now:)` appending to a buffer the caller owns and reuses, so the fix path
-    /// allocates nothing even when it delivers.
-    public mutating func handle(_ input: EngineInput, now: Double, into effects: inout [Effect]) {
+    /// `handle(_:now:)` appending to a list the caller owns and reuses, so the fix path
+    /// allocates nothing even when it delivers, and a delivery costs a few bytes per client.
+    public mutating func handle(_ input: EngineInput, now: Double, into effects: inout EffectList) {
         noteTime(now)
+        effects.use(names: clientNames)
         switch input {
         case .fix(let fix):
             handleFix(fix, now: now, effects: &effects)
@@ -102,13 +106,14 @@ public struct Engine: Sendable {
 
     /// Carries out a command from the control socket (permissions already checked by the caller).
     public mutating func handle(_ command: Command, now: Double) -> CommandResult {
-        var effects: [Effect] = []
+        var effects = EffectList()
+        effects.use(names: clientNames)
         noteTime(now)
         let before = snapshot()
         runTimers(now: now, effects: &effects)
         let outcome = execute(command, now: now, effects: &effects)
         finish(before, now: now, effects: &effects)
-        return CommandResult(outcome: outcome, effects: effects)
+        return CommandResult(outcome: outcome, effects: effects.effects)
     }
 
     /// Takes a reloaded config (SIGHUP): clients that remain keep their state
@@ -117,7 +122,8 @@ public struct Engine: Sendable {
     /// clients start from their config, removed ones are dropped (their prompts
     /// close). The Location Services switch keeps its current position.
     public mutating func handle(_ settings: EngineSettings, now: Double) -> [Effect] {
-        var effects: [Effect] = []
+        var effects = EffectList()
+        effects.use(names: clientNames)
         noteTime(now)
         let before = snapshot()
         runTimers(now: now, effects: &effects)
@@ -143,8 +149,10 @@ public struct Engine: Sendable {
         self.settings = kept
         clients = newClients
         index = newIndex
+        clientNames = unique.map(\.name)
+        effects.use(names: clientNames)
         finish(before, now: now, effects: &effects)
-        return effects
+        return effects.effects
     }
 
     /// The clients with duplicate names removed (the first wins), and their positions by name.
@@ -256,7 +264,7 @@ public struct Engine: Sendable {
     /// The pass that ends every slow-path input (see the type's comment). With
     /// `deferPersist` the caller emits `persist` itself at the very end (the fix path, whose
     /// deliveries follow).
-    mutating func finish(_ before: Snapshot, now: Double, effects: inout [Effect], deferPersist: Bool = false) {
+    mutating func finish(_ before: Snapshot, now: Double, effects: inout EffectList, deferPersist: Bool = false) {
         var previous: [String: ClientAuthorization] = [:]
         for a in before.authorizations where previous[a.client] == nil { previous[a.client] = a }
         for i in clients.indices {

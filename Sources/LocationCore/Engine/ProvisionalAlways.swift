@@ -12,7 +12,7 @@ extension Engine {
     /// The upgrade prompt at a fix a provisional client could not take (the fix path, steps 1–2 failed;
     /// out of line, so the fix loop stays small).
     @inline(never)
-    mutating func considerUpgradePrompt(_ i: Int, fix: Fix, time: Double, effects: inout [Effect]) {
+    mutating func considerUpgradePrompt(_ i: Int, fix: Fix, time: Double, effects: inout EffectList) {
         let c = clients[i]
         guard case .always(provisional: true) = c.grant, services, !c.restricted, !c.inUse,
             c.updating || c.locate != nil, !c.upgradePromptShown, c.prompt == nil
@@ -27,7 +27,7 @@ extension Engine {
     }
 
     /// `request always` from a permanent while-using grant: the upgrade prompt at once, if never shown.
-    mutating func requestAlwaysUpgrade(_ i: Int, effects: inout [Effect]) -> Outcome {
+    mutating func requestAlwaysUpgrade(_ i: Int, effects: inout EffectList) -> Outcome {
         let c = clients[i]
         guard !c.upgradePromptShown else {
             return .success(

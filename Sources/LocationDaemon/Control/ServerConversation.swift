@@ -21,6 +21,9 @@ protocol ServerConversation: AnyObject, SendableMetatype {
     /// The line a peer accepted on `listener` gets when a connection limit
     /// refuses it (`ControlServer.Limits.refusal` says why).
     func busyLine(_ reason: String, listener: Int) -> [UInt8]
+    /// A connection limit refused a peer accepted on `listener` (the loop
+    /// counts it in its statistics; the program sockets count it per client too).
+    func refusedBusy(listener: Int)
     /// The line a streaming connection accepted on `listener` gets when it fell `backlog` bytes behind.
     func tooSlowLine(backlog: Int, listener: Int) -> [UInt8]
     /// The last line a streaming connection gets when the server stops, if any.
@@ -39,4 +42,9 @@ protocol ServerConversation: AnyObject, SendableMetatype {
     func unwatch(_ watcher: WatcherID, loop: ServerLoop<Self>)
     /// A connection was closed (by either side).
     func closed(_ connection: ServerConnection, loop: ServerLoop<Self>)
+}
+
+extension ServerConversation {
+    /// Nothing beyond the loop's own count.
+    func refusedBusy(listener: Int) {}
 }

@@ -225,6 +225,7 @@ final class ServerLoop<Conversation: ServerConversation>: @unchecked Sendable {
 
     private func refuseBusy(_ fd: Int32, _ reason: String, listener: Int) {
         statistics.refusedBusy += 1
+        conversation.refusedBusy(listener: listener)
         let line = conversation.busyLine(reason, listener: listener)
         // A new socket's buffer is empty: the line fits, and the peer can read it after the close.
         _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }

@@ -64,27 +64,57 @@ public final class EffectCarrier {
     /// Carries out `effects` in order. `eventTime` (UTC seconds) stamps engine
     /// events: the wall clock in the daemon, the input's own time in a replay.
     /// Every line is handed to the logs before it returns.
-    public func carry(_ effects: [Effect], eventTime: Double?) {
-        let locations = collectsLocations
-        for effect in effects {
-            switch effect {
-            case .deliver(let delivery):
-                if !fanout.deliver(delivery, logs: logs) {
-                    counted.unloggable += 1
-                    if counted.unloggable == 1 {
-                        Diagnostics.warning("a fix for \(delivery.client) has no writable time or position; it is not logged")
-                    }
-                } else {
-                    programs?.deliver(delivery)
-                    if locations, let record = LogRecord(delivery: delivery) {
-                        pending.append(ControlEvent(location: record))
-                    }
+    public func carry(_ effects: EffectList, eventTime: Double?) {
+        let items = effects.items
+        var i = 0
+        while i < items.count {
+            switch items[i] {
+            case .deliver:
+                // A run of deliveries (one fix to many clients) is fanned out in one call.
+                var end = i + 1
+                while end < items.count, case .deliver = items[end] { end += 1 }
+                deliver(items[i..<end], of: effects)
+                i = end
+            case .other(let index):
+                switch effects.others[index] {
+                case .deliver(let delivery): deliver(EffectList([.deliver(delivery)]))
+                case .event(let event): observe(event, time: eventTime)
+                case .persist: persistRequested = true
                 }
-            case .event(let event): observe(event, time: eventTime)
-            case .persist: persistRequested = true
+                i += 1
             }
         }
         fanout.flush(to: logs)
+    }
+
+    /// Carries out `effects` in order (see `carry(_: EffectList, eventTime:)`).
+    public func carry(_ effects: [Effect], eventTime: Double?) {
+        carry(EffectList(effects), eventTime: eventTime)
+    }
+
+    private func deliver(_ list: EffectList) {
+        let items = list.items
+        deliver(items[...], of: list)
+    }
+
+    /// Deliveries: counted and queued for the logs by `fanout`; then, only when
+    /// someone takes them, the client's programs and watchers' `location` events.
+    private func deliver(_ run: ArraySlice<EffectList.Item>, of list: EffectList) {
+        if let unloggable = fanout.deliver(run, of: list, logs: logs) {
+            counted.unloggable += unloggable.count
+            if counted.unloggable == unloggable.count {
+                Diagnostics.warning("a fix for \(unloggable.first) has no writable time or position; it is not logged")
+            }
+        }
+        let programs = programs?.isWatching == true ? programs : nil
+        guard programs != nil || collectsLocations else { return }
+        for item in run {
+            guard case .deliver(let item) = item else { continue }
+            let delivery = list.delivery(item)
+            guard let record = LogRecord(delivery: delivery) else { continue }
+            programs?.deliver(delivery)
+            if collectsLocations { pending.append(ControlEvent(location: record)) }
+        }
     }
 
     /// The events kept since the last call, in the order the engine produced them.
@@ -138,14 +168,14 @@ private struct Fanout {
         var delivered = 0
     }
 
-    /// Everyone delivered to so far; `byName` finds one, but the engine
-    /// delivers in config order, so `next` (where the last one was, plus one)
-    /// usually finds it with one string comparison.
+    /// Everyone delivered to so far; `byName` finds one.
     private(set) var recipients: [Recipient] = []
     private var byName: [String: Int] = [:]
-    private var next = 0
+    /// The `names` of the list carried last, and each one's place in `recipients`.
+    private var names: [String] = []
+    private var recipientOfName: [Int] = []
     private var logsGeneration: Int
-    /// The fix and accuracy `prefix` was formatted for (nil: none yet).
+    /// The bytes `prefix` was formatted from (nil: none yet).
     private var formatted: (fix: Fix, accuracy: DeliveredAccuracy, loggable: Bool)?
     private var prefix: [UInt8] = []
     /// Log slots whose next line is `prefix` and the client's ending, not yet handed to the logs.
@@ -156,22 +186,48 @@ private struct Fanout {
         prefix.reserveCapacity(256)
     }
 
-    /// Counts `delivery` and queues its line; false when its fix cannot be a log record.
-    mutating func deliver(_ delivery: Delivery, logs: ClientLogs) -> Bool {
-        let index = recipient(delivery.client, logs: logs)
-        recipients[index].delivered += 1
-        if let formatted, formatted.accuracy == delivery.accuracy, formatted.fix == delivery.fix {
-            // The same fix at the same accuracy as the client before: the prefix stands.
-        } else {
-            flush(to: logs)
-            let record = LogRecord(delivery: delivery)
-            prefix.removeAll(keepingCapacity: true)
-            record?.appendLinePrefix(to: &prefix)
-            formatted = (delivery.fix, delivery.accuracy, record != nil)
+    /// Counts the deliveries of `run` and queues their lines; returns the
+    /// clients of those whose fix cannot be a log record (nil: none).
+    mutating func deliver(_ run: ArraySlice<EffectList.Item>, of list: EffectList, logs: ClientLogs) -> (
+        count: Int, first: String
+    )? {
+        refresh(list.names, logs: logs)
+        var unloggable: (count: Int, first: String)?
+        // The fix `prefix` stands for in this list (a list stores a fix delivered to many once).
+        var current = -1
+        var currentAccuracy = DeliveredAccuracy.full
+        var loggable = false
+        for item in run {
+            guard case .deliver(let item) = item else { continue }
+            let index = recipientOfName[item.client]
+            if item.fix != current || item.accuracy != currentAccuracy {
+                current = item.fix
+                currentAccuracy = item.accuracy
+                loggable = format(list.fixes[item.fix], item.accuracy, client: list.names[item.client], logs: logs)
+            }
+            let slot = recipients.withUnsafeMutableBufferPointer { recipients in
+                recipients[index].delivered += 1
+                return recipients[index].logSlot
+            }
+            guard loggable else {
+                unloggable = (count: (unloggable?.count ?? 0) + 1, first: unloggable?.first ?? recipients[index].name)
+                continue
+            }
+            if let slot { waiting.append(slot) }
         }
-        guard formatted?.loggable == true else { return false }
-        if let slot = recipients[index].logSlot { waiting.append(slot) }
-        return true
+        return unloggable
+    }
+
+    /// Makes `prefix` the line of `fix` at `accuracy`, unless it already is;
+    /// false when the fix cannot be a log record.
+    private mutating func format(_ fix: Fix, _ accuracy: DeliveredAccuracy, client: String, logs: ClientLogs) -> Bool {
+        if let formatted, formatted.accuracy == accuracy, formatted.fix == fix { return formatted.loggable }
+        flush(to: logs)
+        let record = LogRecord(delivery: Delivery(client: client, fix: fix, accuracy: accuracy))
+        prefix.removeAll(keepingCapacity: true)
+        record?.appendLinePrefix(to: &prefix)
+        formatted = (fix, accuracy, record != nil)
+        return record != nil
     }
 
     /// Hands the queued lines to the logs.
@@ -181,24 +237,22 @@ private struct Fanout {
         waiting.removeAll(keepingCapacity: true)
     }
 
-    /// The index of `client` in `recipients`, added on its first delivery.
-    private mutating func recipient(_ client: String, logs: ClientLogs) -> Int {
+    /// Brings `recipientOfName` up to date for `listNames` (constant time when
+    /// the engine's clients have not changed) and the log slots for a reload.
+    private mutating func refresh(_ listNames: [String], logs: ClientLogs) {
         if logsGeneration != logs.generation {
             // A reload moved the logs: look every slot up again.
             logsGeneration = logs.generation
             for i in recipients.indices { recipients[i].logSlot = logs.slot(of: recipients[i].name) }
         }
-        let index: Int
-        if next < recipients.count, recipients[next].name == client {
-            index = next
-        } else if let known = byName[client] {
-            index = known
-        } else {
-            index = recipients.count
-            byName[client] = index
-            recipients.append(Recipient(name: client, logSlot: logs.slot(of: client)))
+        // Equal arrays sharing storage compare in constant time: the usual case.
+        guard listNames != names else { return }
+        names = listNames
+        recipientOfName = listNames.map { name in
+            if let known = byName[name] { return known }
+            byName[name] = recipients.count
+            recipients.append(Recipient(name: name, logSlot: logs.slot(of: name)))
+            return recipients.count - 1
         }
-        next = index + 1 == recipients.count ? 0 : index + 1
-        return index
     }
 }

@@ -21,7 +21,7 @@ final class EngineOwner {
     private let state: StateKeeper
     let audit: AuditLog
     private let clock: DaemonClock
-    private var effects: [Effect] = []
+    private var effects = EffectList()
     private var watchers = WatcherList()
     private var reportedSource: SourceState?
     /// The source's latest sky view and when it arrived (monotonic), for `status`.
@@ -133,7 +133,7 @@ final class EngineOwner {
         guard !stopped else { return [] }
         let reload = ConfigReload(running: config, reloaded: newConfig)
         let now = clock.monotonic()
-        effects = engine.handle(reload.effective.engineSettings, now: now)
+        effects = EffectList(engine.handle(reload.effective.engineSettings, now: now))
         carrier.logs.reconfigure(reload.effective)
         config = reload.effective
         carry(now: now)
@@ -228,7 +228,7 @@ final class EngineOwner {
             let now = clock.monotonic()
             let before = AuditRecord.state(of: command, in: engine.status(now: now))
             let result = engine.handle(command, now: now)
-            effects = result.effects
+            effects = EffectList(result.effects)
             carry(now: now)
             if case .success(let outcome) = result.outcome, outcome.changed {
                 Diagnostics.notice("\(peer): \(ControlRequest(.command(command)).json.serialized): \(outcome.message)")

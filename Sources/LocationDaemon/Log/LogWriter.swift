@@ -172,6 +172,12 @@ public final class LogWriter {
     /// fails part-way is cut back to where the batch began and its lines are
     /// held one by one, as `append` holds a line. Syncs per the policy.
     public func appendLines(_ bytes: [UInt8], count: Int) -> Notice? {
+        appendLines(bytes[...], count: count)
+    }
+
+    /// `appendLines(_:count:)` for part of a buffer the caller reuses
+    /// (`ClientLogs`' batches): the bytes are written from where they are.
+    public func appendLines(_ bytes: ArraySlice<UInt8>, count: Int) -> Notice? {
         guard !bytes.isEmpty else { return nil }
         precondition(bytes.last == UInt8(ascii: "\n"), "a batch holds whole lines only")
         guard fd >= 0 else {
@@ -180,7 +186,7 @@ public final class LogWriter {
         }
         if heldLines == 0 && !needsTailRepair {
             if let error = writeWhole(bytes) {
-                holdLines(of: bytes)
+                holdLines(of: Array(bytes))
                 return fail(error)
             }
             linesWritten += count
@@ -188,7 +194,7 @@ public final class LogWriter {
             if fsyncPolicy == .always, let error = sync() { return fail(error) }
             return recoverIfFailing()
         }
-        holdLines(of: bytes)
+        holdLines(of: Array(bytes))
         return drain()
     }
 
@@ -340,6 +346,10 @@ public final class LogWriter {
     /// One line (or batch of whole lines) in one `write(2)` where the kernel allows; on failure after
     /// part of the line went out, the file is cut back to where it began.
     private func writeWhole(_ line: [UInt8]) -> SystemError? {
+        writeWhole(line[...])
+    }
+
+    private func writeWhole(_ line: ArraySlice<UInt8>) -> SystemError? {
         do {
             try DescriptorIO.writeAll(fd, line)
             writes += 1

@@ -100,6 +100,11 @@ final class ProgramConversation: ServerConversation {
         endpoints[listener].kind == .gpsd ? GPSDReply.error(reason) : []
     }
 
+    func refusedBusy(listener: Int) {
+        // Counted, not audited: a limit is no decision about who the peer is, and a storm must not write the audit log.
+        sinks.countBusy(endpoints[listener].client)
+    }
+
     func tooSlowLine(backlog: Int, listener: Int) -> [UInt8] {
         guard endpoints[listener].kind == .gpsd else { return [] }
         return GPSDReply.error("locationd: this program fell more than \(backlog) bytes behind and was cut off; read reports as they come")

@@ -46,6 +46,9 @@ public final class ProgramSinks: Sendable {
         waker?.signal()
     }
 
+    /// Whether any client's programs are connected: the carrier hands over deliveries only then.
+    public var isWatching: Bool { state.withLock { !$0.watched.isEmpty } }
+
     /// `client`'s authorization changed (status, accuracy, Location
     /// Services): what its programs got before may not be repeated (`?POLL`).
     public func grantChanged(_ client: String) {
@@ -59,8 +62,8 @@ public final class ProgramSinks: Sendable {
     /// The programs connected now, in the order they connected.
     public var programs: [ConnectedProgram] { state.withLock { $0.programs } }
 
-    /// Per client, peers refused at connect time, programs cut off and
-    /// records that found the queue full, since the start.
+    /// Per client, peers refused at connect time (allow lists, connection
+    /// limits), programs cut off and records that found the queue full, since the start.
     public var counts: [String: ProgramCounts] { state.withLock { $0.counts } }
 
     // MARK: The program server
@@ -102,6 +105,11 @@ public final class ProgramSinks: Sendable {
     /// Counts a peer of `client` refused at connect time.
     func countRefused(_ client: String) {
         state.withLock { $0.counts[client, default: ProgramCounts()].refused += 1 }
+    }
+
+    /// Counts a peer of `client` refused by a connection limit (`busy`).
+    func countBusy(_ client: String) {
+        state.withLock { $0.counts[client, default: ProgramCounts()].busy += 1 }
     }
 
     /// Counts a program of `client` cut off for falling behind.

@@ -107,13 +107,14 @@ public enum Replayer {
         session.finish()
         logs.closeAll()
         if let readError { throw .input(readError) }
+        let tally = session.carrier.tally
         return ReplaySummary(
             input: options.input, bytes: total, statistics: parser.statistics, firstFixTime: session.firstFixTime,
             lastFixTime: session.lastFixTime,
-            clients: logs.clients.map { ($0, session.carrier.tally.delivered[$0] ?? 0, logs.path(of: $0)) }
+            clients: logs.clients.map { ($0, tally.delivered[$0] ?? 0, logs.path(of: $0)) }
                 .map { ReplaySummary.Client(name: $0.0, delivered: $0.1, log: $0.2) },
             eventsApplied: session.eventsApplied, eventsRefused: session.eventsRefused,
-            tally: session.carrier.tally, seconds: clock.monotonic() - started)
+            tally: tally, seconds: clock.monotonic() - started)
     }
 }
 
@@ -123,7 +124,7 @@ private final class ReplaySession {
     private var engine: Engine
     private let events: [ReplayEvent]
     private var nextEvent = 0
-    private var effects: [Effect] = []
+    private var effects = EffectList()
     private var clock = ReplayClock()
     private(set) var eventsApplied = 0
     private(set) var eventsRefused = 0

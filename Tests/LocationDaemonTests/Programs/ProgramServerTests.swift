@@ -4,6 +4,7 @@ import Glibc
 import LocationCore
 import LocationSystem
 @testable import LocationDaemon
+import Synchronization
 import Testing
 import TestSupport
 
@@ -14,6 +15,8 @@ import TestSupport
     final class Running {
         let directory: ScratchDirectory
         let sinks = ProgramSinks()
+        /// The audit records the server handed over (refused peers).
+        let audited = AuditTrail()
         let server: ProgramServer
         let task: Task<Void, Never>
         var socket: String { directory.file("qgis.gpsd.sock") }
@@ -25,7 +28,7 @@ import TestSupport
                 (["[client.qgis]", "gpsd_socket = \(directory.file("qgis.gpsd.sock"))"] + keys).joined(separator: "\n") + "\n",
                 file: "test")
             let server = try ProgramServer(
-                config: config, sinks: sinks, handler: FakeControlHandler(clients: ["qgis"]), audit: { _ in },
+                config: config, sinks: sinks, handler: FakeControlHandler(clients: ["qgis"]), audit: audited.record,
                 limits: limits)
             self.server = server
             task = Task { try? await server.run() }
@@ -73,6 +76,53 @@ import TestSupport
         await running.stop()
     }
 
+    @Test func aPeerBeyondTheConnectionLimitIsToldBusyAndCountedForItsClient() async throws {
+        // Programs never may change state: with nothing kept for the privileged, two in all.
+        let running = try Running(
+            "programs-busy", limits: ControlServer.Limits(maximumConnections: 2, reservedForPrivileged: 0))
+        let first = try ProgramSocket(path: running.socket)
+        let second = try ProgramSocket(path: running.socket)
+        first.send("?WATCH={\"enable\":true,\"json\":true};")
+        second.send("?WATCH={\"enable\":true,\"json\":true};")
+        try #require(await running.watching(2))
+        let third = try ProgramSocket(path: running.socket)
+        #expect(await ServerFixture.eventually { !third.poll() })
+        let error = third.reports("ERROR").first?["message"]?.stringValue
+        #expect(error?.contains("already serves 2 program connections") == true, "\(third.reports("ERROR"))")
+        #expect(third.reports("VERSION").isEmpty)
+        #expect(await ServerFixture.eventually { running.sinks.counts["qgis"] == ProgramCounts(busy: 1) })
+        #expect(running.server.statistics.refusedBusy == 1)
+        // A limit is no refusal of who the peer is: nothing audited. The two served lose nothing.
+        #expect(running.audited.all.isEmpty)
+        running.deliver(0..<3)
+        #expect(await ServerFixture.eventually {
+            first.poll()
+            second.poll()
+            return first.reports("TPV").count == 3 && second.reports("TPV").count == 3
+        })
+        await running.stop()
+    }
+
+    @Test(
+        .enabled(if: getuid() == 0, "needs root, to run a program as nobody"),
+        .enabled(if: ExternalTool.isAvailable("setpriv", "python3"), "needs setpriv (util-linux) and python3"))
+    func aPeerNotInTheAllowListIsRefusedCountedAndAuditedForItsClient() async throws {
+        let running = try Running("programs-allow", limits: ControlServer.Limits(), keys: ["allow_users = root"])
+        chmod(running.directory.path, 0o755)
+        let nobody = try await ChildProcess.run(ProgramSocketAccessTests.connectAsNobody + [running.socket], timeout: 60)
+        #expect(nobody.output.contains("uid 65534 is not in allow_users or allow_groups of [client.qgis]"), "\(nobody.output) \(nobody.stderr)")
+        #expect(!nobody.output.contains("VERSION"))
+        #expect(await ServerFixture.eventually { running.sinks.counts["qgis"] == ProgramCounts(refused: 1) })
+        #expect(running.server.statistics.refusedPeers == 1 && running.server.statistics.accepted == 0)
+        let record = try #require(running.audited.all.first)
+        #expect(running.audited.all.count == 1)
+        #expect(record.command == "connect" && record.client == "qgis" && record.peer.uid == 65534)
+        // Root is let in.
+        let root = try ProgramSocket(path: running.socket)
+        #expect(await ServerFixture.eventually { root.poll(); return root.reports("VERSION").count == 1 })
+        await running.stop()
+    }
+
     @Test func pollForgetsTheLastFixWhenTheClientsPermissionChanges() async throws {
         let running = try Running("programs-poll", limits: ControlServer.Limits())
         let program = try ProgramSocket(path: running.socket)
@@ -90,6 +140,15 @@ import TestSupport
         #expect(program.reports("POLL").last?["tpv"]?.arrayValue?.isEmpty == true)
         await running.stop()
     }
+}
+
+/// Audit records, collected from the server's thread.
+final class AuditTrail: Sendable {
+    private let records = Mutex<[AuditRecord]>([])
+
+    @Sendable func record(_ record: AuditRecord) { records.withLock { $0.append(record) } }
+
+    var all: [AuditRecord] { records.withLock { $0 } }
 }
 
 /// A program on a Unix socket: sends lines, reads what comes without blocking.
