@@ -210,7 +210,23 @@ struct ProgramRunTests {
         .enabled(if: getuid() == 0, "needs root, to run a program as nobody"),
         .enabled(if: ExternalTool.isAvailable("setpriv"), "needs setpriv (util-linux)"))
     func aProgramOfAUserNotAllowedIsRefusedCountedAndAudited() async throws {
-        let setup = try await start("programs-refused", keys: ["authorization = always", "allow_users = root"])
+        let adm = try #require(getgrnam("adm"), "Debian has an adm group").pointee.gr_gid
+        let setup = try await start(
+            "programs-refused", keys: ["authorization = always", "allow_users = root", "socket_mode = 0660", "socket_group = adm"])
+        // The daemon gave both Unix sockets socket_mode and socket_group.
+        for socket in [setup.gpsdSocket, setup.nmeaSocket] {
+            var info = stat()
+            try #require(lstat(socket, &info) == 0, "\(socket)")
+            #expect(info.st_mode & 0o7777 == 0o660 && info.st_gid == adm, "\(socket)")
+        }
+        // So nobody cannot even connect there (the directories opened, so only the socket's mode is in the way).
+        chmod(setup.sandbox.path, 0o755)
+        chmod(setup.sandbox.file("run"), 0o755)
+        let kept = try await ChildProcess.run(
+            ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c",
+             "import socket,sys\ntry:\n socket.socket(socket.AF_UNIX).connect(sys.argv[1]); print('connected')\n"
+                + "except PermissionError: print('EACCES')", setup.gpsdSocket], timeout: 60)
+        #expect(kept.output == "EACCES\n", "\(kept.output) \(kept.stderr)")
         // nobody (uid 65534) on gpsd_port: who it is comes from the kernel's TCP table.
         let refused = try await ChildProcess.run(
             ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/timeout", "5",
@@ -222,6 +238,7 @@ struct ProgramRunTests {
         let allowed = try await ChildProcess.run(["gpspipe", "-w", "-n", "5", "127.0.0.1:\(setup.port)"], timeout: 90)
         #expect(tpvs(allowed.output).count == 2)
         let report = try await setup.plane.status()
+        // The kernel's EACCES never reached the daemon: only the allow-list refusal is counted.
         #expect(report.programCounts["qgis"] == ProgramCounts(refused: 1, cutOff: 0))
         #expect(try await setup.plane.ctl(["status", "qgis"]).stdout.contains("programs: refused 1"))
         await setup.stop()
