@@ -6,7 +6,9 @@ public enum StatusRenderer {
     public static func render(_ report: StatusReport) -> String {
         let status = report.status
         var lines: [String] = []
-        lines.append("\(report.sourceName ?? "source"): \(sourceLine(status))")
+        var source = "\(report.sourceName ?? "source"): \(sourceLine(status))"
+        if status.source == .connecting, let outage = report.sourceOutage { source += "; " + outage.summary }
+        lines.append(source)
         if let position = positionLine(status) { lines.append(position) }
         if let sky = skyLine(report) { lines.append(sky) }
         if let clock = receiverClockLine(report) { lines.append(clock) }

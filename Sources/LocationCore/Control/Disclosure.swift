@@ -8,7 +8,9 @@
 ///   satellites used, the sky view (satellites used and seen, DOPs), the
 ///   receiver's clock (its last fix's time, so the clock offset, and its
 ///   time jumps), counts, the MQTT brokers' state, what the program sockets
-///   turned away — and every event but `location`.
+///   turned away, the source's outage (attempts and waits), the clients'
+///   status whole (authorization, counts, how each log is written: no
+///   coordinate) — and every event but `location`.
 /// * Who runs the programs connected to a client's program sockets (pid,
 ///   uid, process name) is no coordinate, but it is other users' business:
 ///   a privileged peer sees it whether or not services are on; anyone else
@@ -46,12 +48,12 @@ public struct Disclosure: Sendable, Hashable {
         status.timeJumps = full.timeJumps
         status.lastTimeJump = full.lastTimeJump
         status.lastTimeJumpAge = full.lastTimeJumpAge
-        // No coordinate in any of these (BrokerStatus, ProgramCounts, ConnectedProgram hold none).
+        // No coordinate in any of these (BrokerStatus, ProgramCounts, ConnectedProgram, SourceOutage hold none).
         let programs = tier == .privileged ? report.programs : report.programs.map(Self.anonymous)
         return StatusReport(
             status: status, time: report.time, sourceName: report.sourceName, brokers: report.brokers,
             sky: report.sky.map(Self.quality), skyAge: report.skyAge, programs: programs,
-            programCounts: report.programCounts)
+            programCounts: report.programCounts, sourceOutage: report.sourceOutage)
     }
 
     /// A connected program without who runs it: its client, socket, watching and count.

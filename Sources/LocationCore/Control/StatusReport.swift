@@ -18,13 +18,16 @@ public struct StatusReport: Sendable, Hashable {
     public var sky: SkyView?
     /// Seconds since `sky` arrived, on the daemon's monotonic clock.
     public var skyAge: Double?
+    /// While the source is not connected: its attempts and waits so far (gpsd source).
+    public var sourceOutage: SourceOutage?
 
     /// A report from its parts.
     public init(
         status: EngineStatus, time: Double? = nil, sourceName: String? = nil, brokers: [BrokerStatus] = [],
         sky: SkyView? = nil, skyAge: Double? = nil, programs: [ConnectedProgram] = [],
-        programCounts: [String: ProgramCounts] = [:]
+        programCounts: [String: ProgramCounts] = [:], sourceOutage: SourceOutage? = nil
     ) {
+        self.sourceOutage = sourceOutage
         self.status = status
         self.time = time
         self.sourceName = sourceName
@@ -63,6 +66,7 @@ public struct StatusReport: Sendable, Hashable {
         if let time, UTCTime.isWritable(time) { members.append(("time", .string(UTCTime.format(time)))) }
         if let sourceName { members.append(("sourceName", .string(sourceName))) }
         members.append(contentsOf: status.jsonMembers)
+        if let sourceOutage { members.append(("outage", sourceOutage.json)) }
         if let offset = receiverClockOffset { members.append(("clockOffset", .number(offset))) }
         if let sky {
             var view = sky.jsonMembers
@@ -87,6 +91,7 @@ public struct StatusReport: Sendable, Hashable {
             throw error.decodeError
         }
         status = try EngineStatus(json: value)
+        if let outage = value["outage"], outage != .null { sourceOutage = try SourceOutage(json: outage) }
         if let view = value["sky"], view != .null {
             sky = try SkyView(json: view)
             do throws(FieldReader.FieldError) {

@@ -26,6 +26,8 @@ final class EngineOwner {
     private var reportedSource: SourceState?
     /// The source's latest sky view and when it arrived (monotonic), for `status`.
     private var sky: (view: SkyView, at: Double)?
+    /// The source's outage as it last reported it and when (monotonic), for `status`.
+    private var outage: (outage: SourceOutage, at: Double)?
     private(set) var stopped = false
     /// The MQTT publishers' statuses, for `status` replies.
     private let brokers: BrokerBoard
@@ -89,6 +91,10 @@ final class EngineOwner {
         case .sky(let view):
             // Status only: the engine decides nothing on it, so there is nothing to carry.
             sky = (view, now)
+            return
+        case .outage(let current):
+            // Status only, like the sky view.
+            outage = current.map { ($0, now) }
             return
         }
         carry(now: now)
@@ -161,7 +167,12 @@ final class EngineOwner {
         return StatusReport(
             status: status(now: now), time: clock.wall(), sourceName: sourceName,
             brokers: brokers.statuses, sky: sky?.view, skyAge: sky.map { max(0, now - $0.at) },
-            programs: programs.programs, programCounts: programs.counts)
+            programs: programs.programs, programCounts: programs.counts,
+            sourceOutage: outage.map { current in
+                var grown = current.outage
+                grown.seconds += max(0, now - current.at)
+                return grown
+            })
     }
 
     /// The engine's status with what only the daemon knows per client: how its log is written.

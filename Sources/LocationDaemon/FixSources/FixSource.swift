@@ -10,6 +10,9 @@ public enum SourceEvent: Sendable, Hashable {
     /// What the receiver says about its sky (satellites used and seen, DOPs),
     /// as it reports it, beside the fixes (gpsd's SKY; NMEA's GSA and GSV).
     case sky(SkyView)
+    /// The source's outage as it stands, after each failed connection attempt; `nil` once it
+    /// is connected again. For `status` only (the gpsd source).
+    case outage(SourceOutage?)
 }
 
 /// The one hand-off from a source's reader thread to whoever consumes its

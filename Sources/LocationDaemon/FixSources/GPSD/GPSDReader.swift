@@ -25,11 +25,13 @@ struct GPSDReader {
         var waits: [Double] = []
         var waitCount = 0
         var longestWait = 0.0
+        var lastWait = 0.0
 
         mutating func waited(_ seconds: Double) {
             if waits.count < Self.listedWaits { waits.append(seconds) }
             waitCount += 1
             longestWait = max(longestWait, seconds)
+            lastWait = seconds
         }
 
         /// `waits between attempts 0.125 s, 0.25 s, 0.5 s, 0.75 s, … (9 waits, the longest 0.75 s)`.
@@ -38,6 +40,13 @@ struct GPSDReader {
             let listed = waits.map { "\(Self.seconds($0)) s" }.joined(separator: ", ")
             let more = waitCount > waits.count ? ", …" : ""
             return "waits between attempts \(listed)\(more) (\(waitCount) wait\(waitCount == 1 ? "" : "s"), the longest \(Self.seconds(longestWait)) s)"
+        }
+
+        /// What `status` says of it at `now` (monotonic).
+        func report(at now: Double) -> SourceOutage {
+            SourceOutage(
+                attempts: attempts, seconds: max(0, now - since), waits: waitCount, longestWait: longestWait,
+                lastWait: lastWait)
         }
 
         static func seconds(_ value: Double) -> String {
@@ -97,6 +106,8 @@ struct GPSDReader {
             if control.isStopping { break }
             let delay = backoff.nextDelay()
             outage?.waited(delay)
+            // Status shows the outage with its numbers while it lasts.
+            if let outage { control.yield(.outage(outage.report(at: SystemClock.monotonic()))) }
             if control.wakeup.wait(seconds: delay) { break }
         }
         publish()
@@ -249,6 +260,7 @@ struct GPSDReader {
             Diagnostics.notice("gpsd: connected to \(gpsd) at \(endpoint)")
         }
         everConnected = true
+        if outage?.waitCount ?? 0 > 0 { control.yield(.outage(nil)) }
         outage = nil
         var detail = "connected to \(gpsd) at \(endpoint)"
         if deviceCount == 0 { detail += "; gpsd has no receiver yet" }
