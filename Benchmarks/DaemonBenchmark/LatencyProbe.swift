@@ -23,17 +23,9 @@ struct LatencyProbe {
 
     /// Connects to gpsd on 127.0.0.1:`port` and watches `log` (which must exist).
     init?(port: Int, log: String) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
+        guard let fd = connectLoopback(port) else { return nil }
         let watch = Array("?WATCH={\"enable\":true,\"json\":true};\n".utf8)
-        guard connected, write(fd, watch, watch.count) == watch.count else {
+        guard write(fd, watch, watch.count) == watch.count else {
             close(fd)
             return nil
         }

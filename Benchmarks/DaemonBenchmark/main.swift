@@ -254,19 +254,31 @@ func generate(_ sentences: Int, _ path: String) {
     }
 }
 
+/// A TCP connection to 127.0.0.1:`port`, or nil if nothing accepts there.
+func connectLoopback(_ port: Int) -> Int32? {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return nil }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = UInt16(port).bigEndian
+    address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+    }
+    guard connected else {
+        close(fd)
+        return nil
+    }
+    return fd
+}
+
 func waitForPort(_ port: Int) {
     var waited = 0.0
     while waited < 15 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        if let fd = connectLoopback(port) {
+            close(fd)
+            return
         }
-        close(fd)
-        if connected { return }
         sleep(0.05)
         waited += 0.05
     }
