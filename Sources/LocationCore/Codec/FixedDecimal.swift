@@ -34,13 +34,19 @@ public enum FixedDecimal {
         // The product is rounded; the fused multiply-add recovers exactly what
         // rounding lost, which decides the few cases where the rounded product
         // lands on a tie the exact value does not sit on.
+        // Rounded as a magnitude: its fraction is exact (below 1 it is the
+        // magnitude itself; from 1 up, the two are within a factor of two),
+        // where `product - floor(product)` is not for products just above
+        // -0.5 (-0.49999999999999994 gave 0.5, then -1).
         let lost = (-product).addingProduct(value, scale)
-        var rounded = product.rounded(.down)
-        let fraction = product - rounded  // exact: both within one unit of each other
-        if fraction > 0.5 || (fraction == 0.5 && (lost > 0 || (lost == 0 && product > 0))) {
+        let magnitude = abs(product)
+        var rounded = magnitude.rounded(.down)
+        let fraction = magnitude - rounded
+        // Half away from zero: up on a tie unless the exact magnitude is below it.
+        if fraction > 0.5 || (fraction == 0.5 && (product > 0 ? lost >= 0 : lost <= 0)) {
             rounded += 1
         }
-        return Int64(rounded)
+        return Int64(product < 0 ? -rounded : rounded)
     }
 
     /// `value` with exactly `decimals` places (`35.6811990`), or with trailing
