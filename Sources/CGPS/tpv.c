@@ -241,12 +241,10 @@ static member member_named(const char *name, size_t length)
 #undef IS
 }
 
-static void store(double value, double *field, uint32_t bit, uint32_t *set)
+static void known(double value, uint32_t bit, uint32_t *set)
 {
-    if (isfinite(value)) {
-        *field = value;
+    if (!isnan(value))
         *set |= bit;
-    }
 }
 
 bool cgps_tpv_decode(const char *line, cgps_fix *fix)
@@ -363,19 +361,17 @@ bool cgps_tpv_decode(const char *line, cgps_fix *fix)
         read.longitude = longitude;
         set |= CGPS_HAS_LATLON;
     }
-    double alt_msl = read.alt_msl, alt_hae = read.alt_hae, geoid_sep = read.geoid_sep;
-    double eph = read.eph, epv = read.epv, epx = read.epx, epy = read.epy, speed = read.speed, track = read.track;
-    read.alt_msl = read.alt_hae = read.geoid_sep = NAN;
-    read.eph = read.epv = read.epx = read.epy = read.speed = read.track = NAN;
-    store(alt_msl, &read.alt_msl, CGPS_HAS_ALT_MSL, &set);
-    store(alt_hae, &read.alt_hae, CGPS_HAS_ALT_HAE, &set);
-    store(geoid_sep, &read.geoid_sep, CGPS_HAS_GEOID_SEP, &set);
-    store(eph, &read.eph, CGPS_HAS_EPH, &set);
-    store(epv, &read.epv, CGPS_HAS_EPV, &set);
-    store(epx, &read.epx, CGPS_HAS_EPX, &set);
-    store(epy, &read.epy, CGPS_HAS_EPY, &set);
-    store(speed, &read.speed, CGPS_HAS_SPEED, &set);
-    store(track, &read.track, CGPS_HAS_TRACK, &set);
+    /* Every number read here is finite (at most 2^53 × 10^22), so a value
+     * that is not NaN was read. */
+    known(read.alt_msl, CGPS_HAS_ALT_MSL, &set);
+    known(read.alt_hae, CGPS_HAS_ALT_HAE, &set);
+    known(read.geoid_sep, CGPS_HAS_GEOID_SEP, &set);
+    known(read.eph, CGPS_HAS_EPH, &set);
+    known(read.epv, CGPS_HAS_EPV, &set);
+    known(read.epx, CGPS_HAS_EPX, &set);
+    known(read.epy, CGPS_HAS_EPY, &set);
+    known(read.speed, CGPS_HAS_SPEED, &set);
+    known(read.track, CGPS_HAS_TRACK, &set);
     read.set = set;
     *fix = read;
     return true;
