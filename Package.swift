@@ -22,13 +22,16 @@ let package = Package(
         ),
         // The only code that sees struct gps_data_t.
         .target(name: "CGPS", dependencies: ["CLibGPS"]),
-        // libmosquitto from Debian's libmosquitto-dev, found through pkg-config.
+        // libmosquitto's header from Debian's libmosquitto-dev (in /usr/include), for
+        // types, constants and signatures only: no pkgConfig, whose `-lmosquitto`
+        // would link it. CMQTT opens libmosquitto.so.1 with dlopen when a client
+        // first publishes, so a daemon without MQTT clients never maps it or libssl.
         .systemLibrary(
             name: "CMosquitto",
-            pkgConfig: "libmosquitto",
             providers: [.apt(["libmosquitto-dev"])]
         ),
-        // The only code that sees struct mosquitto: one MQTT connection, its callbacks as queued values.
+        // The only code that sees struct mosquitto: one MQTT connection, its callbacks as queued values;
+        // libmosquitto itself loaded on first use.
         .target(name: "CMQTT", dependencies: ["CMosquitto"]),
         // Small Linux helpers Swift's Glibc module does not expose cleanly
         // (SO_PEERCRED's struct ucred, openpty, termios speeds).

@@ -1,19 +1,138 @@
 /*
  * CMQTT — the shim over libmosquitto. See include/cmqtt.h for the contract.
+ *
+ * libmosquitto is not linked: it (and the TLS libraries it needs, libssl and
+ * libcrypto) is opened with dlopen the first time a publisher starts, so a
+ * daemon without MQTT clients never maps it. mosquitto.h gives the types,
+ * the constants and each function's signature; every mosquitto_* call goes
+ * through `lib`, the table filled by dlsym.
  */
 #define _GNU_SOURCE
 #include "cmqtt.h"
 
 #include <mosquitto.h>
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #if !defined(LIBMOSQUITTO_MAJOR) || LIBMOSQUITTO_MAJOR < 2
 #error "libmosquitto older than 2.0: connect/publish callbacks and TLS defaults differ. Build against Debian's libmosquitto-dev 2.x."
 #endif
+
+/* The library opened: Debian's libmosquitto1 (2.x keeps soname 1). */
+#define CMQTT_LIBRARY "libmosquitto.so.1"
+
+/* Every libmosquitto function the shim calls. */
+#define CMQTT_FUNCTIONS(X) \
+    X(mosquitto_lib_version) \
+    X(mosquitto_lib_init) \
+    X(mosquitto_new) \
+    X(mosquitto_destroy) \
+    X(mosquitto_connect_callback_set) \
+    X(mosquitto_disconnect_callback_set) \
+    X(mosquitto_publish_callback_set) \
+    X(mosquitto_username_pw_set) \
+    X(mosquitto_tls_set) \
+    X(mosquitto_will_set) \
+    X(mosquitto_connect_async) \
+    X(mosquitto_disconnect) \
+    X(mosquitto_publish) \
+    X(mosquitto_loop) \
+    X(mosquitto_strerror) \
+    X(mosquitto_connack_string)
+
+/* The table: one pointer per function, typed from its declaration in mosquitto.h. */
+struct mosquitto_functions {
+#define CMQTT_FIELD(name) __typeof__(&name) name;
+    CMQTT_FUNCTIONS(CMQTT_FIELD)
+#undef CMQTT_FIELD
+};
+
+/* Filled once, under `library_lock`, before `library_loaded` is set (release);
+ * read without the lock after `library_loaded` was seen (acquire): every
+ * cmqtt_client exists only after that. Never unloaded. */
+static struct mosquitto_functions lib;
+static atomic_bool library_loaded;
+static pthread_mutex_t library_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void say(char *message, size_t capacity, const char *format, ...) {
+    if (!message || capacity == 0) return;
+    va_list args;
+    va_start(args, format);
+    vsnprintf(message, capacity, format, args);
+    va_end(args);
+}
+
+/* Opens `soname`, resolves every function into `table` and checks the major
+ * version. On success returns the handle; on failure NULL, with nothing left
+ * open and the reason in `message`. */
+static void *open_library(const char *soname, struct mosquitto_functions *table, char *message, size_t capacity) {
+    void *handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        const char *why = dlerror();
+        say(message, capacity, "MQTT needs %s (Debian package libmosquitto1): %s", soname, why ? why : "cannot open it");
+        return NULL;
+    }
+#define CMQTT_RESOLVE(name)                                                                                        \
+    dlerror();                                                                                                     \
+    table->name = (__typeof__(table->name))dlsym(handle, #name);                                                   \
+    if (!table->name) {                                                                                            \
+        const char *why = dlerror();                                                                               \
+        say(message, capacity, "MQTT needs %s (Debian package libmosquitto1): %s", soname,                         \
+            why ? why : "no " #name);                                                                              \
+        dlclose(handle);                                                                                           \
+        return NULL;                                                                                               \
+    }
+    CMQTT_FUNCTIONS(CMQTT_RESOLVE)
+#undef CMQTT_RESOLVE
+    int major = 0, minor = 0, revision = 0;
+    table->mosquitto_lib_version(&major, &minor, &revision);
+    if (major != LIBMOSQUITTO_MAJOR) {
+        say(message, capacity,
+            "MQTT needs %s (Debian package libmosquitto1) version %d.x: the one found is %d.%d.%d", soname,
+            LIBMOSQUITTO_MAJOR, major, minor, revision);
+        dlclose(handle);
+        return NULL;
+    }
+    return handle;
+}
+
+int cmqtt_library_load(char *message, size_t capacity) {
+    if (atomic_load_explicit(&library_loaded, memory_order_acquire)) return 0;
+    pthread_mutex_lock(&library_lock);
+    int result = 0;
+    if (!atomic_load_explicit(&library_loaded, memory_order_relaxed)) {
+        struct mosquitto_functions table;
+        if (open_library(CMQTT_LIBRARY, &table, message, capacity)) {
+            lib = table;
+            lib.mosquitto_lib_init();
+            atomic_store_explicit(&library_loaded, true, memory_order_release);
+            result = 1;
+        } else {
+            result = -1;
+        }
+    }
+    pthread_mutex_unlock(&library_lock);
+    return result;
+}
+
+int cmqtt_library_check(const char *soname, char *message, size_t capacity) {
+    struct mosquitto_functions table;
+    void *handle = open_library(soname, &table, message, capacity);
+    if (!handle) return -1;
+    dlclose(handle);
+    return 0;
+}
+
+const char *cmqtt_library_name(void) { return CMQTT_LIBRARY; }
+
+bool cmqtt_library_is_loaded(void) { return atomic_load_explicit(&library_loaded, memory_order_acquire); }
 
 struct cmqtt_client {
     struct mosquitto *mosq;
@@ -25,13 +144,10 @@ struct cmqtt_client {
     int ack_capacity;
 };
 
-static pthread_once_t library_once = PTHREAD_ONCE_INIT;
-
-static void library_init(void) { mosquitto_lib_init(); }
-
 int cmqtt_library_version(void) {
+    if (!cmqtt_library_is_loaded()) return 0;
     int major = 0, minor = 0, revision = 0;
-    mosquitto_lib_version(&major, &minor, &revision);
+    lib.mosquitto_lib_version(&major, &minor, &revision);
     return major * 1000000 + minor * 1000 + revision;
 }
 
@@ -63,56 +179,59 @@ static void on_publish(struct mosquitto *mosq, void *obj, int mid) {
 }
 
 cmqtt_client *cmqtt_new(void) {
-    pthread_once(&library_once, library_init);
+    if (!cmqtt_library_is_loaded()) {
+        errno = ELIBACC;
+        return NULL;
+    }
     struct cmqtt_client *client = calloc(1, sizeof *client);
     if (!client) return NULL;
     client->connack = -1;
     client->disconnect_rc = -1;
-    client->mosq = mosquitto_new(NULL, true, client);
+    client->mosq = lib.mosquitto_new(NULL, true, client);
     if (!client->mosq) {
         int saved = errno;
         free(client);
         errno = saved;
         return NULL;
     }
-    mosquitto_connect_callback_set(client->mosq, on_connect);
-    mosquitto_disconnect_callback_set(client->mosq, on_disconnect);
-    mosquitto_publish_callback_set(client->mosq, on_publish);
+    lib.mosquitto_connect_callback_set(client->mosq, on_connect);
+    lib.mosquitto_disconnect_callback_set(client->mosq, on_disconnect);
+    lib.mosquitto_publish_callback_set(client->mosq, on_publish);
     return client;
 }
 
 void cmqtt_destroy(cmqtt_client *client) {
     if (!client) return;
-    mosquitto_destroy(client->mosq);
+    lib.mosquitto_destroy(client->mosq);
     free(client->acks);
     free(client);
 }
 
 int cmqtt_set_credentials(cmqtt_client *client, const char *username, const char *password) {
-    return mosquitto_username_pw_set(client->mosq, username, password);
+    return lib.mosquitto_username_pw_set(client->mosq, username, password);
 }
 
 int cmqtt_set_tls(cmqtt_client *client, const char *ca_file, const char *cert_file, const char *key_file) {
-    return mosquitto_tls_set(client->mosq, ca_file, NULL, cert_file, key_file, NULL);
+    return lib.mosquitto_tls_set(client->mosq, ca_file, NULL, cert_file, key_file, NULL);
 }
 
 int cmqtt_set_will(cmqtt_client *client, const char *topic, const void *payload, int length, int qos) {
-    return mosquitto_will_set(client->mosq, topic, length, payload, qos, false);
+    return lib.mosquitto_will_set(client->mosq, topic, length, payload, qos, false);
 }
 
 int cmqtt_connect(cmqtt_client *client, const char *host, int port, int keepalive) {
     client->connack = -1;
     client->disconnect_rc = -1;
-    return mosquitto_connect_async(client->mosq, host, port, keepalive);
+    return lib.mosquitto_connect_async(client->mosq, host, port, keepalive);
 }
 
-int cmqtt_disconnect(cmqtt_client *client) { return mosquitto_disconnect(client->mosq); }
+int cmqtt_disconnect(cmqtt_client *client) { return lib.mosquitto_disconnect(client->mosq); }
 
 int cmqtt_publish(cmqtt_client *client, const char *topic, const void *payload, int length, int qos, bool retain, int *mid) {
-    return mosquitto_publish(client->mosq, mid, topic, length, payload, qos, retain);
+    return lib.mosquitto_publish(client->mosq, mid, topic, length, payload, qos, retain);
 }
 
-int cmqtt_loop(cmqtt_client *client, int timeout_ms) { return mosquitto_loop(client->mosq, timeout_ms, 1); }
+int cmqtt_loop(cmqtt_client *client, int timeout_ms) { return lib.mosquitto_loop(client->mosq, timeout_ms, 1); }
 
 int cmqtt_connack(const cmqtt_client *client) { return client->connack; }
 
@@ -127,9 +246,13 @@ int cmqtt_take_acks(cmqtt_client *client, int *mids, int capacity) {
     return n;
 }
 
-const char *cmqtt_strerror(int rc) { return mosquitto_strerror(rc); }
+const char *cmqtt_strerror(int rc) {
+    return cmqtt_library_is_loaded() ? lib.mosquitto_strerror(rc) : "libmosquitto is not loaded";
+}
 
-const char *cmqtt_connack_string(int code) { return mosquitto_connack_string(code); }
+const char *cmqtt_connack_string(int code) {
+    return cmqtt_library_is_loaded() ? lib.mosquitto_connack_string(code) : "libmosquitto is not loaded";
+}
 
 int cmqtt_err_success(void) { return MOSQ_ERR_SUCCESS; }
 int cmqtt_err_no_conn(void) { return MOSQ_ERR_NO_CONN; }

@@ -58,6 +58,56 @@ struct MQTTRunTests {
         records.map { "\(Int($0.time.rounded(.down))) \($0.latitude) \($0.longitude)" }
     }
 
+    /// The shared libraries of a running process, from /proc/PID/maps: the file names mapped.
+    func mappedLibraries(_ pid: pid_t) -> Set<String> {
+        let maps = FileIO.text("/proc/\(pid)/maps") ?? ""
+        var names: Set<String> = []
+        for line in maps.split(separator: "\n") {
+            guard let slash = line.lastIndex(of: "/") else { continue }
+            names.insert(String(line[line.index(after: slash)...]))
+        }
+        return names
+    }
+
+    /// #10: libmosquitto and its TLS libraries are opened when a client first
+    /// publishes, not at start: a daemon without `mqtt_broker` never maps them.
+    /// The same daemon binary with a publishing client is the control.
+    @Test func libmosquittoAndTLSAreMappedOnlyWhenAClientPublishes() async throws {
+        let tls = ["libmosquitto", "libssl", "libcrypto"]
+        func loaded(_ names: Set<String>) -> [String] {
+            names.filter { name in tls.contains { name.hasPrefix($0 + ".so") } }.sorted()
+        }
+        let walk = PackagePaths.fixture("walk.nmea")
+
+        let plain = try DaemonSandbox("mqtt-none")
+        try plain.writeNMEAConfig(device: walk)
+        let quiet = try plain.startDaemon()
+        #expect(await waitUntil(timeout: 60) { !plain.records().isEmpty }, "\(quiet.stderr)")
+        let quietNames = mappedLibraries(quiet.pid)
+        #expect(quietNames.contains { $0.hasPrefix("libgps.so") }, "the maps were read: \(quietNames.sorted())")
+        #expect(loaded(quietNames).isEmpty, "\(quietNames.sorted())")
+        quiet.signal(SIGTERM)
+        #expect(await quiet.wait(timeout: 60))
+        #expect(quiet.exitStatus == 0, "\(quiet.stderr)")
+
+        let sandbox = try DaemonSandbox("mqtt-mapped")
+        let broker = try await Mosquitto("mapped")
+        try writeConfig(sandbox, source: "type = nmea\ndevice = \(walk)", broker: broker)
+        let daemon = try sandbox.startDaemon()
+        #expect(await waitUntil(timeout: 60) { !sandbox.records("fleet").isEmpty }, "\(daemon.stderr)")
+        let plane = ControlPlane(sandbox: sandbox)
+        let connected = await waitUntilAsync(timeout: 60) {
+            (try? await plane.status().brokers.first?.state) == .connected
+        }
+        #expect(connected, "\(daemon.stderr)")
+        let names = mappedLibraries(daemon.pid)
+        #expect(loaded(names).contains { $0.hasPrefix("libmosquitto.so") }, "\(names.sorted())")
+        #expect(daemon.stderr.contains("MQTT: loaded libmosquitto.so.1"), "\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(await daemon.wait(timeout: 60))
+        #expect(daemon.exitStatus == 0, "\(daemon.stderr)")
+    }
+
     @Test func aDaemonKilledWithABacklogSendsTheRestAfterItsRestart() async throws {
         let sandbox = try DaemonSandbox("mqtt-kill")
         let broker = try await Mosquitto("kill")

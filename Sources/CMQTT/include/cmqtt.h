@@ -21,6 +21,12 @@
  *   on_disconnect  `cmqtt_disconnect_rc`: -1 while the session lasts, then
  *                  libmosquitto's reason (0 after `cmqtt_disconnect`)
  *
+ * libmosquitto is not linked into the daemon: `cmqtt_library_load` opens it
+ * (dlopen, RTLD_NOW | RTLD_LOCAL) when the first publisher starts, so a
+ * daemon without MQTT clients never maps it or its TLS libraries. The
+ * loading is thread-safe and happens once per process; everything else
+ * needs it done.
+ *
  * Not thread-safe: one thread owns a client from `cmqtt_new` to
  * `cmqtt_destroy`. libmosquitto runs no thread of its own here (no
  * mosquitto_loop_start); `cmqtt_loop` blocks in select(2) for at most its
@@ -34,11 +40,32 @@
 
 typedef struct cmqtt_client cmqtt_client;
 
-/* libmosquitto's version as major*1000000 + minor*1000 + revision. */
+/* The soname opened: "libmosquitto.so.1". */
+const char *cmqtt_library_name(void);
+
+/* Opens libmosquitto, resolves every function the shim calls, checks that its
+ * major version is the one built against (2), and initialises it — once per
+ * process, whichever thread comes first; later calls return at once. 1 when
+ * this call loaded it, 0 when it was loaded already; -1 when it cannot be, with the reason in `message` (cut to
+ * `capacity`, NUL-terminated), e.g. "MQTT needs libmosquitto.so.1 (Debian
+ * package libmosquitto1): <dlerror>". Nothing stays open after a failure,
+ * and the next call tries again (so installing the package is enough). */
+int cmqtt_library_load(char *message, size_t capacity);
+
+/* Whether `cmqtt_library_load` has succeeded in this process. */
+bool cmqtt_library_is_loaded(void);
+
+/* Opens `soname` as `cmqtt_library_load` would (resolving every function,
+ * checking the version), then closes it again without using it: 0, or -1
+ * with the same message. Changes nothing of the loaded library. */
+int cmqtt_library_check(const char *soname, char *message, size_t capacity);
+
+/* libmosquitto's version as major*1000000 + minor*1000 + revision; 0 before
+ * it is loaded. */
 int cmqtt_library_version(void);
 
 /* A new client with a random client id and a clean session; NULL with errno
- * set when out of memory. Initialises libmosquitto on first use. */
+ * set when out of memory (ELIBACC before `cmqtt_library_load` succeeded). */
 cmqtt_client *cmqtt_new(void);
 
 /* Ends the session (if any) and frees everything. NULL is fine. */
@@ -83,7 +110,8 @@ int cmqtt_disconnect_rc(const cmqtt_client *client);
 /* Moves up to `capacity` acknowledged message ids into `mids`; returns how many. */
 int cmqtt_take_acks(cmqtt_client *client, int *mids, int capacity);
 
-/* libmosquitto's words for an error code and for a CONNACK code. */
+/* libmosquitto's words for an error code and for a CONNACK code (before it is
+ * loaded: "libmosquitto is not loaded"). */
 const char *cmqtt_strerror(int rc);
 const char *cmqtt_connack_string(int code);
 

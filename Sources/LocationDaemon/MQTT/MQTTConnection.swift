@@ -22,7 +22,9 @@ final class MQTTConnection {
     private var acks = [Int32](repeating: 0, count: 64)
 
     /// A configured, unconnected client: credentials, TLS, the last will.
+    /// Loads libmosquitto first if no connection did yet (`MQTTLibrary`).
     init(settings: MQTTSettings, password: String?, will: [UInt8]) throws(MQTTFailure) {
+        try MQTTLibrary.load()
         guard let handle = cmqtt_new() else {
             throw MQTTFailure(state: .misconfigured, detail: "cannot make an MQTT client: \(String(cString: strerror(errno)))")
         }
