@@ -10,13 +10,23 @@ enum ByteText {
 
     /// Appends a signed integer in decimal.
     static func append(_ value: Int, to out: inout [UInt8]) {
-        if value < 0 { out.append(UInt8(ascii: "-")) }
-        FixedDecimal.appendDecimal(UInt64(value.magnitude), to: &out)
+        ByteCursor.append(to: &out, capacity: 20) { $0.putInteger(value) }
+    }
+
+    /// Whether `text` holds a byte `appendJSONString` escapes.
+    static func needsJSONEscape(_ text: String) -> Bool {
+        text.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
     }
 
     /// Appends a quoted, escaped JSON string (RFC 8259: `"`, `\` and control characters escaped).
     static func appendJSONString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        guard needsJSONEscape(text) else {
+            // Nothing to escape (a client's name, as a rule): one copy.
+            out.append(contentsOf: text.utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
@@ -58,6 +68,17 @@ enum ByteText {
     /// Times outside years 0000...9999 are clamped, and a non-finite time is
     /// the epoch (callers validate first; this only keeps a bad value from trapping).
     static func appendUTC(_ seconds: Double, fractionDigits: Int = 3, to out: inout [UInt8]) {
+        ByteCursor.append(to: &out, capacity: maximumUTCLength) { writeUTC(seconds, fractionDigits: fractionDigits, to: &$0) }
+    }
+
+    /// Room for the longest text `writeUTC` produces (`0000-01-01T00:00:00.000000000Z`
+    /// is 30 bytes; a year rounded up to 10000 has no decimals).
+    static let maximumUTCLength = 32
+
+    /// Writes the time as `appendUTC` appends it (at most `maximumUTCLength` bytes).
+    /// Always inlined, so the log line's constant milliseconds fold away.
+    @inline(__always)
+    static func writeUTC(_ seconds: Double, fractionDigits: Int = 3, to cursor: inout ByteCursor) {
         let digits = max(0, min(9, fractionDigits))
         var scale: Int64 = 1
         for _ in 0..<digits { scale *= 10 }
@@ -70,25 +91,31 @@ enum ByteText {
             whole -= 1
         }
         let dayNumber = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
-        let secondOfDay = whole - dayNumber * 86_400
+        let secondOfDay = Int(whole - dayNumber * 86_400)
         let (year, month, day) = UTCTime.civil(days: Int(dayNumber))
-        if year < 0 { out.append(UInt8(ascii: "-")) }
-        FixedDecimal.appendDecimal(UInt64(year.magnitude), width: 4, to: &out)
-        out.append(UInt8(ascii: "-"))
-        FixedDecimal.appendDecimal(UInt64(month), width: 2, to: &out)
-        out.append(UInt8(ascii: "-"))
-        FixedDecimal.appendDecimal(UInt64(day), width: 2, to: &out)
-        out.append(UInt8(ascii: "T"))
-        FixedDecimal.appendDecimal(UInt64(secondOfDay / 3600), width: 2, to: &out)
-        out.append(UInt8(ascii: ":"))
-        FixedDecimal.appendDecimal(UInt64(secondOfDay / 60 % 60), width: 2, to: &out)
-        out.append(UInt8(ascii: ":"))
-        FixedDecimal.appendDecimal(UInt64(secondOfDay % 60), width: 2, to: &out)
-        if digits > 0 {
-            out.append(UInt8(ascii: "."))
-            FixedDecimal.appendDecimal(UInt64(fraction), width: digits, to: &out)
+        if year >= 0 && year < 10_000 {
+            cursor.putTwoDigits(year / 100)
+            cursor.putTwoDigits(year % 100)
+        } else {
+            // Rounding 9999-12-31T23:59:59.999 to whole seconds gives year 10000.
+            if year < 0 { cursor.put(UInt8(ascii: "-")) }
+            cursor.putDigits(UInt64(year.magnitude), minimumWidth: 4)
         }
-        out.append(UInt8(ascii: "Z"))
+        cursor.put(UInt8(ascii: "-"))
+        cursor.putTwoDigits(month)
+        cursor.put(UInt8(ascii: "-"))
+        cursor.putTwoDigits(day)
+        cursor.put(UInt8(ascii: "T"))
+        cursor.putTwoDigits(secondOfDay / 3600)
+        cursor.put(UInt8(ascii: ":"))
+        cursor.putTwoDigits(secondOfDay / 60 % 60)
+        cursor.put(UInt8(ascii: ":"))
+        cursor.putTwoDigits(secondOfDay % 60)
+        if digits > 0 {
+            cursor.put(UInt8(ascii: "."))
+            cursor.putDigits(UInt64(fraction), minimumWidth: digits)
+        }
+        cursor.put(UInt8(ascii: "Z"))
     }
 
     private static func hexDigit(_ nibble: UInt8) -> UInt8 {

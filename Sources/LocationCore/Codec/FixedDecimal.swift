@@ -6,27 +6,47 @@
 /// number of decimals instead, rounded from the exact binary value (so
 /// `1.00000005`, stored as 1.0000000499999…, becomes `1.0000000`).
 public enum FixedDecimal {
-    /// Powers of ten that are exact in a `Double`.
-    private static let scales: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9]
+    /// Most decimals written; more are written as this many.
+    static let maximumDecimals = 9
+
+    /// The longest text `write` produces: a sign, 16 integer digits, the point
+    /// and 9 decimals (below 4e15 units), or Swift's shortest text of an
+    /// astronomically large value (at most 24 bytes, `-1.7976931348623157e+308`).
+    static let maximumLength = 32
+
+    /// 10^`exponent` (0...19).
+    @inline(__always)
+    private static func powerOfTen(_ exponent: Int) -> UInt64 {
+        var power: UInt64 = 1
+        for _ in 0..<exponent { power &*= 10 }
+        return power
+    }
 
     /// The value rounded to `decimals` places (half away from zero on exact
     /// ties), as an integer count of 10^-decimals units, or `nil` when the
     /// value is not finite or too large for exact integer arithmetic.
+    @inline(__always)
     public static func scaled(_ value: Double, decimals: Int) -> Int64? {
-        guard value.isFinite, decimals >= 0, decimals < scales.count else { return nil }
-        let scale = scales[decimals]
+        guard value.isFinite, decimals >= 0, decimals <= maximumDecimals else { return nil }
+        let scale = Double(powerOfTen(decimals))  // exact: below 2^53
         let product = value * scale
         guard abs(product) < 4.0e15 else { return nil }
         // The product is rounded; the fused multiply-add recovers exactly what
         // rounding lost, which decides the few cases where the rounded product
         // lands on a tie the exact value does not sit on.
+        // Rounded as a magnitude: its fraction is exact (below 1 it is the
+        // magnitude itself; from 1 up, the two are within a factor of two),
+        // where `product - floor(product)` is not for products just above
+        // -0.5 (-0.49999999999999994 gave 0.5, then -1).
         let lost = (-product).addingProduct(value, scale)
-        var rounded = product.rounded(.down)
-        let fraction = product - rounded  // exact: both within one unit of each other
-        if fraction > 0.5 || (fraction == 0.5 && (lost > 0 || (lost == 0 && product > 0))) {
+        let magnitude = abs(product)
+        var rounded = magnitude.rounded(.down)
+        let fraction = magnitude - rounded
+        // Half away from zero: up on a tie unless the exact magnitude is below it.
+        if fraction > 0.5 || (fraction == 0.5 && (product > 0 ? lost >= 0 : lost <= 0)) {
             rounded += 1
         }
-        return Int64(rounded)
+        return Int64(product < 0 ? -rounded : rounded)
     }
 
     /// `value` with exactly `decimals` places (`35.6811990`), or with trailing
@@ -42,18 +62,30 @@ public enum FixedDecimal {
     /// nothing) for NaN and infinities.
     @discardableResult
     public static func append(_ value: Double, decimals: Int, minimumDecimals: Int? = nil, to out: inout [UInt8]) -> Bool {
+        ByteCursor.append(to: &out, capacity: maximumLength) { cursor in
+            write(value, decimals: decimals, minimumDecimals: minimumDecimals, to: &cursor)
+        }
+    }
+
+    /// Writes `value` as `format` writes it (at most `maximumLength` bytes);
+    /// returns `false` (writing nothing) for NaN and infinities.
+    ///
+    /// Always inlined: where `decimals` is a constant (the log line's
+    /// coordinates and measurements), the powers of ten and the divisions by
+    /// them fold into multiplications.
+    @inline(__always)
+    @discardableResult
+    static func write(_ value: Double, decimals: Int, minimumDecimals: Int? = nil, to cursor: inout ByteCursor) -> Bool {
         guard value.isFinite else { return false }
-        let places = max(0, min(decimals, scales.count - 1))
+        let places = max(0, min(decimals, maximumDecimals))
         guard let units = scaled(value, decimals: places) else {
-            // Astronomically large: no receiver reports this, but say it plainly.
-            out.append(contentsOf: "\(value)".utf8)
+            writeLarge(value, to: &cursor)
             return true
         }
-        if units < 0 { out.append(UInt8(ascii: "-")) }
+        if units < 0 { cursor.put(UInt8(ascii: "-")) }
         let magnitude = units.magnitude
-        var divisor: UInt64 = 1
-        for _ in 0..<places { divisor *= 10 }
-        appendDecimal(magnitude / divisor, to: &out)
+        let divisor = powerOfTen(places)
+        cursor.putDigits(magnitude / divisor)
         guard places > 0 else { return true }
         var fraction = magnitude % divisor
         var digits = places
@@ -63,27 +95,22 @@ public enum FixedDecimal {
             digits -= 1
         }
         guard digits > 0 else { return true }
-        out.append(UInt8(ascii: "."))
-        appendDecimal(fraction, width: digits, to: &out)
+        cursor.put(UInt8(ascii: "."))
+        cursor.putDigits(fraction, minimumWidth: digits)
         return true
     }
 
-    /// Appends an unsigned integer in decimal, zero-padded to `width` digits.
+    /// Astronomically large: no receiver reports this, but say it plainly.
+    @inline(never)
+    private static func writeLarge(_ value: Double, to cursor: inout ByteCursor) {
+        cursor.put(contentsOf: "\(value)")
+    }
+
+    /// Appends an unsigned integer in decimal, zero-padded to `width` digits
+    /// (at most 24).
     static func appendDecimal(_ value: UInt64, width: Int = 1, to out: inout [UInt8]) {
-        var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: enough for 20 digits
-        withUnsafeMutableBytes(of: &buffer) { raw in
-            var n = value
-            var i = raw.count
-            repeat {
-                i -= 1
-                raw[i] = UInt8(ascii: "0") + UInt8(n % 10)
-                n /= 10
-            } while n > 0 && i > 0
-            while raw.count - i < width && i > 0 {
-                i -= 1
-                raw[i] = UInt8(ascii: "0")
-            }
-            out.append(contentsOf: raw[i...])
+        ByteCursor.append(to: &out, capacity: 24) { cursor in
+            cursor.putDigits(value, minimumWidth: min(width, 24))
         }
     }
 }

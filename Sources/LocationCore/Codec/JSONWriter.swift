@@ -51,7 +51,7 @@ extension JSONValue {
 
     /// Writes a quoted, escaped JSON string (escaped as `ByteText.appendJSONString` escapes it).
     public static func writeString(_ s: String, to out: inout String) {
-        guard s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else {
+        guard ByteText.needsJSONEscape(s) else {
             out += "\""
             out += s
             out += "\""

@@ -114,8 +114,10 @@ public struct LogRecord: Sendable, Hashable {
     /// a carrier formats it once per fix and accuracy and ends it per client
     /// with `lineEnding(client:)`.
     public func appendLinePrefix(to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "{"))
-        appendSharedMembers(to: &out)
+        ByteCursor.append(to: &out, capacity: Self.sharedMembersCapacity + 1) { cursor in
+            cursor.put(UInt8(ascii: "{"))
+            writeSharedMembers(to: &cursor)
+        }
     }
 
     /// What ends a line begun by `appendLinePrefix`: the client's name as a
@@ -131,40 +133,54 @@ public struct LogRecord: Sendable, Hashable {
     /// Appends the object's members without braces, so a location event can
     /// share them after its own `"event":"location",`.
     func appendMembers(to out: inout [UInt8]) {
-        appendSharedMembers(to: &out)
+        ByteCursor.append(to: &out, capacity: Self.sharedMembersCapacity) { writeSharedMembers(to: &$0) }
         ByteText.appendJSONString(client, to: &out)
     }
 
+    /// Room for the longest `writeSharedMembers` can write: 325 bytes, with
+    /// every member present and every number at its longest (24 bytes of
+    /// `-1.7976931348623157e+308`; a position in range and receiver-sized
+    /// measurements are far shorter).
+    private static let sharedMembersCapacity = 384
+
     /// Every member but the client's name, ending in `"client":`.
-    private func appendSharedMembers(to out: inout [UInt8]) {
-        ByteText.append(#""time":""#, to: &out)
-        ByteText.appendUTC(time, to: &out)
-        ByteText.append(#"","lat":"#, to: &out)
-        FixedDecimal.append(latitude.isFinite ? latitude : 0, decimals: Self.coordinateDecimals, to: &out)
-        ByteText.append(#","lon":"#, to: &out)
-        FixedDecimal.append(longitude.isFinite ? longitude : 0, decimals: Self.coordinateDecimals, to: &out)
-        Self.appendMeasurement("alt", altitude, to: &out)
-        Self.appendMeasurement("hAcc", horizontalError, to: &out)
-        Self.appendMeasurement("vAcc", verticalError, to: &out)
-        Self.appendMeasurement("speed", speed, to: &out)
-        Self.appendMeasurement("course", course, to: &out)
-        ByteText.append(#","mode":"#, to: &out)
-        ByteText.append(mode.rawValue, to: &out)
+    private func writeSharedMembers(to cursor: inout ByteCursor) {
+        cursor.put(#""time":""#)
+        ByteText.writeUTC(time, to: &cursor)
+        cursor.put(#"","lat":"#)
+        Self.writeCoordinate(latitude, to: &cursor)
+        cursor.put(#","lon":"#)
+        Self.writeCoordinate(longitude, to: &cursor)
+        Self.writeMeasurement(#","alt":"#, altitude, to: &cursor)
+        Self.writeMeasurement(#","hAcc":"#, horizontalError, to: &cursor)
+        Self.writeMeasurement(#","vAcc":"#, verticalError, to: &cursor)
+        Self.writeMeasurement(#","speed":"#, speed, to: &cursor)
+        Self.writeMeasurement(#","course":"#, course, to: &cursor)
+        cursor.put(#","mode":"#)
+        cursor.putInteger(mode.rawValue)
         if let satellites {
-            ByteText.append(#","sats":"#, to: &out)
-            ByteText.append(satellites, to: &out)
+            cursor.put(#","sats":"#)
+            cursor.putInteger(satellites)
         }
-        ByteText.append(#","accuracy":""#, to: &out)
-        ByteText.append(accuracy.rawValue, to: &out)
-        ByteText.append(#"","client":"#, to: &out)
+        cursor.put(#","accuracy":""#)
+        cursor.put(contentsOf: accuracy.rawValue)
+        cursor.put(#"","client":"#)
     }
 
-    private static func appendMeasurement(_ key: StaticString, _ value: Double?, to out: inout [UInt8]) {
+    /// Writes a coordinate with `coordinateDecimals` places (a non-finite one as 0).
+    // One call site each for the coordinates and the measurements, so
+    // FixedDecimal.write is inlined twice, each time with constant decimals.
+    @inline(never)
+    private static func writeCoordinate(_ value: Double, to cursor: inout ByteCursor) {
+        FixedDecimal.write(value.isFinite ? value : 0, decimals: coordinateDecimals, to: &cursor)
+    }
+
+    /// Writes `,"key":value` (the key given with its punctuation), or nothing for an unknown value.
+    @inline(never)
+    private static func writeMeasurement(_ member: StaticString, _ value: Double?, to cursor: inout ByteCursor) {
         guard let value, value.isFinite else { return }
-        out.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\"")])
-        out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-        out.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
-        FixedDecimal.append(value, decimals: measurementDecimals, minimumDecimals: 1, to: &out)
+        cursor.put(member)
+        FixedDecimal.write(value, decimals: measurementDecimals, minimumDecimals: 1, to: &cursor)
     }
 }
 

@@ -35,6 +35,13 @@ import Testing
         #expect(FixedDecimal.format(12345.6789, decimals: 3, minimumDecimals: 1) == "12345.679")
     }
 
+    @Test func roundsMagnitudesJustBelowHalfDown() {
+        // -0.5 + 2^-54: `product - floor(product)` rounds to 0.5 here, which once gave "-1".
+        #expect(FixedDecimal.format(-0.49999999999999994, decimals: 0) == "0")
+        #expect(FixedDecimal.format(0.49999999999999994, decimals: 0) == "0")
+        #expect(FixedDecimal.format(-0.5, decimals: 0) == "-1")
+    }
+
     @Test func neverWritesNonFiniteValues() {
         #expect(FixedDecimal.format(.nan, decimals: 7) == nil)
         #expect(FixedDecimal.format(.infinity, decimals: 7) == nil)
