@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "cgps.h"
+#include "tpv.h"
 
 #include <gps.h>
 
@@ -207,27 +208,69 @@ static void copy_text(char *to, size_t size, const char *from, size_t from_size)
     to[n] = '\0';
 }
 
-/* The report classes locationd uses. Every other class (GST, PPS, TOFF, ATT,
- * AIS, RTCM, SUBFRAME, RAW, ...) is reported as CGPS_REPORT_OTHER without
- * being unpacked: libgps's generic unpacker is the costliest part of a
- * report, and a GST comes with every epoch from many receivers. */
-static bool wanted_class(const char *line)
+/* What a line is, before anything unpacks it. */
+typedef enum {
+    LINE_SKIPPED,    /* a class locationd does not use (GST, PPS, AIS, ...) or no class at all */
+    LINE_WANTED,     /* TPV, SKY, VERSION, DEVICE, WATCH or ERROR, safe for libgps */
+    LINE_DEVICES,    /* DEVICES: counted here, never given to libgps */
+    LINE_UNREADABLE, /* a line libgps's gps_unpack would never return from */
+} line_class;
+
+static const char class_tag[] = "\"class\":";
+static const char class_start[] = "{\"class\":\"";
+
+/*
+ * The report classes locationd uses. Every other class (GST, PPS, TOFF,
+ * ATT, AIS, RTCM, SUBFRAME, RAW, ...) is reported as CGPS_REPORT_OTHER
+ * without being unpacked: libgps's generic unpacker is the costliest part
+ * of a report, and a GST comes with every epoch from many receivers.
+ *
+ * And the guard that keeps libgps from hanging the reader. libgps 3.22's
+ * gps_unpack() unpacks objects in a loop, each starting where the previous
+ * one's parse stopped; after a parse error it starts again at the error's
+ * position, and if a "class": follows there, the parser fails at once
+ * without moving on, forever. gpsd's own lines trigger this: a DEVICES
+ * list of more than libgps's MAXUSERDEVS (4) receivers, whose nested
+ * DEVICE objects carry "class": after the error. So does any line naming
+ * "class" twice after a bad value. The guard: a line goes to libgps only
+ * if it starts with {"class":" and names "class" nowhere else, where every
+ * restart finds no class and ends the loop. DEVICES is counted here, and
+ * every other line with a second "class", or with "class" not at its
+ * start, is CGPS_REPORT_UNREADABLE without being unpacked.
+ */
+static line_class classify(const char *line)
 {
-    /* Found as libgps finds it: the first "class": anywhere in the line. */
-    const char *tag = strstr(line, "\"class\":\"");
-    if (tag == NULL)
-        return true; /* not gpsd's JSON; libgps decides what it is */
-    const char *name = tag + strlen("\"class\":\"");
-    static const char *const wanted[] = {"TPV\"", "SKY\"", "VERSION\"", "DEVICES\"", "DEVICE\"", "WATCH\"", "ERROR\""};
+    if (strncmp(line, class_start, sizeof class_start - 1) != 0)
+        return strstr(line, class_tag) == NULL ? LINE_SKIPPED : LINE_UNREADABLE;
+    const char *name = line + sizeof class_start - 1;
+    if (strncmp(name, "DEVICES\"", 8) == 0)
+        return LINE_DEVICES;
+    static const char *const wanted[] = {"TPV\"", "SKY\"", "VERSION\"", "DEVICE\"", "WATCH\"", "ERROR\""};
+    bool is_wanted = false;
     for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++) {
-        if (strncmp(name, wanted[i], strlen(wanted[i])) == 0)
-            return true;
+        if (strncmp(name, wanted[i], strlen(wanted[i])) == 0) {
+            is_wanted = true;
+            break;
+        }
     }
-    return false;
+    if (!is_wanted)
+        return LINE_SKIPPED;
+    return strstr(name, class_tag) == NULL ? LINE_WANTED : LINE_UNREADABLE;
 }
 
-/* Unpacks one line (NUL-terminated, without its \n) into *report. */
-static void unpack_line(cgps_session *session, char *line, cgps_report *report)
+/* The receivers in a DEVICES line: its DEVICE objects. */
+static int count_devices(const char *line)
+{
+    static const char device[] = "{\"class\":\"DEVICE\"";
+    int count = 0;
+    for (const char *at = strstr(line + 1, device); at != NULL; at = strstr(at + sizeof device - 1, device))
+        count++;
+    return count;
+}
+
+/* Unpacks one line (NUL-terminated, without its \n) into *report; true
+ * when the shim's TPV reader took it, false when libgps did (or nobody). */
+static bool unpack_line(cgps_session *session, char *line, cgps_report *report, bool use_fast_tpv)
 {
     struct gps_data_t *gps = &session->gps;
 
@@ -239,9 +282,24 @@ static void unpack_line(cgps_session *session, char *line, cgps_report *report)
     report->vdop = NAN;
     report->fix.latitude = NAN;
     report->fix.longitude = NAN;
-    if (!wanted_class(line)) {
+    switch (classify(line)) {
+    case LINE_SKIPPED:
         report->kind = CGPS_REPORT_OTHER;
-        return;
+        return false;
+    case LINE_UNREADABLE:
+        report->kind = CGPS_REPORT_UNREADABLE;
+        return false;
+    case LINE_DEVICES:
+        report->kind = CGPS_REPORT_DEVICES;
+        report->devices = count_devices(line);
+        return false;
+    case LINE_WANTED:
+        break;
+    }
+    /* A TPV in gpsd's own shape is read without libgps (tpv.h). */
+    if (use_fast_tpv && cgps_tpv_decode(line, &report->fix)) {
+        report->kind = CGPS_REPORT_TPV;
+        return true;
     }
 
     /* libgps recomputes `set` for a TPV but only ORs bits in for the other
@@ -280,9 +338,6 @@ static void unpack_line(cgps_session *session, char *line, cgps_report *report)
         report->vdop = gps->dop.vdop;
     } else if ((set & POLICY_SET) != 0) {
         report->kind = CGPS_REPORT_WATCH;
-    } else if ((set & DEVICELIST_SET) != 0) {
-        report->kind = CGPS_REPORT_DEVICES;
-        report->devices = gps->devices.ndevices;
     } else if ((set & DEVICE_SET) != 0 || device_closed) {
         report->kind = CGPS_REPORT_DEVICE;
         report->activated = gps->dev.activated.tv_sec != 0 || gps->dev.activated.tv_nsec != 0;
@@ -296,6 +351,7 @@ static void unpack_line(cgps_session *session, char *line, cgps_report *report)
     } else {
         report->kind = CGPS_REPORT_OTHER;
     }
+    return false;
 }
 
 int cgps_read(cgps_session *session, cgps_report *report, int *sys_errno)
@@ -311,7 +367,7 @@ int cgps_read(cgps_session *session, cgps_report *report, int *sys_errno)
             session->start += consumed;
             if (session->start == session->end)
                 session->start = session->end = 0;
-            unpack_line(session, first, report);
+            (void)unpack_line(session, first, report, true);
             return (int)consumed;
         }
         if (session->drained)
@@ -372,8 +428,26 @@ void cgps_close(cgps_session *session)
 {
     if (session == NULL)
         return;
-    (void)gps_close(&session->gps);
+    if (session->gps.gps_fd >= 0)
+        (void)gps_close(&session->gps);
     free(session);
+}
+
+cgps_session *cgps_offline(void)
+{
+    cgps_session *session = malloc(sizeof *session);
+    if (session == NULL)
+        return NULL;
+    memset(&session->gps, 0, sizeof session->gps);
+    session->gps.gps_fd = -1;
+    session->start = session->end = 0;
+    session->drained = true;
+    return session;
+}
+
+int cgps_unpack(cgps_session *session, char *line, cgps_report *report, cgps_unpacker unpacker)
+{
+    return unpack_line(session, line, report, unpacker == CGPS_UNPACK_SHIM) ? 1 : 0;
 }
 
 const char *cgps_strerror(int code)

@@ -11,13 +11,16 @@
 /// instead of writing past its end. Callers size the scratch space for the
 /// longest output they can produce, so the check never fails in practice.
 struct ByteCursor {
+    /// The first byte of the scratch space.
+    private let start: UnsafeMutablePointer<UInt8>
     /// Where the next byte goes.
     private var next: UnsafeMutablePointer<UInt8>
     /// One past the last writable byte.
     private let end: UnsafeMutablePointer<UInt8>
 
-    private init(next: UnsafeMutablePointer<UInt8>, end: UnsafeMutablePointer<UInt8>) {
-        self.next = next
+    private init(start: UnsafeMutablePointer<UInt8>, end: UnsafeMutablePointer<UInt8>) {
+        self.start = start
+        self.next = start
         self.end = end
     }
 
@@ -31,7 +34,7 @@ struct ByteCursor {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { scratch in
             // A zero capacity still yields a (never written) base address.
             let start = scratch.baseAddress!
-            var cursor = ByteCursor(next: start, end: start + scratch.count)
+            var cursor = ByteCursor(start: start, end: start + scratch.count)
             let result = body(&cursor)
             out.append(contentsOf: UnsafeBufferPointer(start: start, count: cursor.next - start))
             return result
@@ -93,36 +96,51 @@ struct ByteCursor {
 
     /// Writes `value` in decimal, zero-padded on the left to `minimumWidth` digits.
     mutating func putDigits(_ value: UInt64, minimumWidth: Int = 1) {
-        // Count the digits first, then write them from the right, two at a time.
         var count = 1
         var limit: UInt64 = 10
         while count < 20, value >= limit {
             count += 1
             limit &*= 10  // wraps only after the last comparison (10^19 → count 20)
         }
-        let width = max(count, minimumWidth)
+        putDigits(value, width: max(count, minimumWidth))
+    }
+
+    /// Writes exactly `width` digits of `value` (below 10^`width`), zero-padded
+    /// on the left: from the right, two at a time.
+    @inline(__always)
+    mutating func putDigits(_ value: UInt64, width: Int) {
         needs(width)
-        let digits = Self.twoDigits.utf8Start
+        let pairs = Self.twoDigits.utf8Start
         var position = next + width
         var rest = value
-        while rest >= 100 {
-            let pair = Int(rest % 100)
+        var left = width
+        while left >= 2 {
+            position -= 2
+            position.update(from: pairs + 2 * Int(rest % 100), count: 2)
             rest /= 100
-            position -= 2
-            position.update(from: digits + 2 * pair, count: 2)
+            left -= 2
         }
-        if rest >= 10 {
-            position -= 2
-            position.update(from: digits + 2 * Int(rest), count: 2)
-        } else {
+        if left == 1 {
             position -= 1
-            position.pointee = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest)
+            position.pointee = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
         }
-        while position > next {
-            position -= 1
-            position.pointee = UInt8(ascii: "0")
-        }
+        precondition(rest == 0, "ByteCursor: \(value) has more than \(width) digits")
         next += width
+    }
+
+    /// Takes back up to `count` of the last bytes written while they are
+    /// `byte`; returns how many it took back. (`FixedDecimal` writes every
+    /// decimal, then trims the zeros it need not keep.)
+    @inline(__always)
+    mutating func dropTrailing(_ byte: UInt8, atMost count: Int) -> Int {
+        precondition(count <= next - start, "ByteCursor: dropping more than was written")
+        var dropped = 0
+        while dropped < count, (next - 1).pointee == byte {
+            next -= 1
+            dropped += 1
+        }
+        return dropped
     }
 
     /// Writes a signed integer in decimal.

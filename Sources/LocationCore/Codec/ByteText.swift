@@ -83,12 +83,26 @@ enum ByteText {
         var scale: Int64 = 1
         for _ in 0..<digits { scale *= 10 }
         let clamped = seconds.isFinite ? min(max(seconds, UTCTime.earliest), UTCTime.latest) : 0
-        let ticks = Int64((clamped * Double(scale)).rounded())
-        var whole = ticks / scale
-        var fraction = ticks % scale
-        if fraction < 0 {
-            fraction += scale
-            whole -= 1
+        let product = clamped * Double(scale)
+        var whole: Int64
+        var fraction: Int64
+        if abs(product) < 9.0e18 {
+            let ticks = Int64(product.rounded())
+            whole = ticks / scale
+            fraction = ticks % scale
+            if fraction < 0 {
+                fraction += scale
+                whole -= 1
+            }
+        } else {
+            // Nanoseconds past 2262 do not fit an Int64: round the part of the second alone.
+            let second = clamped.rounded(.down)
+            whole = Int64(second)
+            fraction = Int64(((clamped - second) * Double(scale)).rounded())
+            if fraction == scale {
+                fraction = 0
+                whole += 1
+            }
         }
         let dayNumber = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
         let secondOfDay = Int(whole - dayNumber * 86_400)
@@ -113,7 +127,7 @@ enum ByteText {
         cursor.putTwoDigits(secondOfDay % 60)
         if digits > 0 {
             cursor.put(UInt8(ascii: "."))
-            cursor.putDigits(UInt64(fraction), minimumWidth: digits)
+            cursor.putDigits(UInt64(fraction), width: digits)
         }
         cursor.put(UInt8(ascii: "Z"))
     }

@@ -87,16 +87,13 @@ public enum FixedDecimal {
         let divisor = powerOfTen(places)
         cursor.putDigits(magnitude / divisor)
         guard places > 0 else { return true }
-        var fraction = magnitude % divisor
-        var digits = places
+        // Every decimal, then back over the zeros not kept (and the point, if all go).
         let keep = max(0, min(minimumDecimals ?? places, places))
-        while digits > keep, fraction % 10 == 0 {
-            fraction /= 10
-            digits -= 1
-        }
-        guard digits > 0 else { return true }
         cursor.put(UInt8(ascii: "."))
-        cursor.putDigits(fraction, minimumWidth: digits)
+        cursor.putDigits(magnitude % divisor, width: places)
+        if keep < places, cursor.dropTrailing(UInt8(ascii: "0"), atMost: places - keep) == places {
+            _ = cursor.dropTrailing(UInt8(ascii: "."), atMost: 1)
+        }
         return true
     }
 

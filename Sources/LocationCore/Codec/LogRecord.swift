@@ -151,11 +151,27 @@ public struct LogRecord: Sendable, Hashable {
         Self.writeCoordinate(latitude, to: &cursor)
         cursor.put(#","lon":"#)
         Self.writeCoordinate(longitude, to: &cursor)
-        Self.writeMeasurement(#","alt":"#, altitude, to: &cursor)
-        Self.writeMeasurement(#","hAcc":"#, horizontalError, to: &cursor)
-        Self.writeMeasurement(#","vAcc":"#, verticalError, to: &cursor)
-        Self.writeMeasurement(#","speed":"#, speed, to: &cursor)
-        Self.writeMeasurement(#","course":"#, course, to: &cursor)
+        // Unknown values are left out, key and all.
+        if let altitude = altitude.finite {
+            cursor.put(#","alt":"#)
+            Self.writeMeasurement(altitude, to: &cursor)
+        }
+        if let horizontalError = horizontalError.finite {
+            cursor.put(#","hAcc":"#)
+            Self.writeMeasurement(horizontalError, to: &cursor)
+        }
+        if let verticalError = verticalError.finite {
+            cursor.put(#","vAcc":"#)
+            Self.writeMeasurement(verticalError, to: &cursor)
+        }
+        if let speed = speed.finite {
+            cursor.put(#","speed":"#)
+            Self.writeMeasurement(speed, to: &cursor)
+        }
+        if let course = course.finite {
+            cursor.put(#","course":"#)
+            Self.writeMeasurement(course, to: &cursor)
+        }
         cursor.put(#","mode":"#)
         cursor.putInteger(mode.rawValue)
         if let satellites {
@@ -175,11 +191,9 @@ public struct LogRecord: Sendable, Hashable {
         FixedDecimal.write(value.isFinite ? value : 0, decimals: coordinateDecimals, to: &cursor)
     }
 
-    /// Writes `,"key":value` (the key given with its punctuation), or nothing for an unknown value.
+    /// Writes a measurement with up to `measurementDecimals` places, at least one.
     @inline(never)
-    private static func writeMeasurement(_ member: StaticString, _ value: Double?, to cursor: inout ByteCursor) {
-        guard let value, value.isFinite else { return }
-        cursor.put(member)
+    private static func writeMeasurement(_ value: Double, to cursor: inout ByteCursor) {
         FixedDecimal.write(value, decimals: measurementDecimals, minimumDecimals: 1, to: &cursor)
     }
 }

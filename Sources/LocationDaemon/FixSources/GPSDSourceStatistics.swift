@@ -6,6 +6,8 @@ public struct GPSDSourceStatistics: Sendable, Hashable {
     public var connections = 0
     /// JSON reports read from gpsd (every class).
     public var reports = 0
+    /// Lines left unread because libgps could hang on them (see `GPSDReport.unreadable`).
+    public var unreadableReports = 0
     /// TPV reports among them.
     public var tpvReports = 0
     /// TPVs without a time: never delivered as fixes.

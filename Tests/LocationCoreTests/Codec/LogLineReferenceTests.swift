@@ -216,6 +216,15 @@ import Testing
         #expect(mismatches.isEmpty, "\(mismatches)")
     }
 
+    @Test func nanosecondsPast2262DoNotOverflow() {
+        // 10^9 ticks a second no longer fit an Int64 there; the second's part is rounded alone.
+        #expect(UTCTime.format(1e10 + 0.25, fractionDigits: 9) == "2286-11-20T17:46:40.250000000Z")
+        #expect(UTCTime.format(-62_167_219_200, fractionDigits: 9) == "0000-01-01T00:00:00.000000000Z")
+        let last = UTCTime.format(253_402_300_799.999, fractionDigits: 9)
+        #expect(last.hasPrefix("9999-12-31T23:59:59.99") && last.count == 30, "\(last)")
+        #expect(UTCTime.format(.greatestFiniteMagnitude, fractionDigits: 8).hasPrefix("9999-12-31T23:59:59.99"))
+    }
+
     @Test func linesMatchTheDocumentedFormat() {
         var random = SplitMix64(state: 0x5EED_0012)
         let clients = ["logger", "a\"b", "back\\slash", "tab\tnew\nline\r", "\u{1}\u{1f}", "naïve ✓", ""]

@@ -123,6 +123,35 @@ import TestSupport
         #expect(first?.1 == "connected to gpsd scripted at 127.0.0.1:\(server.port); gpsd has no receiver yet", "\(recorder.states)")
     }
 
+    /// Lines on which libgps 3.22's gps_unpack never returns (a DEVICES of more
+    /// than its 4 receivers, "class" named twice after a bad value): before the
+    /// shim kept them from libgps, the reader thread hung on the first one and
+    /// no fix was logged again.
+    @Test(.timeLimit(.minutes(2)))
+    func linesThatWouldHangLibgpsAreCountedAndTheFixesStillArrive() async throws {
+        let device = #"{"class":"DEVICE","path":"/dev/scripted","activated":"2026-03-14T12:00:00.000Z"}"#
+        var script = ScriptedGPSDServer.Script()
+        script.watchReply = [
+            #"{"class":"DEVICES","devices":["# + Array(repeating: device, count: 6).joined(separator: ",") + "]}",
+            #"{"class":"WATCH","enable":true,"json":true}"#,
+        ]
+        script.reports = [
+            #"{"class":"TPV","lat":"x","class":"TPV"}"#, Self.tpv0, #"{"class":"SKY","hdop":"x","class":"SKY"}"#,
+            Self.tpv1,
+        ]
+        let server = try ScriptedGPSDServer(script: script)
+        defer { server.shutDown() }
+        let source = GPSDSource(host: "127.0.0.1", port: server.port, tuning: Self.fast())
+        let recorder = SourceEventRecorder(source.start())
+        defer { source.stop() }
+        let both = await recorder.wait { $0.fixes.count >= 2 }
+        #expect(both, "\(recorder.snapshot)")
+        #expect(recorder.fixes.first?.latitude == 48.1173)
+        #expect(source.statistics.unreadableReports >= 2)
+        let first = recorder.states.first { $0.0 == .connected }
+        #expect(first?.1 == "connected to gpsd scripted at 127.0.0.1:\(server.port)", "six receivers are receivers")
+    }
+
     @Test func aReceiverClosedByGPSDEndsTheFixState() async throws {
         var script = ScriptedGPSDServer.Script()
         script.reports = [Self.tpv0, Self.tpv1, #"{"class":"DEVICE","path":"/dev/scripted","activated":0}"#]

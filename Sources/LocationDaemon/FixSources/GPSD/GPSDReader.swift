@@ -155,6 +155,9 @@ struct GPSDReader {
                         if !activated && watching { receiverClosed(path) }
                     case .error(let message):
                         Diagnostics.warning("gpsd: gpsd at \(endpoint) reported an error: \(message)")
+                    case .unreadable:
+                        statistics.unreadableReports += 1
+                        unreadable(statistics.unreadableReports)
                     case .other:
                         break
                     }
@@ -214,6 +217,17 @@ struct GPSDReader {
                 return ended(error)
             }
         }
+    }
+
+    /// Says so at the 1st, 10th, 100th … unreadable line: never the line
+    /// itself, which may hold a position.
+    private func unreadable(_ count: Int) {
+        var power = 1
+        while power < count { power *= 10 }
+        guard power == count else { return }
+        Diagnostics.warning(
+            "gpsd: gpsd at \(endpoint) sent \(count) line\(count == 1 ? "" : "s") naming \"class\" twice or not at the start; "
+                + "not read (libgps would never return from them); reading goes on")
     }
 
     private mutating func take(_ tpv: GPSDFixReport, watching: Bool) {

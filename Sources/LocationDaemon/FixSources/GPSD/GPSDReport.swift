@@ -16,6 +16,9 @@ enum GPSDReport: Sendable, Hashable {
     case watch
     /// gpsd complained about something we sent.
     case error(message: String)
+    /// A line the shim would not unpack: libgps could loop forever on it
+    /// ("class" named twice, or not at the start). Counted, never read.
+    case unreadable
     /// A report class we do not use.
     case other
 }

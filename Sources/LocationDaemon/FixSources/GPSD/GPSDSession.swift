@@ -109,6 +109,8 @@ struct GPSDSession: ~Copyable {
             return .watch
         case CGPS_REPORT_ERROR:
             return .error(message: text(&report))
+        case CGPS_REPORT_UNREADABLE:
+            return .unreadable
         default:
             return .other
         }
