@@ -43,35 +43,24 @@ static const double exact_powers[] = {
 static bool fast_number(const char **p, double *out)
 {
     const char *s = *p;
-    bool negative = false;
-    if (*s == '-') {
-        negative = true;
+    bool negative = *s == '-';
+    if (negative)
         s++;
-    }
+    /* Digits accumulate without a check each: past 18 of them the value
+     * may wrap, and the count below refuses it. */
     uint64_t digits = 0;
-    int count = 0, scale = 0;
-    bool any = false;
-    while (*s >= '0' && *s <= '9') {
-        digits = digits * 10 + (uint64_t)(*s - '0');
-        count++;
-        any = true;
-        s++;
-        if (count > 18)
-            return false;
-    }
+    const char *start = s;
+    while ((unsigned)(*s - '0') < 10)
+        digits = digits * 10 + (uint64_t)(*s++ - '0');
+    int count = (int)(s - start), scale = 0;
     if (*s == '.') {
-        s++;
-        while (*s >= '0' && *s <= '9') {
-            digits = digits * 10 + (uint64_t)(*s - '0');
-            count++;
-            scale--;
-            any = true;
-            s++;
-            if (count > 18)
-                return false;
-        }
+        const char *fraction = ++s;
+        while ((unsigned)(*s - '0') < 10)
+            digits = digits * 10 + (uint64_t)(*s++ - '0');
+        scale = -(int)(s - fraction);
+        count -= scale;
     }
-    if (!any)
+    if (count == 0 || count > 18)
         return false;
     if (*s == 'e' || *s == 'E') {
         s++;
@@ -79,9 +68,8 @@ static bool fast_number(const char **p, double *out)
         if (*s == '+' || *s == '-')
             minus = *s++ == '-';
         int exponent = 0, exponent_digits = 0;
-        while (*s >= '0' && *s <= '9') {
-            exponent = exponent * 10 + (*s - '0');
-            s++;
+        while ((unsigned)(*s - '0') < 10) {
+            exponent = exponent * 10 + (*s++ - '0');
             if (++exponent_digits > 3)
                 return false;
         }
@@ -171,6 +159,16 @@ static bool skip_string(const char **p, const char **start, size_t *length)
     *p = end + 1;
     return true;
 }
+
+/* The bytes a member's name cannot hold: its closing quote, the line's
+ * end, and a backslash (an escape, which libgps reads its own way). */
+static const bool ends_name[256] = {['"'] = true, ['\0'] = true, ['\\'] = true};
+
+/* The bytes that end (or may not be in) a token libgps ignores. */
+static const bool ends_token[256] = {
+    [','] = true, ['}'] = true, ['\0'] = true, ['"'] = true, ['['] = true,
+    ['{'] = true, [' '] = true, ['\t'] = true, ['\r'] = true, ['\n'] = true,
+};
 
 /* The members locationd reads, by name. */
 typedef enum {
@@ -269,7 +267,7 @@ bool cgps_tpv_decode(const char *line, cgps_fix *fix)
         if (*p != '"')
             return false;
         const char *name = ++p;
-        while (*p != '"' && *p != '\0' && *p != '\\')
+        while (!ends_name[(unsigned char)*p])
             p++;
         size_t name_length = (size_t)(p - name);
         /* libgps's attribute buffer holds 30 bytes of a name. */
@@ -308,6 +306,17 @@ bool cgps_tpv_decode(const char *line, cgps_fix *fix)
             p = s;
         } else if (which == M_TIME) {
             return false; /* an unquoted time */
+        } else if (which == M_OTHER) {
+            /* A member locationd does not read: its token as libgps takes it
+             * (up to a comma or brace), the number unread. Longer than
+             * libgps's 512-byte value buffer, or an array, an object or
+             * white space, and libgps is left to judge. */
+            const char *s = p;
+            while (!ends_token[(unsigned char)*s])
+                s++;
+            if (s == p || s - p > 500 || (*s != ',' && *s != '}'))
+                return false;
+            p = s;
         } else if (*p == '-' || (*p >= '0' && *p <= '9')) {
             double value;
             if (!fast_number(&p, &value))
