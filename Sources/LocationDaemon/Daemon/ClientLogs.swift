@@ -84,7 +84,7 @@ public final class ClientLogs {
     /// Replay's `--log-dir`: the directory every client's log goes to instead of `log_dir`.
     public let logDirectoryOverride: String?
     /// Every client, in config order; a client's slot is its place here.
-    private var entries: [Entry] = []
+    @exclusivity(unchecked) private var entries: [Entry] = []
     private var slots: [String: Int] = [:]
     /// Changes whenever a reload changes the slots (see `slot(of:)`).
     public private(set) var generation = 0

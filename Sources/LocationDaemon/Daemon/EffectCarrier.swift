@@ -50,10 +50,10 @@ public final class EffectCarrier {
     public var programs: ProgramSinks?
 
     /// The tally but for deliveries, which `fanout` counts per recipient.
-    private var counted = Tally()
-    private var persistRequested = false
-    private var pending: [ControlEvent] = []
-    private var fanout: Fanout
+    @exclusivity(unchecked) private var counted = Tally()
+    @exclusivity(unchecked) private var persistRequested = false
+    @exclusivity(unchecked) private var pending: [ControlEvent] = []
+    @exclusivity(unchecked) private var fanout: Fanout
 
     /// A carrier writing to `logs`.
     public init(logs: ClientLogs) {

@@ -13,16 +13,16 @@ final class EngineOwner {
     /// The configuration in force.
     private(set) var config: DaemonConfig
     /// Fixes the source has reported (any mode).
-    private(set) var fixesSeen = 0
+    @exclusivity(unchecked) private(set) var fixesSeen = 0
 
     private let sourceName: String
-    private var engine: Engine
+    @exclusivity(unchecked) private var engine: Engine
     private let carrier: EffectCarrier
     private let state: StateKeeper
     let audit: AuditLog
     private let clock: DaemonClock
-    private var effects = EffectList()
-    private var watchers = WatcherList()
+    @exclusivity(unchecked) private var effects = EffectList()
+    @exclusivity(unchecked) private var watchers = WatcherList()
     private var reportedSource: SourceState?
     /// The source's latest sky view and when it arrived (monotonic), for `status`.
     private var sky: (view: SkyView, at: Double)?

@@ -82,13 +82,13 @@ public final class LogWriter {
     /// Bytes of a torn last line cut off by the last open or reopen (0: the file was whole).
     public private(set) var repairedBytes: Int = 0
     /// Lines written since the writer was made.
-    public private(set) var linesWritten: Int = 0
+    @exclusivity(unchecked) public private(set) var linesWritten: Int = 0
     /// Lines dropped since the writer was made (the hold was full, or closed while failing).
     public private(set) var linesLost: Int = 0
     /// Successful syncs (`fdatasync`) of the log so far.
     public private(set) var syncs: Int = 0
     /// Writes that reached the file (one line, or one batch of lines, each).
-    public private(set) var writes: Int = 0
+    @exclusivity(unchecked) public private(set) var writes: Int = 0
     /// Whether a failure episode is under way.
     public private(set) var isFailing = false
     /// During a failure episode, the latest error.
@@ -97,11 +97,11 @@ public final class LogWriter {
     public private(set) var failingSince: Double?
 
     private var fd: Int32
-    private var held: [[UInt8]] = []
-    private var heldStart = 0
-    private var heldBytes = 0
+    @exclusivity(unchecked) private var held: [[UInt8]] = []
+    @exclusivity(unchecked) private var heldStart = 0
+    @exclusivity(unchecked) private var heldBytes = 0
     private var needsTailRepair = false
-    private var unsynced = false
+    @exclusivity(unchecked) private var unsynced = false
     private var lastSync = -Double.infinity
     private var episodeCaughtUp = 0
     private var episodeLost = 0
