@@ -140,7 +140,11 @@ static bool fast_time(const char *s, size_t length, int64_t *sec, long *nsec)
     if (leap && month <= 2)
         days--;
     days += day - 1;
-    *sec = ((days * 24 + hour) * 60 + minute) * 60 + second;
+    int64_t seconds = ((days * 24 + hour) * 60 + minute) * 60 + second;
+    /* libgps clamps anything later to 9999-12-31T23:59:59; left to it. */
+    if (seconds > INT64_C(253402300799))
+        return false;
+    *sec = seconds;
     *nsec = (long)(fraction * 1e9);
     return true;
 }

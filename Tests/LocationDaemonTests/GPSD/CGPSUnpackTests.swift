@@ -117,6 +117,7 @@ import Glibc
         #"{"class":"TPV","mode":3,"time":"2025-1-1T00:00:00Z","lat":1.5,"lon":2.5}"#,
         #"{"class":"TPV","mode":3,"time":"1969-12-31T23:59:59.000Z","lat":1.5,"lon":2.5}"#,
         #"{"class":"TPV","mode":3.0,"lat":1.5,"lon":2.5}"#,
+        #"{"class":"TPV","mode":3,"time":"9999-12-31T23:59:60.000Z","lat":1.5,"lon":2.5}"#,
         #"{"class":"TPV","mode":3,"lat":1.5x,"lon":2.5}"#,
     ])
     func linesOutsideGPSDsShapeAreLeftToLibgps(line: String) throws {
