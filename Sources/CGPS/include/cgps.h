@@ -37,7 +37,7 @@
  *
  * TPVs, one or more per epoch, are read by the shim's own reader (tpv.h)
  * when they have the shape gpsd writes, which every TPV of gpsd's
- * regression corpus has: about 1 k instructions instead of libgps's 50 k,
+ * regression corpus has: about 3.9 k instructions instead of libgps's 50 k,
  * with the same values bit for bit (the tests compare the two on the
  * corpus, on generated lines and on damaged ones). A TPV of any other
  * shape goes to libgps as before. DEVICES is counted by the shim.
@@ -228,7 +228,7 @@ void cgps_close(cgps_session *session);
 /** Which reader cgps_unpack uses. */
 typedef enum cgps_unpacker {
     CGPS_UNPACK_SHIM = 0,   /* as cgps_read: the shim's TPV reader, libgps for the rest */
-    CGPS_UNPACK_LIBGPS = 1, /* libgps's unpacker for every line */
+    CGPS_UNPACK_LIBGPS = 1, /* libgps's unpacker for every line the guard lets through */
 } cgps_unpacker;
 
 /**
@@ -239,7 +239,9 @@ cgps_session *cgps_offline(void);
 
 /**
  * Unpacks one line from gpsd (NUL-terminated, without its newline; the
- * shim may write into it) exactly as cgps_read does, or with libgps alone.
+ * shim may write into it) exactly as cgps_read does, or with libgps for
+ * every line the guard lets through (a TPV included; the guard itself,
+ * and DEVICES, are the same in both).
  * Returns 1 when the shim's TPV reader took the line, 0 when libgps read
  * it (or its class is one the shim skips). The tests compare the two.
  */
