@@ -8,7 +8,7 @@
  * strptime. Measured under callgrind on a live daemon, that was about
  * 50 k instructions per TPV, two thirds of everything locationd did per
  * fix. This reads the one canonical shape gpsd writes in one pass and
- * only the 13 members locationd uses, in about 1 k.
+ * only the 13 members locationd uses: about 3.9 k for a 22-member TPV.
  *
  * Equal to libgps by construction, and checked against it (the CGPS
  * tests decode every TPV of gpsd's regression corpus and generated ones
@@ -114,22 +114,12 @@ static bool fast_time(const char *s, size_t length, int64_t *sec, long *nsec)
         return false;
     double fraction = 0;
     if (length > 20) {
-        /* ".f…Z": the fraction's digits, read as strtod reads ".f…". */
-        if (s[19] != '.' || length > 20 + 19)
+        /* ".f…Z": the fraction, read as strtod reads ".f…" — by the same
+         * number reader as the members (a fraction that one refuses, libgps
+         * reads). */
+        const char *end = s + 19;
+        if (s[19] != '.' || !fast_number(&end, &fraction) || end != s + length - 1)
             return false;
-        uint64_t digits = 0;
-        size_t count = length - 21;
-        if (count == 0)
-            return false;
-        for (size_t i = 0; i < count; i++) {
-            char c = s[20 + i];
-            if (c < '0' || c > '9')
-                return false;
-            digits = digits * 10 + (uint64_t)(c - '0');
-        }
-        if (count > 18 || digits > (UINT64_C(1) << 53))
-            return false;
-        fraction = (double)digits / exact_powers[count];
     }
     static const int days_before_month[12] = {0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334};
     int64_t days = (int64_t)(year - 1970) * 365 + days_before_month[month - 1];
