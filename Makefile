@@ -33,7 +33,14 @@ VERSION := $(shell sed -n 's/.*static let string = "\(.*\)".*/\1/p' Sources/Loca
 # debian/changelog) so that a rebuild gives the same pages; else today.
 MANDATE := $(shell date -u -d "@$${SOURCE_DATE_EPOCH:-$$(date +%s)}" +%Y-%m-%d)
 
-SWIFTBUILD = $(SWIFT) build -c release --static-swift-stdlib $(SWIFTFLAGS)
+# Each function in a section of its own (Swift and C), so that the link can
+# drop the unused ones and lay out the rest in Sources/locationd/symbol-order.txt
+# (Package.swift): the functions a running daemon uses sit together, and fewer
+# of its pages become resident (docs/ARCHITECTURE.md, "Resident memory"). The
+# compiler skips writing an object whose code did not change, whatever these
+# flags: after a release build without them, `swift package clean` first.
+SECTIONS = -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections
+SWIFTBUILD = $(SWIFT) build -c release --static-swift-stdlib $(SECTIONS) $(SWIFTFLAGS)
 MANBUILD = .build/man
 MANPAGES = $(MANBUILD)/locationd.8 $(MANBUILD)/locationd.conf.5 $(MANBUILD)/locationctl.1
 

@@ -2,6 +2,10 @@
 // locationd — Core Location's permission model for Linux boards with a GPS receiver.
 import PackageDescription
 
+/// This manifest's directory: the link order file is named by an absolute path,
+/// whatever directory the linker runs in.
+let packageDirectory = String(#filePath.dropLast("/Package.swift".count))
+
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
@@ -62,13 +66,27 @@ let package = Package(
         // Linked with lld and packed relative relocations (DT_RELR, glibc 2.36):
         // the table of relocations shrinks from 0.6 MB to a few kB, and the pages
         // ld.so writes to apply them at start stay untouched (issue #10: resident
-        // memory). unsafeFlags is fine here: locationd is an executable, in no
-        // library product; lld comes with swift.org's toolchain.
+        // memory). In release, the functions a running daemon uses are laid out
+        // first, together (symbol-order.txt, written by scripts/symbol-order;
+        // the Makefile compiles with function sections so that lld can move them
+        // one by one), and none of locationd's own symbols is exported to the
+        // dynamic symbol table, which nothing looks up (backtraces read the
+        // symbol table, in locationd-dbgsym once the package strips it).
+        // unsafeFlags is fine here: locationd is an executable, in no library
+        // product; lld comes with swift.org's toolchain.
         .executableTarget(
             name: "locationd",
             dependencies: ["LocationCore", "LocationSystem", "LocationDaemon"],
+            exclude: ["symbol-order.txt"],
             swiftSettings: strict,
-            linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])]
+            linkerSettings: [
+                .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]),
+                .unsafeFlags([
+                    "-Xlinker", "--symbol-ordering-file=\(packageDirectory)/Sources/locationd/symbol-order.txt",
+                    "-Xlinker", "--no-warn-symbol-ordering",
+                    "-Xlinker", "--no-export-dynamic",
+                ], .when(configuration: .release)),
+            ]
         ),
         // Links neither libgps nor libmosquitto nor the daemon.
         .executableTarget(

@@ -18,7 +18,7 @@
 //
 // Build the daemon as it ships, then run from the package root:
 //
-//     swift build -c release --static-swift-stdlib --product locationd
+//     make build   # release, --static-swift-stdlib, function sections and link order
 //     swift run -c release DaemonBenchmark [--locationd PATH] [--replay-fixes N]
 //
 // Needs gpsd, gpsd-clients (gpsfake, gpxlogger, gpsdecode) and python3-gps.
@@ -410,7 +410,7 @@ func best(_ arguments: [String], stdin: String?) -> (wall: Double, cpu: Double, 
 
 let options = Options(Array(CommandLine.arguments.dropFirst()))
 guard access(options.locationd, X_OK) == 0 else {
-    fail("\(options.locationd) is missing: build it first with `swift build -c release --static-swift-stdlib --product locationd`")
+    fail("\(options.locationd) is missing: build it first with `make build` (the release build as it ships)")
 }
 for tool in ["/usr/bin/gpsfake", "/usr/bin/gpxlogger", "/usr/bin/gpsdecode", "/usr/bin/python3"] where access(tool, X_OK) != 0 {
     fail("\(tool) is missing: scripts/install-deps installs it")
