@@ -34,8 +34,11 @@ struct NMEADeviceOutageRunTests {
             }, "the device never gave a fix: \(daemon.stderr)")
         #expect(try await control.status().sourceOutage == nil, "open and sending: no outage")
 
-        // Unplugged: the device node goes, the daemon's read fails and it cannot open the path again.
+        // Unplugged: the device node goes and udev removes its symlink (so a pty another test opens
+        // meanwhile, which may get the same number, is not taken for it); the daemon's read fails and
+        // it cannot open the path again.
         first.unplug()
+        #expect(unlink(sandbox.file("gps")) == 0)
         var during: SourceOutage?
         try #require(
             await waitUntilAsync(timeout: 60) {
