@@ -99,7 +99,7 @@ let package = Package(
         // stand-in, files, and where the package and its fixtures are.
         .target(
             name: "TestSupport",
-            dependencies: ["LocationCore"],
+            dependencies: ["LocationCore", "CSupport"],
             path: "Tests/TestSupport",
             swiftSettings: strict
         ),

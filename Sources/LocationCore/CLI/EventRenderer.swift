@@ -29,6 +29,8 @@ public enum EventRenderer {
             return time + "source → \(state.rawValue)"
         case .engine(.timeJump(let jump)):
             return time + "source: " + jump.sentence
+        case .log(let change):
+            return time + "\(change.client) log \(change.status.failing ? "failing" : "works again"): \(change.message)"
         case .broker(let broker):
             return time + "\(broker.client) broker \(broker.broker) → \(broker.state.rawValue)"
                 + (broker.detail.isEmpty || broker.detail == broker.state.rawValue ? "" : ": \(broker.detail)")

@@ -9,6 +9,7 @@
 /// {"event":"source","time":"…","state":"no-fix"}
 /// {"event":"source","time":"…","state":"fix","timeJump":3153.6,"from":"…","to":"…","message":"receiver time went back …"}
 /// {"event":"broker","time":"…","client":"fleet","broker":"mqtt://…","state":"connected",…}
+/// {"event":"log","time":"…","client":"logger","path":"…","written":120,"held":1,"lost":0,"failing":true,"error":"…",…}
 /// ```
 public struct ControlEvent: Sendable, Hashable {
     /// What happened.
@@ -19,6 +20,8 @@ public struct ControlEvent: Sendable, Hashable {
         case location(LogRecord)
         /// A client's MQTT connection changed state (connected, refused, lost …).
         case broker(BrokerStatus)
+        /// A client's log began to fail, or works again.
+        case log(LogWriteChange)
     }
 
     /// What happened.
@@ -45,6 +48,12 @@ public struct ControlEvent: Sendable, Hashable {
         self.time = time
     }
 
+    /// A log event at `time` (the daemon's clock).
+    public init(log change: LogWriteChange, time: Double?) {
+        kind = .log(change)
+        self.time = time
+    }
+
     /// The location event for a delivery, or `nil` if the fix cannot be a
     /// log record (see `LogRecord.init?(delivery:)`).
     public init?(delivery: Delivery) {
@@ -52,11 +61,12 @@ public struct ControlEvent: Sendable, Hashable {
         self.init(location: record)
     }
 
-    /// The `event` word: `authorization`, `prompt`, `location`, `error`, `source`.
+    /// The `event` word: `authorization`, `prompt`, `location`, `error`, `source`, `broker`, `log`.
     public var name: String {
         switch kind {
         case .location: "location"
         case .broker: "broker"
+        case .log: "log"
         case .engine(.authorization): "authorization"
         case .engine(.prompt): "prompt"
         case .engine(.error): "error"
@@ -69,6 +79,7 @@ public struct ControlEvent: Sendable, Hashable {
         switch kind {
         case .location(let record): record.client
         case .broker(let broker): broker.client
+        case .log(let change): change.client
         case .engine(.authorization(let a)): a.client
         case .engine(.prompt(let p, _)): p.client
         case .engine(.error(let client, _, _)): client
@@ -95,6 +106,11 @@ public struct ControlEvent: Sendable, Hashable {
             var members: [(String, JSONValue)] = [("event", .string(name))]
             if let time, UTCTime.isWritable(time) { members.append(("time", .string(UTCTime.format(time)))) }
             members.append(contentsOf: broker.jsonMembers)
+            ByteText.append(JSONValue.object(members).serialized, to: &out)
+        case .log(let change):
+            var members: [(String, JSONValue)] = [("event", .string(name))]
+            if let time, UTCTime.isWritable(time) { members.append(("time", .string(UTCTime.format(time)))) }
+            members.append(contentsOf: change.jsonMembers)
             ByteText.append(JSONValue.object(members).serialized, to: &out)
         case .engine(let event):
             var members: [(String, JSONValue)] = [("event", .string(name))]
@@ -141,7 +157,7 @@ public struct ControlEvent: Sendable, Hashable {
         let name: String
         let time: Double?
         do throws(FieldReader.FieldError) {
-            name = try f.word("event", ["authorization", "prompt", "location", "error", "source", "broker"]) { $0 }
+            name = try f.word("event", ["authorization", "prompt", "location", "error", "source", "broker", "log"]) { $0 }
             time = try f.optionalTime("time")
         } catch {
             throw error.decodeError
@@ -155,6 +171,8 @@ public struct ControlEvent: Sendable, Hashable {
             }
         case "broker":
             self.init(broker: try BrokerStatus(json: value), time: time)
+        case "log":
+            self.init(log: try LogWriteChange(json: value), time: time)
         case "authorization":
             self.init(.authorization(try ClientAuthorization(json: value)), time: time)
         case "prompt":
@@ -194,14 +212,16 @@ public struct ControlEvent: Sendable, Hashable {
 extension ControlEvent {
     /// What a new watcher gets first (SPEC §3.3: as Core Location calls
     /// `locationManagerDidChangeAuthorization` at creation): the source state,
-    /// each client's authorization, then each open prompt — only `client`'s
-    /// when the watcher named one.
+    /// each client's authorization, then each open prompt, then each log failing now — only
+    /// `client`'s when the watcher named one.
     public static func snapshot(
-        source: SourceState, authorizations: [ClientAuthorization], prompts: [Prompt], time: Double?, client: String?
+        source: SourceState, authorizations: [ClientAuthorization], prompts: [Prompt], failingLogs: [LogWriteChange] = [],
+        time: Double?, client: String?
     ) -> [ControlEvent] {
         var events = [ControlEvent(.source(source), time: time)]
         events += authorizations.map { ControlEvent(.authorization($0), time: time) }
         events += prompts.map { ControlEvent(.prompt($0, open: true), time: time) }
+        events += failingLogs.map { ControlEvent(log: $0, time: time) }
         return events.filter { $0.matches(client: client) }
     }
 }

@@ -38,14 +38,17 @@ public struct LogWriteStatus: Sendable, Hashable {
 
     /// `{"path":…,"open":true,"written":…,"held":…,"lost":…,"failing":…,"error":…,"since":…}`;
     /// `error` and `since` only while failing. `failing` is derived and not read back.
-    public var json: JSONValue {
+    public var json: JSONValue { .object(jsonMembers) }
+
+    /// The members of `json`, for an object that carries them with more (the `log` event).
+    public var jsonMembers: [(String, JSONValue)] {
         var members: [(String, JSONValue)] = [
             ("path", .string(path)), ("open", .bool(open)), ("written", .number(Double(written))),
             ("held", .number(Double(held))), ("lost", .number(Double(lost))), ("failing", .bool(failing)),
         ]
         if let error { members.append(("error", .string(error))) }
         if let since, UTCTime.isWritable(since) { members.append(("since", .string(UTCTime.format(since)))) }
-        return .object(members)
+        return members
     }
 
     /// Reads what `json` writes.

@@ -1,6 +1,7 @@
-/// The gpsd source's outage as it stands, for `status` (#8: status says only what is true, with
-/// numbers): how long it has been without gpsd, the connection attempts that failed, and the
-/// waits between them (`ReconnectBackoff`: 0.125 s doubling to the 0.75 s cap). Never a coordinate.
+/// The source's outage as it stands, for `status` (#8: status says only what is true, with
+/// numbers): how long it has been without gpsd or its NMEA device, the attempts to connect or
+/// open that failed, and the waits between them (gpsd: `ReconnectBackoff`, 0.125 s doubling to
+/// the 0.75 s cap; a device: 0.25 s doubling to 5 s). Never a coordinate.
 public struct SourceOutage: Sendable, Hashable {
     /// Connection attempts made in this outage, all failed.
     public var attempts: Int

@@ -18,7 +18,7 @@ public struct StatusReport: Sendable, Hashable {
     public var sky: SkyView?
     /// Seconds since `sky` arrived, on the daemon's monotonic clock.
     public var skyAge: Double?
-    /// While the source is not connected: its attempts and waits so far (gpsd source).
+    /// While the source is not connected: its attempts and waits so far (gpsd, or an NMEA device).
     public var sourceOutage: SourceOutage?
 
     /// A report from its parts.

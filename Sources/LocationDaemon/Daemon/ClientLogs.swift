@@ -7,7 +7,9 @@ import LocationSystem
 /// Every configured client's coordinate log (SPEC §5.3): one `LogWriter` per
 /// client that has a `log`, opened at start, reopened on SIGHUP, changed by a
 /// reload, closed at shutdown. Every notice a writer returns is logged here,
-/// once, at its level. Used by `run` and `replay` alike (through `EffectCarrier`).
+/// once, at its level; a log that starts to fail or works again is also kept
+/// as a `LogWriteChange` for the daemon's watchers (`takeChanges`). Used by
+/// `run` and `replay` alike (through `EffectCarrier`).
 ///
 /// Writes: with `fsync = always` each line is written and synced before
 /// `append` returns (on disk before the next fix). With `fsync = interval`
@@ -88,6 +90,10 @@ public final class ClientLogs {
     private var slots: [String: Int] = [:]
     /// Changes whenever a reload changes the slots (see `slot(of:)`).
     public private(set) var generation = 0
+    /// Logs that started to fail or work again since the last `takeChanges()`, in order.
+    private var changes: [LogWriteChange] = []
+    /// At most this many are kept between takes (a replay takes none): the oldest go first.
+    static let changeLimit = 64
 
     /// Opens the log of every client of `config` that has one (creating files
     /// and directories as needed, repairing a torn last line and saying so).
@@ -135,8 +141,12 @@ public final class ClientLogs {
 
     /// What `status` says about a client's log (since the daemon started); `nil` when it has none.
     public func writeStatus(of client: String) -> LogWriteStatus? {
-        guard let slot = slots[client], let path = entries[slot].path else { return nil }
-        let entry = entries[slot]
+        guard let slot = slots[client] else { return nil }
+        return Self.writeStatus(of: entries[slot])
+    }
+
+    private static func writeStatus(of entry: Entry) -> LogWriteStatus? {
+        guard let path = entry.path else { return nil }
         guard let writer = entry.writer else {
             return LogWriteStatus(
                 path: path, open: false, written: entry.earlierWritten, lost: entry.earlierLost,
@@ -146,6 +156,22 @@ public final class ClientLogs {
         status.written += entry.earlierWritten
         status.lost += entry.earlierLost
         return status
+    }
+
+    /// The logs that started to fail or work again since the last call, in order, each with
+    /// its status then (for `log` events on `watch`).
+    public func takeChanges() -> [LogWriteChange] {
+        guard !changes.isEmpty else { return [] }
+        defer { changes.removeAll() }
+        return changes
+    }
+
+    /// Every log failing now, with its `status` line: what a new watcher is told first.
+    public var failing: [LogWriteChange] {
+        entries.compactMap { entry in
+            guard let status = Self.writeStatus(of: entry), status.failing else { return nil }
+            return LogWriteChange(client: entry.name, status: status, message: status.failureLine ?? "")
+        }
     }
 
     /// A client's place among the logs, for `append(prefix:slots:)`: valid
@@ -165,11 +191,12 @@ public final class ClientLogs {
             return false
         }
         guard fsyncPolicy == .interval, line.last == UInt8(ascii: "\n") else {
-            if let notice = writer.append(line) { Self.report(notice) }
+            if let notice = writer.append(line) { report(notice, slot: slot) }
             return true
         }
         let limit = batchLimit
-        line.withUnsafeBufferPointer { Self.batch($0, ending: false, into: &entries[slot], limit: limit) }
+        let notice = line.withUnsafeBufferPointer { Self.batch($0, ending: false, into: &entries[slot], limit: limit) }
+        if let notice { report(notice, slot: slot) }
         return true
     }
 
@@ -188,10 +215,11 @@ public final class ClientLogs {
                     if entries[slot].path != nil { entries[slot].earlierLost += 1 }
                     continue
                 }
-                if let notice = writer.append(prefix + entries[slot].ending) { Self.report(notice) }
+                if let notice = writer.append(prefix + entries[slot].ending) { report(notice, slot: slot) }
             }
             return
         }
+        var notices: [(slot: Int, notice: LogWriter.Notice)] = []
         prefix.withUnsafeBufferPointer { prefix in
             entries.withUnsafeMutableBufferPointer { entries in
                 for slot in slots {
@@ -200,17 +228,24 @@ public final class ClientLogs {
                         if entries[slot].path != nil { entries[slot].earlierLost += 1 }
                         continue
                     }
-                    Self.batch(prefix, ending: true, into: &entries[slot], limit: limit)
+                    if let notice = Self.batch(prefix, ending: true, into: &entries[slot], limit: limit) {
+                        notices.append((slot, notice))
+                    }
                 }
             }
         }
+        for (slot, notice) in notices { report(notice, slot: slot) }
     }
 
     /// Adds the line `line` (and, when `ending`, the entry's `ending`) to
-    /// `entry`'s batch, writing the batch first when the line would take it past `limit`.
-    private static func batch(_ line: UnsafeBufferPointer<UInt8>, ending: Bool, into entry: inout Entry, limit: Int) {
+    /// `entry`'s batch, writing the batch first when the line would take it past `limit`
+    /// (the writer's notice, if that write had one).
+    private static func batch(
+        _ line: UnsafeBufferPointer<UInt8>, ending: Bool, into entry: inout Entry, limit: Int
+    ) -> LogWriter.Notice? {
         let size = line.count + (ending ? entry.ending.count : 0)
-        if entry.batchCount > 0, entry.batchCount + size > limit { write(&entry) }
+        var notice: LogWriter.Notice?
+        if entry.batchCount > 0, entry.batchCount + size > limit { notice = write(&entry) }
         let start = entry.batchCount
         let end = start + size
         if end > entry.batch.count {
@@ -227,23 +262,24 @@ public final class ClientLogs {
         }
         entry.batchCount = end
         entry.batchLines += 1
+        return notice
     }
 
-    /// Writes `entry`'s batch, if it has one.
-    private static func write(_ entry: inout Entry) {
+    /// Writes `entry`'s batch, if it has one; the writer's notice, if it had one.
+    private static func write(_ entry: inout Entry) -> LogWriter.Notice? {
         let count = entry.batchLines
-        guard count > 0 else { return }
+        guard count > 0 else { return nil }
         entry.batchLines = 0
         let end = entry.batchCount
         entry.batchCount = 0
-        if let writer = entry.writer, let notice = writer.appendLines(entry.batch[0..<end], count: count) { report(notice) }
+        return entry.writer?.appendLines(entry.batch[0..<end], count: count)
     }
 
     /// The 1 s duty: writes the batches, retries held lines and syncs per `fsync = interval`.
     public func flushIfDue(now: Double) {
         for slot in entries.indices {
             writeBatch(slot)
-            if let notice = entries[slot].writer?.flushIfDue(now: now) { Self.report(notice) }
+            if let notice = entries[slot].writer?.flushIfDue(now: now) { report(notice, slot: slot) }
         }
     }
 
@@ -256,7 +292,7 @@ public final class ClientLogs {
 
     /// Writes the batch at `slot`, if it has one.
     private func writeBatch(_ slot: Int) {
-        Self.write(&entries[slot])
+        if let notice = Self.write(&entries[slot]) { report(notice, slot: slot) }
     }
 
     /// Reopens every log at its path (SIGHUP after logrotate); a log that
@@ -282,7 +318,9 @@ public final class ClientLogs {
                     entries[slot].writer = try Self.open(path, fsync: fsyncPolicy)
                     entries[slot].openError = nil
                     entries[slot].openFailedSince = nil
-                    Diagnostics.notice("opened \(path), which could not be opened before")
+                    let message = "opened \(path), which could not be opened before"
+                    Diagnostics.notice(message)
+                    noteChange(entries[slot], message: message)
                     open += 1
                 } catch {
                     entries[slot].openError = error
@@ -328,10 +366,12 @@ public final class ClientLogs {
                     entry.openError = nil
                     entry.openFailedSince = nil
                 } catch {
+                    let already = entry.openError != nil
                     entry.openError = error
                     entry.openFailedSince = entry.openFailedSince ?? SystemClock.utc()
-                    Diagnostics.error(
-                        "\(OpenError(client: client.name, path: path, error: error)); its fixes are not logged until SIGHUP opens it")
+                    let message = "\(OpenError(client: client.name, path: path, error: error)); its fixes are not logged until SIGHUP opens it"
+                    Diagnostics.error(message)
+                    if !already { noteChange(entry, message: message) }
                 }
             }
             newEntries.append(entry)
@@ -364,5 +404,20 @@ public final class ClientLogs {
     /// Logs a writer's notice at its level.
     static func report(_ notice: LogWriter.Notice) {
         Diagnostics.log(notice.level, notice.description)
+    }
+
+    /// Logs the notice of the writer at `slot`, and keeps a change to failing or back for the watchers.
+    private func report(_ notice: LogWriter.Notice, slot: Int) {
+        Self.report(notice)
+        switch notice {
+        case .failed, .recovered: noteChange(entries[slot], message: notice.description)
+        case .closedWithUnwrittenLines, .repaired: break
+        }
+    }
+
+    private func noteChange(_ entry: Entry, message: String) {
+        guard let status = Self.writeStatus(of: entry) else { return }
+        if changes.count >= Self.changeLimit { changes.removeFirst() }
+        changes.append(LogWriteChange(client: entry.name, status: status, message: message))
     }
 }

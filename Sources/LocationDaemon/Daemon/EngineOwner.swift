@@ -103,6 +103,7 @@ final class EngineOwner {
     func writeBatchedLines() {
         guard !stopped else { return }
         carrier.logs.writeBatches()
+        announceLogChanges()
     }
 
     func tick() {
@@ -114,6 +115,7 @@ final class EngineOwner {
         engine.handle(.tick, now: now, into: &effects)
         carry(now: now)
         carrier.logs.flushIfDue(now: now)
+        announceLogChanges()
         audit.flushIfDue(now: now)
         state.saveIfDue(now: now) { engine.savedState }
     }
@@ -121,6 +123,7 @@ final class EngineOwner {
     func reopenLogs() {
         guard !stopped else { return }
         let open = carrier.logs.reopenAll()
+        announceLogChanges()
         do {
             try audit.reopen()
         } catch {
@@ -252,7 +255,7 @@ final class EngineOwner {
         guard sink.send(Array(reply.line().utf8)) else { return nil }
         let snapshot = ControlEvent.snapshot(
             source: engine.status(now: clock.monotonic()).source, authorizations: engine.authorizations,
-            prompts: engine.prompts, time: clock.wall(), client: client)
+            prompts: engine.prompts, failingLogs: carrier.logs.failing, time: clock.wall(), client: client)
         for event in snapshot {
             guard sink.send(event.line()) else { return nil }
         }
@@ -286,5 +289,15 @@ final class EngineOwner {
             state.changed(now: now) { engine.savedState }
         }
         if watching { watchers.broadcast(carrier.takeEvents(), services: engine.servicesOn) }
+        announceLogChanges()
+    }
+
+    /// Tells the watchers of each log that started to fail or works again (`log` events); the
+    /// changes are taken whether or not anyone watches.
+    private func announceLogChanges() {
+        let changes = carrier.logs.takeChanges()
+        guard !changes.isEmpty, !watchers.isEmpty else { return }
+        let time = clock.wall()
+        watchers.broadcast(changes.map { ControlEvent(log: $0, time: time) }, services: engine.servicesOn)
     }
 }

@@ -10,8 +10,9 @@ public enum SourceEvent: Sendable, Hashable {
     /// What the receiver says about its sky (satellites used and seen, DOPs),
     /// as it reports it, beside the fixes (gpsd's SKY; NMEA's GSA and GSV).
     case sky(SkyView)
-    /// The source's outage as it stands, after each failed connection attempt; `nil` once it
-    /// is connected again. For `status` only (the gpsd source).
+    /// The source's outage as it stands, before each wait for the next attempt (gpsd not
+    /// connected, an NMEA device that cannot be opened or went away); `nil` once it is
+    /// connected again. For `status` only.
     case outage(SourceOutage?)
 }
 

@@ -29,6 +29,8 @@ final class NMEAReader {
     private var consumerGone = false
     /// The sky view last handed on, so an unchanged one is not sent again.
     private var sentSky = SkyView()
+    /// The device's outage while it cannot be opened or after it went away (`status`, as gpsd's).
+    private var outage: SourceOutageTracker?
     /// Read buffer, allocated once.
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
 
@@ -64,7 +66,10 @@ final class NMEAReader {
             switch openAndRead() {
             case .failure(let error):
                 report(.connecting, "cannot open \(error); retrying in \(Self.seconds(retry))")
-                guard pause(retry) else { break reading }
+                var current = outage ?? SourceOutageTracker(since: SystemClock.monotonic())
+                current.attempts += 1
+                outage = current
+                guard wait(retry) else { break reading }
                 retry = min(retry * 2, timing.retryCap)
                 continue
             case .success(let outcome):
@@ -80,7 +85,8 @@ final class NMEAReader {
                 // Unplugged, or the device failed: a person should know (as gpsd's "lost the connection").
                 Diagnostics.warning("nmea: lost \(path): \(reason); opening it again")
                 report(.connecting, "\(path): \(reason); opening it again in \(Self.seconds(retry))")
-                guard pause(retry) else { break reading }
+                outage = SourceOutageTracker(since: SystemClock.monotonic(), reason: reason)
+                guard wait(retry) else { break reading }
                 retry = min(retry * 2, timing.retryCap)
             case .writerClosed:
                 report(.connecting, "the writer closed FIFO \(path); waiting for the next one")
@@ -101,6 +107,7 @@ final class NMEAReader {
         } catch {
             return .failure(error)
         }
+        reopened()
         switch input.kind {
         case .terminal: report(.connected, "\(path) open at \(baud) baud")
         case .device: report(.connected, "\(path) open")
@@ -243,6 +250,27 @@ final class NMEAReader {
     private func send(_ event: SourceEvent) {
         guard !consumerGone else { return }
         if !sink.take(event) { consumerGone = true }
+    }
+
+    /// Waits `seconds` before the next attempt to open, unless stopped first (false); `status`
+    /// shows the outage with its numbers meanwhile.
+    private func wait(_ seconds: Double) -> Bool {
+        if var current = outage {
+            current.waited(seconds)
+            outage = current
+            send(.outage(current.report(at: SystemClock.monotonic())))
+        }
+        return pause(seconds)
+    }
+
+    /// The path opened again after an outage: said once, with its numbers, and status has none any more.
+    private func reopened() {
+        guard let current = outage else { return }
+        outage = nil
+        let seconds = SourceOutageTracker.seconds(((SystemClock.monotonic() - current.since) * 10).rounded() / 10)
+        Diagnostics.notice(
+            "nmea: opened \(path) again after \(current.attempts + 1) attempt(s) in \(seconds) s; \(current.waitsText)")
+        send(.outage(nil))
     }
 
     /// Waits `seconds` unless stopped first; false if stopped.

@@ -9,7 +9,7 @@ import Glibc
 /// A private directory for one daemon: its configuration, socket, state and
 /// logs, removed with everything in it when the sandbox goes away.
 final class DaemonSandbox {
-    private let directory: ScratchDirectory
+    let directory: ScratchDirectory
     var path: String { directory.path }
 
     init(_ label: String) throws {

@@ -13,48 +13,6 @@ struct GPSDReader {
         case ended(GPSDError, watching: Bool, duration: Double)
     }
 
-    /// A stretch of time without a confirmed watch.
-    private struct Outage {
-        /// The first waits between attempts that the reconnect notice lists.
-        static let listedWaits = 8
-
-        var since: Double
-        var attempts = 0
-        var reason: String?
-        /// The first `listedWaits` waits between attempts (seconds), then only their count and the longest.
-        var waits: [Double] = []
-        var waitCount = 0
-        var longestWait = 0.0
-        var lastWait = 0.0
-
-        mutating func waited(_ seconds: Double) {
-            if waits.count < Self.listedWaits { waits.append(seconds) }
-            waitCount += 1
-            longestWait = max(longestWait, seconds)
-            lastWait = seconds
-        }
-
-        /// `waits between attempts 0.125 s, 0.25 s, 0.5 s, 0.75 s, … (9 waits, the longest 0.75 s)`.
-        var waitsText: String {
-            guard waitCount > 0 else { return "no wait between attempts" }
-            let listed = waits.map { "\(Self.seconds($0)) s" }.joined(separator: ", ")
-            let more = waitCount > waits.count ? ", …" : ""
-            return "waits between attempts \(listed)\(more) (\(waitCount) wait\(waitCount == 1 ? "" : "s"), the longest \(Self.seconds(longestWait)) s)"
-        }
-
-        /// What `status` says of it at `now` (monotonic).
-        func report(at now: Double) -> SourceOutage {
-            SourceOutage(
-                attempts: attempts, seconds: max(0, now - since), waits: waitCount, longestWait: longestWait,
-                lastWait: lastWait)
-        }
-
-        static func seconds(_ value: Double) -> String {
-            let ms = (value * 1000).rounded() / 1000
-            return ms.rounded() == ms ? "\(Int(ms))" : "\(ms)"
-        }
-    }
-
     private let control: GPSDReaderControl
     private let host: String
     private let port: Int
@@ -66,7 +24,7 @@ struct GPSDReader {
     private var statistics = GPSDSourceStatistics()
     private var published: GPSDSourceStatistics?
     private var scratch: [Fix] = []
-    private var outage: Outage?
+    private var outage: SourceOutageTracker?
     private var everConnected = false
 
     /// A reader for gpsd at `host:port`, reporting through `control`.
@@ -82,7 +40,7 @@ struct GPSDReader {
 
     /// Runs until a stop is requested, then finishes the sink.
     mutating func run() {
-        outage = Outage(since: SystemClock.monotonic())
+        outage = SourceOutageTracker(since: SystemClock.monotonic())
         Diagnostics.notice("gpsd: connecting to \(endpoint)")
         report(.connecting, "connecting to gpsd at \(endpoint)")
         while !control.isStopping {
@@ -291,18 +249,18 @@ struct GPSDReader {
     private mutating func lost(_ error: GPSDError, after duration: Double) {
         deliver { assembler, emit in assembler.flush(emit) }
         backoff.sessionEnded(after: duration)
-        outage = Outage(since: SystemClock.monotonic(), attempts: 0, reason: error.reason)
+        outage = SourceOutageTracker(since: SystemClock.monotonic(), attempts: 0, reason: error.reason)
         // How long the session lasted decides where the backoff starts again (`ReconnectBackoff.stableAfter`).
         let healthy = duration >= tuning.backoff.stableAfter
         Diagnostics.warning(
-            "gpsd: lost the connection after \(Outage.seconds((duration * 10).rounded() / 10)) s: \(error); reconnecting"
+            "gpsd: lost the connection after \(SourceOutageTracker.seconds((duration * 10).rounded() / 10)) s: \(error); reconnecting"
                 + (healthy ? " (the backoff starts over)" : ""))
         report(.connecting, "\(error); reconnecting")
     }
 
     /// An attempt failed before gpsd confirmed the watch.
     private mutating func failed(_ error: GPSDError) {
-        var current = outage ?? Outage(since: SystemClock.monotonic())
+        var current = outage ?? SourceOutageTracker(since: SystemClock.monotonic())
         if current.reason == nil {
             Diagnostics.warning(
                 "gpsd: \(error); retrying, with backoff up to \(seconds(tuning.backoff.cap)) s between attempts")
