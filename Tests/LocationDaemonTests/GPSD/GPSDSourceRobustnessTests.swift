@@ -20,6 +20,20 @@ import TestSupport
         return tuning
     }
 
+    /// `body` with a scripted gpsd playing `script` and a `GPSDSource` (fast
+    /// tuning) reading it, its events recorded; both stopped after `body`.
+    func withScriptedSource(
+        _ script: ScriptedGPSDServer.Script,
+        _ body: (ScriptedGPSDServer, GPSDSource, SourceEventRecorder) async throws -> Void
+    ) async throws {
+        let server = try ScriptedGPSDServer(script: script)
+        defer { server.shutDown() }
+        let source = GPSDSource(host: "127.0.0.1", port: server.port, tuning: Self.fast())
+        let recorder = SourceEventRecorder(source.start())
+        defer { source.stop() }
+        try await body(server, source, recorder)
+    }
+
     @Test func somethingThatDoesNotAnswerLikeGPSDIsReportedAndRetried() async throws {
         let server = try ScriptedGPSDServer(script: .init(greeting: [], watchReply: []))
         defer { server.shutDown() }
@@ -46,25 +60,22 @@ import TestSupport
             #"{"class":"ERROR","message":"Unrecognized request"}"#, "{", Self.tpv1,
         ]
         script.closeAfterReports = true
-        let server = try ScriptedGPSDServer(script: script)
-        defer { server.shutDown() }
-        let source = GPSDSource(host: "127.0.0.1", port: server.port, tuning: Self.fast())
-        let recorder = SourceEventRecorder(source.start())
-        defer { source.stop() }
-        let both = await recorder.wait { $0.fixes.count >= 2 }
-        #expect(both, "\(recorder.snapshot)")
-        let fixes = recorder.fixes
-        #expect(fixes.first?.time == UTCTime.parse("2026-03-14T12:03:00.000Z"))
-        #expect(fixes.first?.latitude == 48.1173)
-        #expect(fixes.first?.course == 54.7)
-        #expect(fixes.dropFirst().first?.time == UTCTime.parse("2026-03-14T12:03:01.000Z"))
-        // The server plays its script again to every connection, like a gpsd
-        // restarted on its recording: once the source has reconnected (soon,
-        // under load, before these lines run) tpv0 and tpv1 come again and are
-        // passed on (the engine starts a new time base, docs/sources.md); an
-        // epoch is never delivered twice in a row.
-        let times = fixes.compactMap(\.time)
-        #expect(zip(times, times.dropFirst()).allSatisfy { $0 != $1 }, "an epoch repeated: \(times)")
+        try await withScriptedSource(script) { _, source, recorder in
+            let both = await recorder.wait { $0.fixes.count >= 2 }
+            #expect(both, "\(recorder.snapshot)")
+            let fixes = recorder.fixes
+            #expect(fixes.first?.time == UTCTime.parse("2026-03-14T12:03:00.000Z"))
+            #expect(fixes.first?.latitude == 48.1173)
+            #expect(fixes.first?.course == 54.7)
+            #expect(fixes.dropFirst().first?.time == UTCTime.parse("2026-03-14T12:03:01.000Z"))
+            // The server plays its script again to every connection, like a gpsd
+            // restarted on its recording: once the source has reconnected (soon,
+            // under load, before these lines run) tpv0 and tpv1 come again and are
+            // passed on (the engine starts a new time base, docs/sources.md); an
+            // epoch is never delivered twice in a row.
+            let times = fixes.compactMap(\.time)
+            #expect(zip(times, times.dropFirst()).allSatisfy { $0 != $1 }, "an epoch repeated: \(times)")
+        }
     }
 
     @Test func anOverlongLineEndsTheSessionAndTheSourceReconnects() async throws {
@@ -72,55 +83,46 @@ import TestSupport
         script.reports = [Self.tpv0]
         // Longer than libgps's line buffer, and no newline in sight.
         script.raw = Array(#"{"class":"TPV","junk":""#.utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: 40_000)
-        let server = try ScriptedGPSDServer(script: script)
-        defer { server.shutDown() }
-        let source = GPSDSource(host: "127.0.0.1", port: server.port, tuning: Self.fast())
-        let recorder = SourceEventRecorder(source.start())
-        defer { source.stop() }
-        let again = await recorder.wait { events in
-            source.statistics.connections >= 2 && !events.fixes.isEmpty
-                && events.contains {
-                    if case .state(.connecting, let detail) = $0 { detail.contains("closed the connection") } else { false }
-                }
+        try await withScriptedSource(script) { _, source, recorder in
+            let again = await recorder.wait { events in
+                source.statistics.connections >= 2 && !events.fixes.isEmpty
+                    && events.contains {
+                        if case .state(.connecting, let detail) = $0 { detail.contains("closed the connection") } else { false }
+                    }
+            }
+            #expect(again, "\(recorder.states)")
+            #expect(recorder.fixes.count == 1, "the one good epoch, once")
         }
-        #expect(again, "\(recorder.states)")
-        #expect(recorder.fixes.count == 1, "the one good epoch, once")
     }
 
     @Test func aGPSDThatStopsAnsweringIsDroppedAndReconnected() async throws {
         var script = ScriptedGPSDServer.Script()
         script.reports = [Self.tpv0]
         script.answersProbes = false
-        let server = try ScriptedGPSDServer(script: script)
-        defer { server.shutDown() }
-        let source = GPSDSource(host: "127.0.0.1", port: server.port, tuning: Self.fast())
-        let recorder = SourceEventRecorder(source.start())
-        defer { source.stop() }
-        let again = await recorder.wait { events in
-            source.statistics.connections >= 2
-                && events.contains {
-                    if case .state(.connecting, let detail) = $0 { detail.contains("stopped answering") } else { false }
-                }
+        try await withScriptedSource(script) { _, source, recorder in
+            let again = await recorder.wait { events in
+                source.statistics.connections >= 2
+                    && events.contains {
+                        if case .state(.connecting, let detail) = $0 { detail.contains("stopped answering") } else { false }
+                    }
+            }
+            #expect(again, "\(recorder.states)")
+            #expect(recorder.fixes.count == 1, "the one epoch, once, however often the source reconnects")
         }
-        #expect(again, "\(recorder.states)")
-        #expect(recorder.fixes.count == 1, "the one epoch, once, however often the source reconnects")
     }
 
     @Test func aGPSDWithoutReceiversSaysSo() async throws {
         var script = ScriptedGPSDServer.Script()
         script.watchReply = [#"{"class":"DEVICES","devices":[]}"#, #"{"class":"WATCH","enable":true,"json":true}"#]
-        let server = try ScriptedGPSDServer(script: script)
-        defer { server.shutDown() }
-        let source = GPSDSource(host: "127.0.0.1", port: server.port, tuning: Self.fast())
-        let recorder = SourceEventRecorder(source.start())
-        defer { source.stop() }
-        let connected = await recorder.wait { $0.states.contains(.connected) }
-        #expect(connected)
-        // The first connected state says it. (A later watch renewal — the probe after a
-        // silence, which a slow test run reaches — gets DEVICES again and says
-        // "gpsd has no receiver" without "yet": not what this test is about.)
-        let first = recorder.states.first { $0.0 == .connected }
-        #expect(first?.1 == "connected to gpsd scripted at 127.0.0.1:\(server.port); gpsd has no receiver yet", "\(recorder.states)")
+        try await withScriptedSource(script) { server, source, recorder in
+            let connected = await recorder.wait { $0.states.contains(.connected) }
+            #expect(connected)
+            // The first connected state says it. (A later watch renewal — the probe after a
+            // silence, which a slow test run reaches — gets DEVICES again and says
+            // "gpsd has no receiver" without "yet": not what this test is about.)
+            let first = recorder.states.first { $0.0 == .connected }
+            #expect(first?.1 == "connected to gpsd scripted at 127.0.0.1:\(server.port); gpsd has no receiver yet", "\(recorder.states)")
+        }
     }
 
     /// Lines on which libgps 3.22's gps_unpack never returns (a DEVICES of more
@@ -139,33 +141,27 @@ import TestSupport
             #"{"class":"TPV","lat":"x","class":"TPV"}"#, Self.tpv0, #"{"class":"SKY","hdop":"x","class":"SKY"}"#,
             Self.tpv1,
         ]
-        let server = try ScriptedGPSDServer(script: script)
-        defer { server.shutDown() }
-        let source = GPSDSource(host: "127.0.0.1", port: server.port, tuning: Self.fast())
-        let recorder = SourceEventRecorder(source.start())
-        defer { source.stop() }
-        let both = await recorder.wait { $0.fixes.count >= 2 }
-        #expect(both, "\(recorder.snapshot)")
-        #expect(recorder.fixes.first?.latitude == 48.1173)
-        #expect(source.statistics.unreadableReports >= 2)
-        let first = recorder.states.first { $0.0 == .connected }
-        #expect(first?.1 == "connected to gpsd scripted at 127.0.0.1:\(server.port)", "six receivers are receivers")
+        try await withScriptedSource(script) { server, source, recorder in
+            let both = await recorder.wait { $0.fixes.count >= 2 }
+            #expect(both, "\(recorder.snapshot)")
+            #expect(recorder.fixes.first?.latitude == 48.1173)
+            #expect(source.statistics.unreadableReports >= 2)
+            let first = recorder.states.first { $0.0 == .connected }
+            #expect(first?.1 == "connected to gpsd scripted at 127.0.0.1:\(server.port)", "six receivers are receivers")
+        }
     }
 
     @Test func aReceiverClosedByGPSDEndsTheFixState() async throws {
         var script = ScriptedGPSDServer.Script()
         script.reports = [Self.tpv0, Self.tpv1, #"{"class":"DEVICE","path":"/dev/scripted","activated":0}"#]
-        let server = try ScriptedGPSDServer(script: script)
-        defer { server.shutDown() }
-        let source = GPSDSource(host: "127.0.0.1", port: server.port, tuning: Self.fast())
-        let recorder = SourceEventRecorder(source.start())
-        defer { source.stop() }
-        let closed = await recorder.wait { events in
-            events.contains { if case .state(.connected, let detail) = $0 { detail.contains("closed receiver") } else { false } }
+        try await withScriptedSource(script) { _, source, recorder in
+            let closed = await recorder.wait { events in
+                events.contains { if case .state(.connected, let detail) = $0 { detail.contains("closed receiver") } else { false } }
+            }
+            #expect(closed, "\(recorder.states)")
+            #expect(recorder.fixes.count == 2, "the epoch in progress is delivered when the receiver goes")
+            #expect(recorder.snapshot.states == [.connecting, .connected, .fix, .connected])
         }
-        #expect(closed, "\(recorder.states)")
-        #expect(recorder.fixes.count == 2, "the epoch in progress is delivered when the receiver goes")
-        #expect(recorder.snapshot.states == [.connecting, .connected, .fix, .connected])
     }
 
     @Test(arguments: [("127.0.0.1", 70000), ("127.0.0.1", 0), ("shared memory", 2947), ("", 2947)])
