@@ -34,8 +34,14 @@ case .success(.replay(let options)):
 case .success(.run(let path)):
     // journald files `<N>` lines by priority; a person at a terminal reads them plain.
     Diagnostics.priorityPrefixes = getenv("JOURNAL_STREAM") != nil || !StandardStreams.isTerminal(2)
-    code = await Daemon.run(
-        configPath: path, sources: DefaultSources.make,
-        control: { config, core, passed in try ControlService(config: config, core: core, passed: passed) })
+    // The main thread becomes the core thread (CoreExecutor); the daemon's
+    // task ends the program. A synchronous main: no `dispatch_main`.
+    Task.detached {
+        let code = await Daemon.run(
+            configPath: path, sources: DefaultSources.make,
+            control: { config, core, passed in try ControlService(config: config, core: core, passed: passed) })
+        exit(code.rawValue)
+    }
+    CoreExecutor.shared.runOnCurrentThread()
 }
 exit(code.rawValue)

@@ -42,6 +42,17 @@ public final class CoreExecutor: TaskExecutor {
         }
     }
 
+    /// Makes the calling thread the core thread and runs its jobs there,
+    /// never returning (the program ends with `exit`). `locationd run` gives
+    /// it the main thread, which would otherwise sit idle or leave through
+    /// `dispatch_main`'s `pthread_exit`, whose unwinding of the main stack
+    /// reads every frame's unwind tables and maps them (docs/ARCHITECTURE.md,
+    /// "Resident memory"). Later `start()` calls do nothing.
+    public func runOnCurrentThread() -> Never {
+        queue.withLock { $0.started = true }
+        run()
+    }
+
     /// Queues `job` for the core thread (a job queued before `start()` waits for it).
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
