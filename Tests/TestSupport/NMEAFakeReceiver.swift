@@ -85,6 +85,13 @@ public enum NMEASourceText {
         return "$" + body + "*" + String(decoding: [hex[Int(sum >> 4)], hex[Int(sum & 15)]], as: UTF8.self) + "\r\n"
     }
 
+    /// `sentence` (as `sentence(_:)` writes it) with a checksum that does not match it.
+    public static func corrupted(_ sentence: String) -> String {
+        let star = sentence.lastIndex(of: "*") ?? sentence.endIndex
+        let sum = sentence[sentence.index(after: star)...].prefix(2)
+        return sentence[...star] + (sum == "00" ? "01" : "00") + "\r\n"
+    }
+
     /// Seconds of the minute of a fix's time.
     public static func second(_ fix: Fix) -> Int {
         Int((fix.time ?? 0).truncatingRemainder(dividingBy: 60).rounded())

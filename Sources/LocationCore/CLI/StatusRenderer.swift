@@ -9,6 +9,7 @@ public enum StatusRenderer {
         var source = "\(report.sourceName ?? "source"): \(sourceLine(status))"
         if status.source == .connecting, let outage = report.sourceOutage { source += "; " + outage.summary }
         lines.append(source)
+        if let counts = report.sourceCounts { lines.append("  " + counts.summary) }
         if let position = positionLine(status) { lines.append(position) }
         if let sky = skyLine(report) { lines.append(sky) }
         if let clock = receiverClockLine(report) { lines.append(clock) }

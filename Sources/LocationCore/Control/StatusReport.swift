@@ -20,14 +20,18 @@ public struct StatusReport: Sendable, Hashable {
     public var skyAge: Double?
     /// While the source is not connected: its attempts and waits so far (gpsd, or an NMEA device).
     public var sourceOutage: SourceOutage?
+    /// What the source has read since the start, if it said (both sources say it at least once a second).
+    public var sourceCounts: SourceCounts?
 
     /// A report from its parts.
     public init(
         status: EngineStatus, time: Double? = nil, sourceName: String? = nil, brokers: [BrokerStatus] = [],
         sky: SkyView? = nil, skyAge: Double? = nil, programs: [ConnectedProgram] = [],
-        programCounts: [String: ProgramCounts] = [:], sourceOutage: SourceOutage? = nil
+        programCounts: [String: ProgramCounts] = [:], sourceOutage: SourceOutage? = nil,
+        sourceCounts: SourceCounts? = nil
     ) {
         self.sourceOutage = sourceOutage
+        self.sourceCounts = sourceCounts
         self.status = status
         self.time = time
         self.sourceName = sourceName
@@ -67,6 +71,7 @@ public struct StatusReport: Sendable, Hashable {
         if let sourceName { members.append(("sourceName", .string(sourceName))) }
         members.append(contentsOf: status.jsonMembers)
         if let sourceOutage { members.append(("outage", sourceOutage.json)) }
+        if let sourceCounts { members.append(("sourceCounts", sourceCounts.json)) }
         if let offset = receiverClockOffset { members.append(("clockOffset", .number(offset))) }
         if let sky {
             var view = sky.jsonMembers
@@ -92,6 +97,7 @@ public struct StatusReport: Sendable, Hashable {
         }
         status = try EngineStatus(json: value)
         if let outage = value["outage"], outage != .null { sourceOutage = try SourceOutage(json: outage) }
+        if let counts = value["sourceCounts"], counts != .null { sourceCounts = try SourceCounts(json: counts) }
         if let view = value["sky"], view != .null {
             sky = try SkyView(json: view)
             do throws(FieldReader.FieldError) {

@@ -45,6 +45,8 @@ public final class DaemonCore: ControlHandler, Sendable {
     public let programSinks = ProgramSinks()
     /// Each publishing client's MQTT status, for `status` (filled by `MQTTService`).
     public let brokerBoard: BrokerBoard
+    /// The source's counts, for `status` (filled by `SourceService`).
+    public let sourceBoard: SourceBoard
     let owner: Mutex<EngineOwner>
 
     /// Loads the state (setting a corrupt file aside), makes the engine and
@@ -57,9 +59,12 @@ public final class DaemonCore: ControlHandler, Sendable {
         sourceName = name
         let brokers = BrokerBoard()
         brokerBoard = brokers
+        let source = SourceBoard()
+        sourceBoard = source
         owner = Mutex(
             try EngineOwner(
-                config: config, seed: seed, clock: clock, sourceName: name, brokers: brokers, programs: programSinks))
+                config: config, seed: seed, clock: clock, sourceName: name, brokers: brokers, source: source,
+                programs: programSinks))
     }
 
     /// 64 random bits from the kernel (`getrandom`), for `init(config:seed:)`.

@@ -31,15 +31,17 @@ final class EngineOwner {
     private(set) var stopped = false
     /// The MQTT publishers' statuses, for `status` replies.
     private let brokers: BrokerBoard
+    private let sourceBoard: SourceBoard
     /// Where deliveries meet the clients' programs.
     private let programs: ProgramSinks
 
     /// Loads the state, makes the engine, opens every log (see `DaemonCore.init`).
     init(
         config: DaemonConfig, seed: UInt64, clock: DaemonClock, sourceName: String, brokers: BrokerBoard = BrokerBoard(),
-        programs: ProgramSinks = ProgramSinks()
+        source: SourceBoard = SourceBoard(), programs: ProgramSinks = ProgramSinks()
     ) throws(DaemonCore.StartError) {
         self.brokers = brokers
+        sourceBoard = source
         self.config = config
         self.programs = programs
         self.clock = clock
@@ -96,6 +98,7 @@ final class EngineOwner {
             // Status only, like the sky view.
             outage = current.map { ($0, now) }
             return
+
         }
         carry(now: now)
     }
@@ -175,7 +178,7 @@ final class EngineOwner {
                 var grown = current.outage
                 grown.seconds += max(0, now - current.at)
                 return grown
-            })
+            }, sourceCounts: sourceBoard.counts)
     }
 
     /// The engine's status with what only the daemon knows per client: how its log is written.

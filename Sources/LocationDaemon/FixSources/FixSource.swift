@@ -57,9 +57,15 @@ public protocol FixSource: AnyObject, Sendable {
     func start(into sink: any SourceSink)
     /// Stops reading. Returns within about 250 ms; the sink has then been finished.
     func stop()
+    /// What it has read since it started (lines, unreadable ones, fixes, drops by reason),
+    /// as its reader last published it; `nil` if it does not count (test doubles).
+    var counts: SourceCounts? { get }
 }
 
 extension FixSource {
+    /// Not counted.
+    public var counts: SourceCounts? { nil }
+
     /// Starts reading and returns the events as a stream (through a
     /// `SourceChannel`); cancelling its iteration stops the reader.
     public func start() -> AsyncStream<SourceEvent> {

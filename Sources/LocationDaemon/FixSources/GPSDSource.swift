@@ -104,6 +104,9 @@ public final class GPSDSource: FixSource {
         control?.statistics ?? GPSDSourceStatistics()
     }
 
+    /// `statistics` as `status` says them (`sourceCounts`).
+    public var counts: SourceCounts? { statistics.counts }
+
     /// True once the reader thread has ended (false before `start()`).
     var hasReaderFinished: Bool {
         control?.hasReaderFinished ?? false

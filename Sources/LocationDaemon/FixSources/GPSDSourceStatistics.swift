@@ -1,4 +1,6 @@
-/// What a `GPSDSource` has done so far, for `status` and benchmarks.
+import LocationCore
+
+/// What a `GPSDSource` has done so far, for `status` (as `counts`) and benchmarks.
 public struct GPSDSourceStatistics: Sendable, Hashable {
     /// Connection attempts, successful or not.
     public var connectionAttempts = 0
@@ -22,4 +24,13 @@ public struct GPSDSourceStatistics: Sendable, Hashable {
 
     /// All zero.
     public init() {}
+}
+
+extension GPSDSourceStatistics {
+    /// What `status` says of them (`sourceCounts`).
+    var counts: SourceCounts {
+        SourceCounts(
+            attempts: connectionAttempts, connections: connections, lines: reports, unreadable: unreadableReports,
+            fixes: epochs, timeless: timelessReports, late: lateReports)
+    }
 }

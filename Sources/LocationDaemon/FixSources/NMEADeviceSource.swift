@@ -75,6 +75,11 @@ public final class NMEADeviceSource: FixSource {
         }
     }
 
+    /// What the reader has read since the start (`status`'s `sourceCounts`); zero before `start`.
+    public var counts: SourceCounts? {
+        running.withLock { $0 }?.control.counts ?? SourceCounts()
+    }
+
     /// Stops reading; returns once the thread has closed the input (within
     /// about 250 ms), after which the sink has been finished.
     public func stop() {

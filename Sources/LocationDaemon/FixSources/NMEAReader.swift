@@ -31,6 +31,11 @@ final class NMEAReader {
     private var sentSky = SkyView()
     /// The device's outage while it cannot be opened or after it went away (`status`, as gpsd's).
     private var outage: SourceOutageTracker?
+    /// Attempts to open the path and the ones that worked, for `status` (with the parser's counts).
+    private var attempts = 0
+    private var opens = 0
+    /// The counts last published to `control`, to skip the lock when nothing changed.
+    private var published = SourceCounts()
     /// Read buffer, allocated once.
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
 
@@ -78,6 +83,7 @@ final class NMEAReader {
             }
             // The input is closed by now: a device that went away is not held open while waiting.
             parser.finish { self.deliver($0) }
+            publish()
             switch end {
             case .stopped:
                 break reading
@@ -102,11 +108,15 @@ final class NMEAReader {
     /// closed on return.
     private func openAndRead() -> Result<(end: End, gotData: Bool), SystemError> {
         let input: NMEAInput
+        attempts += 1
         do {
             input = try NMEAInput(path: path, baud: baud)
         } catch {
+            publish()
             return .failure(error)
         }
+        opens += 1
+        publish()
         reopened()
         switch input.kind {
         case .terminal: report(.connected, "\(path) open at \(baud) baud")
@@ -133,6 +143,7 @@ final class NMEAReader {
             let undatedBefore = parser.statistics.undatedEpochs
             parser.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { self.deliver($0) }
             sendSky()
+            publish()
             let statistics = parser.statistics
             if statistics.undatedEpochs > undatedBefore && reported?.state != .fix {
                 report(.noFix, "the receiver sends no time and date yet: no fix")
@@ -173,6 +184,7 @@ final class NMEAReader {
                 if state.size < input.offset {
                     // Truncated: start again from the top, as `tail -F` does.
                     parser.finish { self.deliver($0) }
+                    publish()
                     input.rewind()
                 }
                 continue
@@ -220,6 +232,7 @@ final class NMEAReader {
         pending = false
         parser.flush { self.deliver($0) }
         sendSky()
+        publish()
     }
 
     // MARK: - Reporting
@@ -239,6 +252,17 @@ final class NMEAReader {
         guard sky != sentSky, !sky.isEmpty else { return }
         sentSky = sky
         send(.sky(sky))
+    }
+
+    /// Publishes the counts for `status` when they changed (once per read, not per fix).
+    private func publish() {
+        let s = parser.statistics
+        let counts = SourceCounts(
+            attempts: attempts, connections: opens, lines: s.sentences, unreadable: s.badChecksums + s.malformed,
+            fixes: s.epochs, timeless: s.undatedEpochs, late: s.lateSentences)
+        guard counts != published else { return }
+        published = counts
+        control.publish(counts)
     }
 
     private func report(_ state: SourceState, _ detail: String) {

@@ -1,3 +1,4 @@
+import LocationCore
 import LocationSystem
 import Synchronization
 
@@ -5,11 +6,21 @@ import Synchronization
 /// request and the `Wakeup` that interrupts the reader's poll(2) at once.
 final class NMEAReaderControl: Sendable {
     private let stopped = Atomic<Bool>(false)
+    /// What the reader has read so far (`status`), published by it when it changes.
+    private let published = Mutex(SourceCounts())
     /// Signalled once, by `requestStop()`, and never cleared.
     let wakeup: Wakeup
 
     init() throws(SystemError) {
         wakeup = try Wakeup()
+    }
+
+    /// The reader's counts as it last published them.
+    var counts: SourceCounts { published.withLock { $0 } }
+
+    /// The reader thread's new counts.
+    func publish(_ counts: SourceCounts) {
+        published.withLock { $0 = counts }
     }
 
     /// Whether stop was requested.

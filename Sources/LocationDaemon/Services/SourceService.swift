@@ -16,6 +16,7 @@ public final class SourceService: Service {
     public init(source: any FixSource, core: DaemonCore) {
         self.source = source
         feed = CoreFeed(core: core)
+        core.sourceBoard.register(source)
         source.start(into: feed)
     }
 

@@ -78,6 +78,30 @@ import TestSupport
         }
     }
 
+    @Test func statusCountsWhatTheSourceReadAndDropped() async throws {
+        var script = ScriptedGPSDServer.Script()
+        script.reports = [
+            Self.tpv0,
+            // No time: never a fix.
+            #"{"class":"TPV","device":"/dev/scripted","mode":3,"lat":48.2,"lon":11.6}"#,
+            // "class" twice after a bad value: left unread (libgps could hang on it).
+            #"{"class":"SKY","hdop":"x","class":"SKY"}"#,
+            Self.tpv1,
+        ]
+        try await withScriptedSource(script) { _, source, recorder in
+            #expect(await recorder.wait { $0.fixes.count >= 2 }, "\(recorder.snapshot)")
+            let counted = await waitUntil(timeout: 10) {
+                let c = source.counts
+                return c?.fixes == 2 && c?.timeless == 1 && c?.unreadable == 1
+            }
+            #expect(counted, "\(String(describing: source.counts))")
+            let counts = try #require(source.counts)
+            #expect(counts.attempts == 1 && counts.connections == 1 && counts.late == 0)
+            #expect(counts.lines >= 4, "every report read (the four above, the greeting, the probes' answers)")
+            #expect(counts == source.statistics.counts)
+        }
+    }
+
     @Test func anOverlongLineEndsTheSessionAndTheSourceReconnects() async throws {
         var script = ScriptedGPSDServer.Script()
         script.reports = [Self.tpv0]
