@@ -61,6 +61,10 @@ public struct ControlEvent: Sendable, Hashable {
         self.init(location: record)
     }
 
+    /// Every `event` word a `watch` stream can carry, in the order the
+    /// protocol documents them (each is some kind's `name`).
+    public static let names = ["authorization", "prompt", "location", "error", "source", "broker", "log"]
+
     /// The `event` word: `authorization`, `prompt`, `location`, `error`, `source`, `broker`, `log`.
     public var name: String {
         switch kind {

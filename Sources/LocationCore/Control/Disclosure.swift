@@ -92,8 +92,17 @@ public struct Disclosure: Sendable, Hashable {
     public func withheldNote(group: String?) -> ControlReply.Withheld? {
         guard tier == .unprivileged else { return nil }
         let who = group.map { "root and members of the socket group \($0)" } ?? "root"
+        let withheld = ["location"]
+        let carried = ControlEvent.names.filter { !withheld.contains($0) }
         return ControlReply.Withheld(
-            events: ["location"], code: ProtocolError.Code.notAuthorized.rawValue,
-            message: "location events go only to \(who); this stream carries authorization, prompt, error and source events")
+            events: withheld, code: ProtocolError.Code.notAuthorized.rawValue,
+            message: "location events go only to \(who); this stream carries \(Self.list(carried)) events")
+    }
+
+    /// `a, b and c`.
+    static func list(_ words: [String]) -> String {
+        guard let last = words.last else { return "" }
+        let rest = words.dropLast()
+        return rest.isEmpty ? last : rest.joined(separator: ", ") + " and " + last
     }
 }
