@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 
 @testable import LocationDaemon
 
@@ -34,5 +35,35 @@ struct MQTTLibraryTests {
         // A second load is the first one's result: nothing opened again.
         try MQTTLibrary.load()
         #expect(MQTTLibrary.version == version)
+    }
+}
+
+/// #10: a libmosquitto of another major version has every function the daemon
+/// resolves, so only the version check stands between it and a publisher
+/// calling functions whose meaning changed. A stand-in built by the test (C
+/// compiler: the toolchain needs one anyway) says it is 3.1.4.
+@Suite(.enabled(if: ExternalTool.isAvailable("cc"), "needs a C compiler (gcc)"))
+struct MQTTLibraryVersionTests {
+    static let functions = [
+        "mosquitto_lib_init", "mosquitto_new", "mosquitto_destroy", "mosquitto_connect_callback_set",
+        "mosquitto_disconnect_callback_set", "mosquitto_publish_callback_set", "mosquitto_username_pw_set",
+        "mosquitto_tls_set", "mosquitto_will_set", "mosquitto_connect_async", "mosquitto_disconnect",
+        "mosquitto_publish", "mosquitto_loop", "mosquitto_strerror", "mosquitto_connack_string",
+    ]
+
+    @Test func anotherMajorVersionIsRefusedWithBothVersions() async throws {
+        let scratch = try ScratchDirectory("mqtt-version")
+        let source = "int mosquitto_lib_version(int *major, int *minor, int *revision) "
+            + "{ *major = 3; *minor = 1; *revision = 4; return 3001004; }\n"
+            + Self.functions.map { "int \($0)(void) { return 0; }\n" }.joined()
+        let sourcePath = try scratch.write("fake.c", source)
+        let library = scratch.path + "/libmosquitto.so.3"
+        let compiler = try ChildProcess(
+            ["cc", "-shared", "-fPIC", "-o", library, sourcePath], stdoutPath: scratch.path + "/cc.out")
+        #expect(try await compiler.finish() == 0, "\(FileIO.text(scratch.path + "/cc.out") ?? "")")
+        let message = try #require(MQTTLibrary.check(soname: library))
+        #expect(
+            message == "MQTT needs \(library) (Debian package libmosquitto1) version 2.x: the one found is 3.1.4",
+            "\(message)")
     }
 }
