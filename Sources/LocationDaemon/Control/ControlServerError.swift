@@ -30,7 +30,7 @@ public enum ControlServerError: Error, Sendable, Hashable, CustomStringConvertib
             var text = "cannot set up the control socket \(path): \(error)"
             if error.errno == EACCES || error.errno == EPERM {
                 text += "; check that locationd may write to \(FileSystem.parent(of: path)) (RuntimeDirectory= in the unit)"
-            } else if error.errno == EADDRINUSE {
+            } else if error.errno == EADDRINUSE || error.errno == EEXIST {
                 text += "; something else holds that address"
             }
             return text

@@ -8,8 +8,9 @@ import LocationSystem
 ///
 /// Setting up creates the socket's directory, replaces a socket left by a
 /// server that is gone (refuses when one answers, and never deletes anything
-/// that is not a socket), binds, gives the file `mode` and the group, and
-/// listens. `close()` removes the file only while it is still the one this
+/// that is not a socket), binds under a name of its own beside the path,
+/// gives the file `mode` and the group, listens and links it into place,
+/// so the socket is never at its path with another mode. `close()` removes the file only while it is still the one this
 /// listener made.
 struct UnixListener: Sendable {
     /// Why a socket could not be set up.
@@ -62,25 +63,55 @@ struct UnixListener: Sendable {
         }
         var warnings: [String] = []
         var info = stat()
+        // Bound under a name of its own in the same directory and linked into place once its
+        // mode and group are set, so the socket never stands at `path` with the mode the umask
+        // gave it (anyone could connect in that moment under a permissive umask).
+        let staging = Self.stagingPath(for: path)
+        let bound = staging?.path ?? path
+        var madeFile = false
         do {
-            try retryingEINTR("bind \(path)") { address.withSockaddr { bind(fd, $0, $1) } }
-            try retryingEINTR("stat \(path)") { lstat(path, &info) }
-            if let group, chown(path, uid_t.max, group.gid) != 0 {
+            try retryingEINTR("bind \(path)") {
+                (staging?.address ?? address).withSockaddr { bind(fd, $0, $1) }
+            }
+            madeFile = true
+            try retryingEINTR("stat \(path)") { lstat(bound, &info) }
+            if let group, chown(bound, uid_t.max, group.gid) != 0 {
                 let code = errno
                 warnings.append(
                     "cannot give \(path) to group \(group.name) (\(String(cString: strerror(code)))): its members cannot "
                         + "connect; run locationd as root or as a member of \(group.name)")
             }
-            try retryingEINTR("chmod \(path)") { chmod(path, mode) }
+            try retryingEINTR("chmod \(path)") { chmod(bound, mode) }
             try retryingEINTR("listen \(path)") { listen(fd, 128) }
+            if let staging {
+                // A second name, then the staging one removed: link(2) fails on an existing path
+                // as bind(2) would, so a server that started meanwhile keeps its socket.
+                try retryingEINTR("bind \(path)") { link(staging.path, path) }
+                unlink(staging.path)
+            }
         } catch {
             Glibc.close(fd)
-            if error.operation.hasPrefix("bind") == false { unlink(path) }
+            if madeFile { unlink(bound) }
             throw .system(error)
         }
         self.fd = fd
         self.warnings = warnings
         identity = (UInt64(info.st_dev), UInt64(info.st_ino))
+    }
+
+    /// `.<pid>.new` beside `path`, where the socket is set up before it is linked into
+    /// place. A socket left there by an earlier start that died in between (the same pid
+    /// after a reboot) is removed. `nil` — bind at `path` itself — when that name does not
+    /// fit in a socket address, is `path` itself, or something that is not a socket is there
+    /// (it is left alone).
+    static func stagingPath(for path: String) -> (path: String, address: UnixSocketAddress)? {
+        let staging = FileSystem.parent(of: path) + "/.\(getpid()).new"
+        guard staging != path, let address = UnixSocketAddress(path: staging) else { return nil }
+        var info = stat()
+        if lstat(staging, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFSOCK, unlink(staging) == 0 else { return nil }
+        }
+        return (staging, address)
     }
 
     /// Closes the descriptor and removes the file if it is still this listener's.

@@ -98,7 +98,6 @@ final class EngineOwner {
             // Status only, like the sky view.
             outage = current.map { ($0, now) }
             return
-
         }
         carry(now: now)
     }

@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LocationSystem
+import Testing
+import TestSupport
+
+@testable import LocationDaemon
+
+/// A listener's socket reaches its path only with its final mode: it is bound
+/// under a staging name beside it and linked into place (no moment in which
+/// the umask's mode stands at the path).
+@Suite struct UnixListenerTests {
+    static func mode(_ path: String) -> mode_t? {
+        var info = stat()
+        return lstat(path, &info) == 0 ? info.st_mode : nil
+    }
+
+    static func names(in directory: String) -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    @Test func theSocketStandsAtItsPathWithItsModeAndNothingElseIsLeft() throws {
+        let scratch = try ScratchDirectory("listener")
+        let path = scratch.file("run/control.sock")
+        let listener = try UnixListener(path: path, role: "control socket", mode: 0o660, group: nil, directoryMode: 0o755)
+        #expect(Self.mode(path).map { $0 & S_IFMT } == S_IFSOCK)
+        #expect(Self.mode(path).map { $0 & 0o777 } == 0o660)
+        #expect(Self.names(in: scratch.file("run")) == ["control.sock"], "no staging name left")
+        listener.close()
+        #expect(Self.mode(path) == nil, "closing removes the file it made")
+    }
+
+    @Test func aSocketLeftAtTheStagingNameIsReplacedAndAFileThereIsLeftAlone() throws {
+        let scratch = try ScratchDirectory("listener-left")
+        let path = scratch.file("control.sock")
+        let staging = try #require(UnixListener.stagingPath(for: path)).path
+        #expect(staging == scratch.path + "/.\(getpid()).new")
+        // A socket from a start that died between bind and link.
+        let left = try UnixListener(path: staging, role: "test", mode: 0o600, group: nil, directoryMode: 0o755)
+        Glibc.close(left.fd)
+        let listener = try UnixListener(path: path, role: "control socket", mode: 0o660, group: nil, directoryMode: 0o755)
+        #expect(Self.names(in: scratch.path) == ["control.sock"], "the left socket is gone")
+        listener.close()
+
+        // Someone's file at the staging name: kept; the socket is bound at its path itself.
+        _ = try scratch.write(".\(getpid()).new", "not mine\n")
+        #expect(UnixListener.stagingPath(for: path) == nil)
+        let direct = try UnixListener(path: path, role: "control socket", mode: 0o660, group: nil, directoryMode: 0o755)
+        defer { direct.close() }
+        #expect(Self.mode(path).map { $0 & 0o777 } == 0o660)
+        #expect(FileIO.text(staging) == "not mine\n")
+    }
+
+    @Test func aServerThatAnswersAtThePathKeepsIt() throws {
+        let scratch = try ScratchDirectory("listener-busy")
+        let path = scratch.file("control.sock")
+        let first = try UnixListener(path: path, role: "control socket", mode: 0o660, group: nil, directoryMode: 0o755)
+        defer { first.close() }
+        #expect(throws: UnixListener.Failure.alreadyServed) {
+            try UnixListener(path: path, role: "control socket", mode: 0o660, group: nil, directoryMode: 0o755)
+        }
+        #expect(Self.names(in: scratch.path) == ["control.sock"])
+    }
+}
