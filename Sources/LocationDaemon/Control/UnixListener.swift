@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationSystem
+import Synchronization
 
 /// A listening Unix stream socket at a path: the control socket and the
 /// programs' sockets are set up and taken down the same way.
@@ -99,13 +100,22 @@ struct UnixListener: Sendable {
         identity = (UInt64(info.st_dev), UInt64(info.st_ino))
     }
 
-    /// `.<pid>.new` beside `path`, where the socket is set up before it is linked into
+    /// Numbers the staging names, so two listeners set up at once in one directory (the
+    /// control socket and a program socket, on different threads) never share one.
+    private static let stagings = Atomic<Int>(0)
+
+    /// `.<pid>.<n>.new` beside `path`, where the socket is set up before it is linked into
     /// place. A socket left there by an earlier start that died in between (the same pid
     /// after a reboot) is removed. `nil` — bind at `path` itself — when that name does not
     /// fit in a socket address, is `path` itself, or something that is not a socket is there
     /// (it is left alone).
     static func stagingPath(for path: String) -> (path: String, address: UnixSocketAddress)? {
-        let staging = FileSystem.parent(of: path) + "/.\(getpid()).new"
+        stagingPath(for: path, number: stagings.add(1, ordering: .relaxed).newValue)
+    }
+
+    /// `stagingPath(for:)` with the number given.
+    static func stagingPath(for path: String, number: Int) -> (path: String, address: UnixSocketAddress)? {
+        let staging = FileSystem.parent(of: path) + "/.\(getpid()).\(number).new"
         guard staging != path, let address = UnixSocketAddress(path: staging) else { return nil }
         var info = stat()
         if lstat(staging, &info) == 0 {

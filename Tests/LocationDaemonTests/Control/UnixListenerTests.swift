@@ -41,22 +41,31 @@ import TestSupport
     @Test func aSocketLeftAtTheStagingNameIsReplacedAndAFileThereIsLeftAlone() throws {
         let scratch = try ScratchDirectory("listener-left")
         let path = scratch.file("control.sock")
-        let staging = try #require(UnixListener.stagingPath(for: path)).path
-        #expect(staging == scratch.path + "/.\(getpid()).new")
-        // A socket from a start that died between bind and link.
-        let left = try UnixListener(path: staging, role: "test", mode: 0o600, group: nil, directoryMode: 0o755)
-        Glibc.close(left.fd)
-        let listener = try UnixListener(path: path, role: "control socket", mode: 0o660, group: nil, directoryMode: 0o755)
-        #expect(Self.names(in: scratch.path) == ["control.sock"], "the left socket is gone")
-        listener.close()
+        let first = try #require(UnixListener.stagingPath(for: path)).path
+        let second = try #require(UnixListener.stagingPath(for: path)).path
+        #expect(first.hasPrefix(scratch.path + "/.\(getpid()).") && first.hasSuffix(".new"), "\(first)")
+        #expect(first != second, "each listener a name of its own")
 
-        // Someone's file at the staging name: kept; the socket is bound at its path itself.
-        _ = try scratch.write(".\(getpid()).new", "not mine\n")
-        #expect(UnixListener.stagingPath(for: path) == nil)
-        let direct = try UnixListener(path: path, role: "control socket", mode: 0o660, group: nil, directoryMode: 0o755)
-        defer { direct.close() }
+        // A socket from a start that died between bind and link: removed, the name used.
+        let left = scratch.path + "/.\(getpid()).7.new"
+        let dead = try UnixListener(path: left, role: "test", mode: 0o600, group: nil, directoryMode: 0o755)
+        Glibc.close(dead.fd)
+        #expect(Self.mode(left).map { $0 & S_IFMT } == S_IFSOCK)
+        #expect(UnixListener.stagingPath(for: path, number: 7)?.path == left)
+        #expect(Self.mode(left) == nil, "the left socket is gone")
+
+        // Someone's file at the staging name: kept, and no staging name (bind at the path itself).
+        _ = try scratch.write(".\(getpid()).8.new", "not mine\n")
+        #expect(UnixListener.stagingPath(for: path, number: 8) == nil)
+        #expect(FileIO.text(scratch.path + "/.\(getpid()).8.new") == "not mine\n")
+        // A name that is the path itself is no staging name either.
+        #expect(UnixListener.stagingPath(for: scratch.path + "/.\(getpid()).9.new", number: 9) == nil)
+
+        // However the staging goes, the socket stands at its path with its mode, alone.
+        let listener = try UnixListener(path: path, role: "control socket", mode: 0o660, group: nil, directoryMode: 0o755)
+        defer { listener.close() }
         #expect(Self.mode(path).map { $0 & 0o777 } == 0o660)
-        #expect(FileIO.text(staging) == "not mine\n")
+        #expect(Self.names(in: scratch.path) == [".\(getpid()).8.new", "control.sock"])
     }
 
     @Test func aServerThatAnswersAtThePathKeepsIt() throws {
