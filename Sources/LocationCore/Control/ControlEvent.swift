@@ -107,18 +107,11 @@ public struct ControlEvent: Sendable, Hashable {
             record.appendMembers(to: &out)
             out.append(UInt8(ascii: "}"))
         case .broker(let broker):
-            var members: [(String, JSONValue)] = [("event", .string(name))]
-            if let time, UTCTime.isWritable(time) { members.append(("time", .string(UTCTime.format(time)))) }
-            members.append(contentsOf: broker.jsonMembers)
-            ByteText.append(JSONValue.object(members).serialized, to: &out)
+            ByteText.append(object(with: broker.jsonMembers).serialized, to: &out)
         case .log(let change):
-            var members: [(String, JSONValue)] = [("event", .string(name))]
-            if let time, UTCTime.isWritable(time) { members.append(("time", .string(UTCTime.format(time)))) }
-            members.append(contentsOf: change.jsonMembers)
-            ByteText.append(JSONValue.object(members).serialized, to: &out)
+            ByteText.append(object(with: change.jsonMembers).serialized, to: &out)
         case .engine(let event):
-            var members: [(String, JSONValue)] = [("event", .string(name))]
-            if let time, UTCTime.isWritable(time) { members.append(("time", .string(UTCTime.format(time)))) }
+            var members: [(String, JSONValue)] = []
             switch event {
             case .authorization(let authorization):
                 members.append(contentsOf: authorization.jsonMembers)
@@ -140,10 +133,17 @@ public struct ControlEvent: Sendable, Hashable {
                 if UTCTime.isWritable(jump.to) { members.append(("to", .string(UTCTime.format(jump.to)))) }
                 members.append(("message", .string(jump.sentence)))
             }
-            ByteText.append(JSONValue.object(members).serialized, to: &out)
+            ByteText.append(object(with: members).serialized, to: &out)
         }
         out.append(0x0A)
         return out
+    }
+
+    /// `event`, `time` (when it can be written), then `members`: every event but `location`.
+    private func object(with members: [(String, JSONValue)]) -> JSONValue {
+        var all: [(String, JSONValue)] = [("event", .string(name))]
+        if let time, UTCTime.isWritable(time) { all.append(("time", .string(UTCTime.format(time)))) }
+        return .object(all + members)
     }
 
     /// The event line as a `String`.
@@ -161,7 +161,7 @@ public struct ControlEvent: Sendable, Hashable {
         let name: String
         let time: Double?
         do throws(FieldReader.FieldError) {
-            name = try f.word("event", ["authorization", "prompt", "location", "error", "source", "broker", "log"]) { $0 }
+            name = try f.word("event", Self.names) { $0 }
             time = try f.optionalTime("time")
         } catch {
             throw error.decodeError
