@@ -1,31 +1,68 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import LocationSystem
-import Dispatch
 import Synchronization
 
-/// The daemon's one thread for asynchronous work. `Daemon.run` makes it the
-/// task executor preference of everything it starts — every service's
-/// `run()`, the signal listener, SIGHUP's reload, shutdown — and the control
-/// server starts its handler calls on it, so a control request, a tick or a
-/// state save that blocks (waiting for the engine's lock while the reader
-/// thread syncs a log, `fdatasync`, the state file's rename) blocks this
-/// thread and never one of the cooperative pool's. Fixes never come here:
-/// the reader thread that read one carries it to the log itself.
+/// The daemon's one thread for asynchronous work and for its timers.
+/// `Daemon.run` makes it the task executor preference of everything it
+/// starts — every service's `run()`, the signal listener, SIGHUP's reload,
+/// shutdown — and the control server starts its handler calls on it, so a
+/// control request, a tick or a state save that blocks (waiting for the
+/// engine's lock while the reader thread syncs a log, the state file's
+/// rename) blocks this thread and never one of the cooperative pool's.
+/// Fixes never come here: the reader thread that read one carries it to the
+/// log itself.
 ///
-/// Jobs run one at a time in the order they were enqueued.
+/// Jobs run one at a time in the order they were enqueued. Timers
+/// (`addTimer`, which `TickStream` uses) fire on this thread too: the
+/// thread sleeps in poll(2) until the next timer is due or a job comes, so
+/// a tick wakes this one thread and no other — not the cooperative pool,
+/// not the dispatch library's timer thread (docs/ARCHITECTURE.md, "Threads").
+/// poll(2)'s timeout runs on the monotonic clock, so setting the wall clock
+/// (gpsd, NTP) neither delays nor hurries a timer.
 public final class CoreExecutor: TaskExecutor {
     /// The daemon's core executor (its thread starts with `start()`).
     public static let shared = CoreExecutor()
+
+    /// One repeating timer.
+    private struct Timer {
+        let id: Int
+        let interval: Double
+        var due: Double
+        let fire: @Sendable () -> Void
+    }
 
     private struct Queue {
         var jobs: [UnownedJob] = []
         var head = 0
         var started = false
+        /// Whether the thread is in (or about to enter) poll(2): only then
+        /// does a new job or timer signal the wakeup.
+        var sleeping = false
+        var timers: [Timer] = []
+        var nextTimer = 0
+
+        mutating func takeJob() -> UnownedJob? {
+            guard head < jobs.count else { return nil }
+            let job = jobs[head]
+            head += 1
+            if head == jobs.count {
+                jobs.removeAll(keepingCapacity: true)
+                head = 0
+            }
+            return job
+        }
     }
 
     private let queue = Mutex(Queue())
-    private let ready = DispatchSemaphore(value: 0)
+    private let wakeup: Wakeup?
 
-    private init() {}
+    private init() {
+        // Without an eventfd (no descriptors or memory left at start-up) the
+        // thread looks for work every 10 ms instead of being woken.
+        wakeup = try? Wakeup()
+    }
 
     /// Starts the thread (once; later calls do nothing).
     public func start() throws(SystemError) {
@@ -56,24 +93,73 @@ public final class CoreExecutor: TaskExecutor {
     /// Queues `job` for the core thread (a job queued before `start()` waits for it).
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        queue.withLock { $0.jobs.append(job) }
-        ready.signal()
+        let wake = queue.withLock { queue in
+            queue.jobs.append(job)
+            defer { queue.sleeping = false }
+            return queue.sleeping
+        }
+        if wake { wakeup?.signal() }
+    }
+
+    /// Calls `fire` on the core thread every `interval` seconds (at least a
+    /// millisecond), the first time one interval from now, until
+    /// `cancelTimer` with the returned identifier. Firings the thread could
+    /// not make in time (a long job) are merged into one.
+    public func addTimer(every interval: Double, _ fire: @escaping @Sendable () -> Void) -> Int {
+        let interval = max(interval, 0.001)
+        let due = SystemClock.monotonic() + interval
+        let (id, wake) = queue.withLock { queue in
+            let id = queue.nextTimer
+            queue.nextTimer += 1
+            queue.timers.append(Timer(id: id, interval: interval, due: due, fire: fire))
+            defer { queue.sleeping = false }
+            return (id, queue.sleeping)
+        }
+        if wake { wakeup?.signal() }
+        return id
+    }
+
+    /// Stops the timer `id` (from any thread; a firing already under way still finishes).
+    public func cancelTimer(_ id: Int) {
+        queue.withLock { $0.timers.removeAll { $0.id == id } }
     }
 
     private func run() -> Never {
         let executor = asUnownedTaskExecutor()
         while true {
-            ready.wait()
-            let job = queue.withLock { queue -> UnownedJob in
-                let job = queue.jobs[queue.head]
-                queue.head += 1
-                if queue.head == queue.jobs.count {
-                    queue.jobs.removeAll(keepingCapacity: true)
-                    queue.head = 0
-                }
-                return job
+            while let job = queue.withLock({ $0.takeJob() }) {
+                job.runSynchronously(on: executor)
             }
-            job.runSynchronously(on: executor)
+            let now = SystemClock.monotonic()
+            let due = queue.withLock { queue -> [@Sendable () -> Void] in
+                var due: [@Sendable () -> Void] = []
+                for index in queue.timers.indices where queue.timers[index].due <= now {
+                    due.append(queue.timers[index].fire)
+                    let next = queue.timers[index].due + queue.timers[index].interval
+                    queue.timers[index].due = next > now ? next : now + queue.timers[index].interval
+                }
+                return due
+            }
+            if !due.isEmpty {
+                for fire in due { fire() }
+                continue
+            }
+            // Nothing to run: sleep until the next timer or a signal.
+            let timeout = queue.withLock { queue -> Double? in
+                guard queue.head == queue.jobs.count else { return 0 }
+                queue.sleeping = true
+                return queue.timers.lazy.map(\.due).min().map { max($0 - now, 0) }
+            }
+            if timeout == 0 {
+                queue.withLock { $0.sleeping = false }
+                continue
+            }
+            if let wakeup {
+                if wakeup.wait(seconds: timeout) { wakeup.reset() }
+            } else {
+                _ = poll(nil, 0, Int32(min(max(((timeout ?? 0.01) * 1000).rounded(.up), 1), 10)))
+            }
+            queue.withLock { $0.sleeping = false }
         }
     }
 }

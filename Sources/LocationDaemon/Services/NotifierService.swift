@@ -25,7 +25,8 @@ public final class NotifierService: Service {
     public init(notifier: SystemdNotifier, core: DaemonCore, interval: Double = 1) {
         self.notifier = notifier
         self.core = core
-        ticks = TickStream(interval: min(interval, notifier.watchdogPingInterval ?? interval))
+        // Without systemd there is nothing to send until shutdown: no ticks at all.
+        ticks = TickStream(interval: notifier.isEnabled ? min(interval, notifier.watchdogPingInterval ?? interval) : nil)
     }
 
     /// Sends READY=1, then status changes and watchdog pings until shutdown.

@@ -1,28 +1,31 @@
 /// A tick every `interval` seconds as an async sequence that `stop()` ends at
 /// once — so a service waiting for its next tick leaves without waiting out
 /// the interval (SIGTERM must be handled within a second).
+///
+/// The ticks are timers of the core thread (`CoreExecutor.addTimer`), which
+/// the daemon's services run on: a tick wakes that thread alone, and the
+/// service's loop resumes on it without a hop through the cooperative pool.
 public final class TickStream: Sendable {
     /// The ticks. The first comes one interval after `init`; ticks a slow
     /// consumer missed are merged into one.
     public let ticks: AsyncStream<Void>
     private let continuation: AsyncStream<Void>.Continuation
-    private let timer: Task<Void, Never>
+    private let executor: CoreExecutor
+    private let timer: Int?
 
-    /// Starts ticking every `interval` seconds.
-    public init(interval: Double) {
+    /// Starts ticking every `interval` seconds; with `nil`, never ticks, and
+    /// `ticks` only ends at `stop()`. Starts the core thread if nothing has.
+    public init(interval: Double?, executor: CoreExecutor = .shared) {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         ticks = stream
         self.continuation = continuation
-        let nanoseconds = UInt64(max(interval, 0.001) * 1e9)
-        timer = Task {
-            while !Task.isCancelled {
-                do {
-                    try await Task.sleep(nanoseconds: nanoseconds)
-                } catch {
-                    break
-                }
-                continuation.yield()
-            }
+        self.executor = executor
+        if let interval {
+            // `Daemon.run` started it already, or refused to run; a test may be the first.
+            try? executor.start()
+            timer = executor.addTimer(every: interval) { continuation.yield() }
+        } else {
+            timer = nil
         }
     }
 
@@ -32,7 +35,7 @@ public final class TickStream: Sendable {
 
     /// Ends the ticks: a `for await` over `ticks` finishes now.
     public func stop() {
-        timer.cancel()
+        if let timer { executor.cancelTimer(timer) }
         continuation.finish()
     }
 }

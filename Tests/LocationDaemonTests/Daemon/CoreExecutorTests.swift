@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LocationDaemon
+import Synchronization
+import Testing
+
+/// The name of the calling thread (`/proc/thread-self/comm`).
+private func threadName() -> String {
+    let fd = open("/proc/thread-self/comm", O_RDONLY)
+    guard fd >= 0 else { return "?" }
+    defer { close(fd) }
+    var bytes = [UInt8](repeating: 0, count: 32)
+    let count = read(fd, &bytes, bytes.count)
+    return String(decoding: bytes.prefix(max(count, 0)).filter { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+}
+
+/// The core thread's timers: what the daemon's ticks are made of, so a tick
+/// wakes that one thread and no thread of the cooperative pool.
+@Suite struct CoreExecutorTests {
+    @Test func aTimerFiresOnTheCoreThreadUntilCancelled() async throws {
+        try CoreExecutor.shared.start()
+        let fired = Mutex<[String]>([])
+        let id = CoreExecutor.shared.addTimer(every: 0.005) { fired.withLock { $0.append(threadName()) } }
+        for _ in 0..<1000 where fired.withLock({ $0.count }) < 3 { try await Task.sleep(nanoseconds: 5_000_000) }
+        CoreExecutor.shared.cancelTimer(id)
+        let names = fired.withLock { $0 }
+        #expect(names.count >= 3, "fired \(names.count) times")
+        #expect(Set(names) == ["locationd-core"])
+        // One firing may have been under way at the cancel; none after it.
+        try await Task.sleep(nanoseconds: 20_000_000)
+        let settled = fired.withLock { $0.count }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        #expect(fired.withLock { $0.count } == settled)
+    }
+
+    @Test func aServiceLoopOverTicksRunsOnTheCoreThread() async throws {
+        try CoreExecutor.shared.start()
+        let ticks = TickStream(interval: 0.005)
+        let names = await withTaskExecutorPreference(CoreExecutor.shared) {
+            var names: [String] = []
+            for await _ in ticks.ticks {
+                names.append(threadName())
+                if names.count == 3 { ticks.stop() }
+            }
+            return names
+        }
+        #expect(names == Array(repeating: "locationd-core", count: 3))
+    }
+
+    @Test func aTickStreamWithoutAnIntervalOnlyEnds() async {
+        let ticks = TickStream(interval: nil)
+        let loop = Task {
+            var count = 0
+            for await _ in ticks.ticks { count += 1 }
+            return count
+        }
+        ticks.stop()
+        #expect(await loop.value == 0)
+    }
+}
