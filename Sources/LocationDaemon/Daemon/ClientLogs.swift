@@ -277,9 +277,39 @@ public final class ClientLogs {
 
     /// The 1 s duty: writes the batches, retries held lines and syncs per `fsync = interval`.
     public func flushIfDue(now: Double) {
+        finishSyncs(prepareFlush(now: now).map { ($0, $0.perform()) })
+    }
+
+    /// `flushIfDue`'s first half: writes the batches, retries held lines and
+    /// returns the syncs due, for the daemon to make outside its lock (a fix
+    /// that comes meanwhile is written at once) and hand to `finishSyncs`.
+    public func prepareFlush(now: Double) -> [LogWriter.PendingSync] {
+        var due: [LogWriter.PendingSync] = []
         for slot in entries.indices {
             writeBatch(slot)
-            if let notice = entries[slot].writer?.flushIfDue(now: now) { report(notice, slot: slot) }
+            guard let writer = entries[slot].writer else { continue }
+            let (notice, pending) = writer.prepareFlush(now: now)
+            if let notice { report(notice, slot: slot) }
+            if var pending {
+                pending.slot = slot
+                due.append(pending)
+            }
+        }
+        return due
+    }
+
+    /// `flushIfDue`'s second half: each sync's result goes to its writer,
+    /// if a reload has not replaced it meanwhile (a failure is still logged then).
+    public func finishSyncs(_ done: [(sync: LogWriter.PendingSync, error: SystemError?)]) {
+        for (sync, error) in done {
+            let slot = entries.indices.contains(sync.slot)
+                && entries[sync.slot].writer.map(ObjectIdentifier.init) == sync.writer
+                ? sync.slot : entries.firstIndex { $0.writer.map(ObjectIdentifier.init) == sync.writer }
+            guard let slot, let writer = entries[slot].writer else {
+                if let error { Diagnostics.error("cannot sync a log closed meanwhile: \(error)") }
+                continue
+            }
+            if let notice = writer.finishSync(error) { report(notice, slot: slot) }
         }
     }
 

@@ -95,9 +95,16 @@ public final class DaemonCore: ControlHandler, Sendable {
         owner.withLock { $0.writeBatchedLines() }
     }
 
-    /// The 1 s duty: engine timers, held log lines and `fsync = interval`, a pending state save.
+    /// The 1 s duty: engine timers, held log lines and `fsync = interval`, a
+    /// pending state save. The logs' syncs are made outside the lock, so the
+    /// reader thread carries a fix that comes meanwhile to its log at once
+    /// instead of waiting for the disk (`fdatasync` took 2 to 4 ms on the
+    /// benchmark's machine; the fix path takes 0.05 ms).
     public func tick() {
-        owner.withLock { $0.tick() }
+        let syncs = owner.withLock { $0.tick() }
+        guard !syncs.isEmpty else { return }
+        let done = syncs.map { (sync: $0, error: $0.perform()) }
+        owner.withLock { $0.finishSyncs(done) }
     }
 
     /// SIGHUP, first half: reopens every log (logrotate has renamed them).

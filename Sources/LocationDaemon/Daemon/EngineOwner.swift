@@ -108,18 +108,27 @@ final class EngineOwner {
         announceLogChanges()
     }
 
-    func tick() {
-        guard !stopped else { return }
+    /// The 1 s duty; returns the log syncs due (`fsync = interval`) for the
+    /// caller to make outside the lock and hand to `finishSyncs`.
+    func tick() -> [LogWriter.PendingSync] {
+        guard !stopped else { return [] }
         let now = clock.monotonic()
         // The wall clock may have been set (NTP, gpsd): the saved reduced-accuracy time follows it.
         engine.wallClockOffset = clock.wall() - now
         effects.removeAll(keepingCapacity: true)
         engine.handle(.tick, now: now, into: &effects)
         carry(now: now)
-        carrier.logs.flushIfDue(now: now)
+        let syncs = carrier.logs.prepareFlush(now: now)
         announceLogChanges()
         audit.flushIfDue(now: now)
         state.saveIfDue(now: now) { engine.savedState }
+        return syncs
+    }
+
+    /// The results of the syncs `tick` handed out.
+    func finishSyncs(_ done: [(sync: LogWriter.PendingSync, error: SystemError?)]) {
+        carrier.logs.finishSyncs(done)
+        announceLogChanges()
     }
 
     func reopenLogs() {

@@ -203,16 +203,73 @@ public final class LogWriter {
         append(Array(line.utf8))
     }
 
+    /// A sync of `fsync = interval` that `prepareFlush` took out of the
+    /// writer, to be made by the caller outside whatever lock guards the
+    /// writer, so the thread that writes the next fix is not held up while
+    /// the disk syncs; `finishSync` takes the result back. It syncs a
+    /// duplicate of the log's descriptor, so a reopen or close of the log
+    /// meanwhile leaves it valid (it then syncs the file the lines went to).
+    public struct PendingSync: Sendable {
+        /// The writer it was taken from.
+        public let writer: ObjectIdentifier
+        /// Where its owner keeps the writer (`ClientLogs` sets it; -1 if none).
+        public var slot = -1
+        let fd: Int32
+        let path: String
+
+        /// `fdatasync(2)`, then closes the duplicate; the error if the sync failed.
+        public func perform() -> SystemError? {
+            defer { Glibc.close(fd) }
+            do {
+                try retryingEINTR("fdatasync \(path)") { fdatasync(fd) }
+                return nil
+            } catch {
+                return error
+            }
+        }
+    }
+
     /// Called from the daemon's 1 s tick: retries held lines and, with
     /// `fsync = interval`, syncs if lines were written and a second has
-    /// passed since the last sync. `now` is monotonic seconds.
+    /// passed since the last sync. `now` is monotonic seconds. The daemon
+    /// makes the sync outside its lock instead (`prepareFlush`).
     public func flushIfDue(now: Double) -> Notice? {
+        let (notice, pending) = prepareFlush(now: now)
+        guard let pending else { return notice }
+        return finishSync(pending.perform())
+    }
+
+    /// `flushIfDue`'s first half: retries held lines and returns their
+    /// notice; when a sync is due, returns it to be made (`PendingSync`) and
+    /// counts the lines written so far as synced — lines written meanwhile
+    /// wait for the next one. A sync that cannot be handed out (no
+    /// descriptor left to duplicate) is made here.
+    public func prepareFlush(now: Double) -> (notice: Notice?, sync: PendingSync?) {
         if heldLines > 0 || needsTailRepair {
-            if let notice = drain() { return notice }
+            if let notice = drain() { return (notice, nil) }
         }
-        guard unsynced, now - lastSync >= Self.syncInterval else { return nil }
+        guard fd >= 0, unsynced, now - lastSync >= Self.syncInterval else { return (nil, nil) }
         lastSync = now
-        if let error = sync() { return fail(error) }
+        let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
+        guard copy >= 0 else {
+            if let error = sync() { return (fail(error), nil) }
+            return (recoverIfFailing(), nil)
+        }
+        unsynced = false
+        return (nil, PendingSync(writer: ObjectIdentifier(self), fd: copy, path: path))
+    }
+
+    /// `flushIfDue`'s second half: the result of a `PendingSync` taken from
+    /// this writer. A failed sync starts a failure episode (the lines are
+    /// synced again at the next tick); one that worked ends an episode a
+    /// failed sync began, unless lines are held again since.
+    public func finishSync(_ error: SystemError?) -> Notice? {
+        if let error {
+            unsynced = true
+            return fail(error)
+        }
+        syncs += 1
+        guard heldLines == 0, !needsTailRepair else { return nil }
         return recoverIfFailing()
     }
 

@@ -176,6 +176,44 @@ func recordNumbers(_ bytes: [UInt8]) -> [Int]? {
         #expect(interval.syncs == 3, "close syncs what is unsynced")
     }
 
+    @Test func aSyncTakenOutOfTheWriterCoversTheLinesBeforeItAndLeavesLaterOnesForTheNext() throws {
+        let dir = try ScratchDirectory()
+        let writer = try LogWriter(path: dir.file("interval.jsonl"), fsync: .interval)
+        for n in 0..<3 { _ = writer.append(logRecord(n)) }
+        let first = writer.prepareFlush(now: 100)
+        let pending = try #require(first.sync, "three lines unsynced and none synced before: a sync is due")
+        #expect(first.notice == nil && writer.syncs == 0)
+        // The reader thread writes on while the tick syncs outside the lock.
+        _ = writer.append(logRecord(3))
+        #expect(writer.finishSync(pending.perform()) == nil)
+        #expect(writer.syncs == 1)
+        #expect(writer.prepareFlush(now: 100.5).sync == nil, "less than a second since the last sync")
+        let second = try #require(writer.prepareFlush(now: 101).sync, "line 3 came after the first sync began")
+        // A reopen (SIGHUP) before the sync is made: it syncs the file the lines went to.
+        try writer.reopen()
+        #expect(second.perform() == nil)
+        #expect(writer.finishSync(nil) == nil)
+        #expect(writer.prepareFlush(now: 105).sync == nil, "nothing new to sync")
+        _ = writer.close()
+        #expect(recordNumbers(try dir.read("interval.jsonl")) == [0, 1, 2, 3])
+    }
+
+    @Test func aFailedSyncStartsAnEpisodeAndIsMadeAgainAtTheNextTick() throws {
+        let dir = try ScratchDirectory()
+        let path = dir.file("interval.jsonl")
+        let writer = try LogWriter(path: path, fsync: .interval)
+        _ = writer.append(logRecord(0))
+        let pending = try #require(writer.prepareFlush(now: 10).sync)
+        #expect(pending.perform() == nil)
+        let failure = SystemError("fdatasync \(path)", errno: EIO)
+        #expect(writer.finishSync(failure) == .failed(path: path, error: failure, held: 0))
+        #expect(writer.isFailing && writer.syncs == 0)
+        let again = try #require(writer.prepareFlush(now: 11).sync, "the lines of the failed sync are synced again")
+        #expect(writer.finishSync(again.perform()) == .recovered(path: path, caughtUp: 0, lost: 0))
+        #expect(!writer.isFailing && writer.syncs == 1)
+        _ = writer.close()
+    }
+
     @Test func aLineWithAnEmbeddedNewlineIsAProgrammingError() async throws {
         let dir = try ScratchDirectory()
         await #expect(processExitsWith: .failure) { [path = dir.file("x.jsonl") as String] in
