@@ -35,8 +35,9 @@ case .success(.run(let path)):
     // journald files `<N>` lines by priority; a person at a terminal reads them plain.
     Diagnostics.priorityPrefixes = getenv("JOURNAL_STREAM") != nil || !StandardStreams.isTerminal(2)
     // The main thread becomes the core thread (CoreExecutor); the daemon's
-    // task ends the program. A synchronous main: no `dispatch_main`.
-    Task.detached {
+    // task, started there too, ends the program. A synchronous main: no
+    // `dispatch_main`, and nothing runs on the cooperative pool.
+    Task(executorPreference: CoreExecutor.shared) {
         let code = await Daemon.run(
             configPath: path, sources: DefaultSources.make,
             control: { config, core, passed in try ControlService(config: config, core: core, passed: passed) })

@@ -15,12 +15,13 @@ import Synchronization
 /// log itself.
 ///
 /// Jobs run one at a time in the order they were enqueued. Timers
-/// (`addTimer`, which `TickStream` uses) fire on this thread too: the
-/// thread sleeps in poll(2) until the next timer is due or a job comes, so
-/// a tick wakes this one thread and no other — not the cooperative pool,
-/// not the dispatch library's timer thread (docs/ARCHITECTURE.md, "Threads").
-/// poll(2)'s timeout runs on the monotonic clock, so setting the wall clock
-/// (gpsd, NTP) neither delays nor hurries a timer.
+/// (`addTimer`, which `TickStream` uses) and the signal pipe (`addReader`,
+/// for `SignalRouter`) are served on this thread too: it sleeps in poll(2)
+/// until the next timer is due, a job comes or the pipe has input, so a tick
+/// or a signal wakes this one thread and no other — not the cooperative
+/// pool, not a dispatch thread (docs/ARCHITECTURE.md, "Threads"). poll(2)'s
+/// timeout runs on the monotonic clock, so setting the wall clock (gpsd,
+/// NTP) neither delays nor hurries a timer.
 public final class CoreExecutor: TaskExecutor {
     /// The daemon's core executor (its thread starts with `start()`).
     public static let shared = CoreExecutor()
@@ -33,6 +34,12 @@ public final class CoreExecutor: TaskExecutor {
         let fire: @Sendable () -> Void
     }
 
+    /// A descriptor watched for input.
+    private struct Reader {
+        let fd: Int32
+        let readable: @Sendable () -> Void
+    }
+
     private struct Queue {
         var jobs: [UnownedJob] = []
         var head = 0
@@ -42,6 +49,7 @@ public final class CoreExecutor: TaskExecutor {
         var sleeping = false
         var timers: [Timer] = []
         var nextTimer = 0
+        var readers: [Reader] = []
 
         mutating func takeJob() -> UnownedJob? {
             guard head < jobs.count else { return nil }
@@ -124,6 +132,19 @@ public final class CoreExecutor: TaskExecutor {
         queue.withLock { $0.timers.removeAll { $0.id == id } }
     }
 
+    /// Calls `readable` on the core thread whenever `fd` has input (or is
+    /// hung up), for as long as the process runs: the signal pipe
+    /// (`SignalRouter`), so signals need no thread of their own. `readable`
+    /// must read what is there, or it is called again at once.
+    public func addReader(_ fd: Int32, _ readable: @escaping @Sendable () -> Void) {
+        let wake = queue.withLock { queue in
+            queue.readers.append(Reader(fd: fd, readable: readable))
+            defer { queue.sleeping = false }
+            return queue.sleeping
+        }
+        if wake { wakeup?.signal() }
+    }
+
     private func run() -> Never {
         let executor = asUnownedTaskExecutor()
         while true {
@@ -144,22 +165,32 @@ public final class CoreExecutor: TaskExecutor {
                 for fire in due { fire() }
                 continue
             }
-            // Nothing to run: sleep until the next timer or a signal.
-            let timeout = queue.withLock { queue -> Double? in
-                guard queue.head == queue.jobs.count else { return 0 }
+            // Nothing to run: sleep until the next timer, a job or input.
+            let (timeout, readers) = queue.withLock { queue -> (Double?, [Reader]) in
+                guard queue.head == queue.jobs.count else { return (0, []) }
                 queue.sleeping = true
-                return queue.timers.lazy.map(\.due).min().map { max($0 - now, 0) }
+                return (queue.timers.lazy.map(\.due).min().map { max($0 - now, 0) }, queue.readers)
             }
             if timeout == 0 {
                 queue.withLock { $0.sleeping = false }
                 continue
             }
-            if let wakeup {
-                if wakeup.wait(seconds: timeout) { wakeup.reset() }
-            } else {
-                _ = poll(nil, 0, Int32(min(max(((timeout ?? 0.01) * 1000).rounded(.up), 1), 10)))
-            }
+            let input = sleep(timeout: timeout, readers: readers)
             queue.withLock { $0.sleeping = false }
+            for reader in input { reader.readable() }
         }
+    }
+
+    /// One poll(2) over the wakeup and the readers, up to `timeout` seconds
+    /// (nil: until something comes); returns the readers that have input.
+    private func sleep(timeout: Double?, readers: [Reader]) -> [Reader] {
+        var milliseconds: Int32 = timeout.map { Int32(min(($0 * 1000).rounded(.up), Double(Int32.max))) } ?? -1
+        if wakeup == nil { milliseconds = milliseconds < 0 ? 10 : min(milliseconds, 10) }
+        var fds = readers.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+        fds.append(pollfd(fd: wakeup?.descriptor ?? -1, events: Int16(POLLIN), revents: 0))
+        let ready = poll(&fds, nfds_t(fds.count), milliseconds)
+        guard ready > 0 else { return [] }
+        if fds[readers.count].revents != 0 { wakeup?.reset() }
+        return readers.indices.filter { fds[$0].revents != 0 }.map { readers[$0] }
     }
 }

@@ -3,12 +3,12 @@ import Glibc
 #endif
 import LocationSystem
 import CSupport
-import Dispatch
 import Synchronization
 
 /// The process-wide half of `SignalSource`: one pipe, written by the C
-/// signal handler (async-signal-safe), read on a dispatch queue, and routed
-/// to whichever source registered the signal. The pipe is never closed, so a
+/// signal handler (async-signal-safe), read on the core thread
+/// (`CoreExecutor.addReader`, which starts that thread if nothing has), and
+/// routed to whichever source registered the signal. The pipe is never closed, so a
 /// handler running on another thread can never write to a reused descriptor.
 final class SignalRouter: Sendable {
     static let shared = SignalRouter()
@@ -16,12 +16,10 @@ final class SignalRouter: Sendable {
     private struct Pipe {
         var readFD: Int32
         var writeFD: Int32
-        var source: any DispatchSourceRead
     }
 
     private let routes = Mutex<[Int32: AsyncStream<Signal>.Continuation]>([:])
     private let pipe = Mutex<Pipe?>(nil)
-    private let queue = DispatchQueue(label: "locationd.signals")
 
     /// Starts forwarding `signal` to `continuation`.
     func register(_ signal: Signal, _ continuation: AsyncStream<Signal>.Continuation) throws(SystemError) {
@@ -49,11 +47,10 @@ final class SignalRouter: Sendable {
     private func pipeWriteEnd() throws(SystemError) -> Int32 {
         try pipe.withLock { current throws(SystemError) -> Int32 in
             if let current { return current.writeFD }
+            try CoreExecutor.shared.start()
             let (readFD, writeFD) = try DescriptorIO.makePipe("signals")
-            let source = DispatchSource.makeReadSource(fileDescriptor: readFD, queue: queue)
-            source.setEventHandler { [weak self] in self?.drain(readFD) }
-            source.activate()
-            current = Pipe(readFD: readFD, writeFD: writeFD, source: source)
+            CoreExecutor.shared.addReader(readFD) { [weak self] in self?.drain(readFD) }
+            current = Pipe(readFD: readFD, writeFD: writeFD)
             return writeFD
         }
     }

@@ -52,18 +52,14 @@ final class Wakeup: Sendable {
         pending.store(false, ordering: .sequentiallyConsistent)
     }
 
-    /// Sleeps up to `seconds` (nil: until signalled); true when woken by
-    /// `signal()` instead. The timeout runs on the monotonic clock.
-    func wait(seconds: Double?) -> Bool {
+    /// Sleeps up to `seconds`; true when woken by `signal()` instead.
+    func wait(seconds: Double) -> Bool {
         var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        let deadline = seconds.map { SystemClock.monotonic() + $0 }
+        let deadline = SystemClock.monotonic() + seconds
         while true {
-            var milliseconds: Int32 = -1
-            if let deadline {
-                let remaining = deadline - SystemClock.monotonic()
-                if remaining <= 0 { return false }
-                milliseconds = Int32(min((remaining * 1000).rounded(.up), Double(Int32.max)))
-            }
+            let remaining = deadline - SystemClock.monotonic()
+            if remaining <= 0 { return false }
+            let milliseconds = Int32(min((remaining * 1000).rounded(.up), Double(Int32.max)))
             let ready = poll(&entry, 1, milliseconds)
             if ready > 0 { return true }
             if ready < 0 && errno != EINTR { return false }
