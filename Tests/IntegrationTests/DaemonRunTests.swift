@@ -267,6 +267,13 @@ struct DaemonRunTests {
         #expect(await fake.waitForExit(timeout: 120))
         await Self.waitForWholeChain(sandbox)
         #expect(FileIO.exists(sandbox.socketPath), "the control socket is up while running")
+        // The thread model (docs/ARCHITECTURE.md, "Threads"): the main thread
+        // is the core thread, which also serves the ticks and the signals; no
+        // thread of libdispatch or of the cooperative pool is ever started.
+        let threads = try FileIO.list("/proc/\(daemon.pid)/task").map { task in
+            String(decoding: try FileIO.read("/proc/\(daemon.pid)/task/\(task)/comm").filter { $0 != 10 }, as: UTF8.self)
+        }
+        #expect(threads.sorted() == ["control", "gpsd-reader", "locationd"])
         let asked = monotonicNow()
         daemon.signal(SIGTERM)
         #expect(await daemon.wait(timeout: 60))

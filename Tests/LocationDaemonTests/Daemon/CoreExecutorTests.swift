@@ -47,15 +47,4 @@ private func threadName() -> String {
         }
         #expect(names == Array(repeating: "locationd-core", count: 3))
     }
-
-    @Test func aTickStreamWithoutAnIntervalOnlyEnds() async {
-        let ticks = TickStream(interval: nil)
-        let loop = Task {
-            var count = 0
-            for await _ in ticks.ticks { count += 1 }
-            return count
-        }
-        ticks.stop()
-        #expect(await loop.value == 0)
-    }
 }

@@ -76,8 +76,10 @@ import TestSupport
         try await running.value
     }
 
-    @Test func aStoppedTickStreamEndsItsLoopAtOnce() async {
-        let ticks = TickStream(interval: 3600)
+    /// A long interval, and none (a stream that only ends).
+    @Test(arguments: [3600, nil] as [Double?])
+    func aStoppedTickStreamEndsItsLoopAtOnce(interval: Double?) async {
+        let ticks = TickStream(interval: interval)
         let loop = Task {
             var count = 0
             for await _ in ticks.ticks { count += 1 }
