@@ -7,8 +7,8 @@ import Synchronization
 
 /// The process-wide half of `SignalSource`: one pipe, written by the C
 /// signal handler (async-signal-safe), read on the core thread
-/// (`CoreExecutor.addReader`, which starts that thread if nothing has), and
-/// routed to whichever source registered the signal. The pipe is never closed, so a
+/// (`CoreExecutor.addReader`; the router starts that thread if nothing has),
+/// and routed to whichever source registered the signal. The pipe is never closed, so a
 /// handler running on another thread can never write to a reused descriptor.
 final class SignalRouter: Sendable {
     static let shared = SignalRouter()
