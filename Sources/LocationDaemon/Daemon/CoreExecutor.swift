@@ -168,13 +168,11 @@ public final class CoreExecutor: TaskExecutor {
             // Nothing to run: sleep until the next timer, a job or input.
             let (timeout, readers) = queue.withLock { queue -> (Double?, [Reader]) in
                 guard queue.head == queue.jobs.count else { return (0, []) }
-                queue.sleeping = true
-                return (queue.timers.lazy.map(\.due).min().map { max($0 - now, 0) }, queue.readers)
+                let timeout = queue.timers.lazy.map(\.due).min().map { max($0 - now, 0) }
+                if timeout != 0 { queue.sleeping = true }
+                return (timeout, queue.readers)
             }
-            if timeout == 0 {
-                queue.withLock { $0.sleeping = false }
-                continue
-            }
+            if timeout == 0 { continue }
             let input = sleep(timeout: timeout, readers: readers)
             queue.withLock { $0.sleeping = false }
             for reader in input { reader.readable() }
