@@ -26,17 +26,23 @@ public final class CoreExecutor: TaskExecutor {
     /// The daemon's core executor (its thread starts with `start()`).
     public static let shared = CoreExecutor()
 
-    /// One repeating timer.
+    /// One repeating timer. Its firings fall on whole multiples of its
+    /// interval counted from the executor's `origin`, so timers of one
+    /// interval fire together however far apart they were made.
     private struct Timer {
         let id: Int
         let interval: Double
-        var due: Double
+        /// Which multiple of `interval` after `origin` it fires at next.
+        var period: Int
         let fire: @Sendable () -> Void
 
-        /// How early it may fire to go with another timer's firing: a
-        /// twentieth of its interval, at most 50 ms. Its next firing is
-        /// still counted from when it was due, so it never drifts.
-        var slack: Double { min(interval / 20, 0.05) }
+        func due(from origin: Double) -> Double { origin + Double(period) * interval }
+
+        /// The first multiple after `now`: a firing the thread could not
+        /// make in time (a long job) is merged into the next.
+        static func period(after now: Double, from origin: Double, interval: Double) -> Int {
+            Int(((now - origin) / interval).rounded(.down)) + 1
+        }
     }
 
     /// A descriptor watched for input.
@@ -72,6 +78,9 @@ public final class CoreExecutor: TaskExecutor {
 
     private let queue = Mutex(Queue())
     private let wakeup: Wakeup?
+    /// When the executor was made (monotonic seconds): what timers count
+    /// their periods from.
+    private let origin = SystemClock.monotonic()
 
     private init() {
         // Without an eventfd (no descriptors or memory left at start-up) the
@@ -117,18 +126,19 @@ public final class CoreExecutor: TaskExecutor {
     }
 
     /// Calls `fire` on the core thread every `interval` seconds (at least a
-    /// millisecond), the first time one interval from now, until
-    /// `cancelTimer` with the returned identifier. Firings the thread could
-    /// not make in time (a long job) are merged into one; a firing may come
-    /// up to a twentieth of the interval (at most 50 ms) early, with another
-    /// timer's, so that the thread wakes once for both.
+    /// millisecond), until `cancelTimer` with the returned identifier. The
+    /// firings fall on multiples of `interval` counted from when the
+    /// executor was made, the first within one interval from now, so timers
+    /// of one interval wake the thread once for all of them (the core's and
+    /// the notifier's 1 s ticks, made milliseconds apart at start). Firings
+    /// the thread could not make in time (a long job) are merged into one.
     public func addTimer(every interval: Double, _ fire: @escaping @Sendable () -> Void) -> Int {
         let interval = max(interval, 0.001)
-        let due = SystemClock.monotonic() + interval
+        let period = Timer.period(after: SystemClock.monotonic(), from: origin, interval: interval)
         let (id, wake) = queue.withLock { queue in
             let id = queue.nextTimer
             queue.nextTimer += 1
-            queue.timers.append(Timer(id: id, interval: interval, due: due, fire: fire))
+            queue.timers.append(Timer(id: id, interval: interval, period: period, fire: fire))
             defer { queue.sleeping = false }
             return (id, queue.sleeping)
         }
@@ -166,17 +176,14 @@ public final class CoreExecutor: TaskExecutor {
             }
             let now = SystemClock.monotonic()
             let due = queue.withLock { queue -> [@Sendable () -> Void] in
-                // When one timer is due, those due within their slack go with
-                // it: the core's and the notifier's 1 s ticks, made a few
-                // milliseconds apart at start, wake the thread once a second.
-                guard queue.timers.contains(where: { $0.due <= now }) else { return [] }
                 var due: [@Sendable () -> Void] = []
-                for index in queue.timers.indices where queue.timers[index].due <= now + queue.timers[index].slack {
+                for index in queue.timers.indices where queue.timers[index].due(from: origin) <= now {
                     due.append(queue.timers[index].fire)
-                    let next = queue.timers[index].due + queue.timers[index].interval
-                    queue.timers[index].due = next > now ? next : now + queue.timers[index].interval
+                    let next = Timer.period(after: now, from: origin, interval: queue.timers[index].interval)
+                    // (Rounding may put `now` a hair before the period it is in.)
+                    queue.timers[index].period = max(next, queue.timers[index].period + 1)
                 }
-                queue.rounds += 1
+                if !due.isEmpty { queue.rounds += 1 }
                 return due
             }
             if !due.isEmpty {
@@ -186,7 +193,7 @@ public final class CoreExecutor: TaskExecutor {
             // Nothing to run: sleep until the next timer, a job or input.
             let (timeout, readers) = queue.withLock { queue -> (Double?, [Reader]) in
                 guard queue.head == queue.jobs.count else { return (0, []) }
-                let timeout = queue.timers.lazy.map(\.due).min().map { max($0 - now, 0) }
+                let timeout = queue.timers.lazy.map { $0.due(from: self.origin) }.min().map { max($0 - now, 0) }
                 if timeout != 0 { queue.sleeping = true }
                 return (timeout, queue.readers)
             }

@@ -6,9 +6,10 @@
 /// the daemon's services run on: a tick wakes that thread alone, and the
 /// service's loop resumes on it without a hop through the cooperative pool.
 public final class TickStream: Sendable {
-    /// The ticks. The first comes one interval after `init` (or up to a
-    /// twentieth of it early, with another timer's: `CoreExecutor.addTimer`);
-    /// ticks a slow consumer missed are merged into one.
+    /// The ticks. The first comes within one interval of `init`, on the
+    /// same beat as every other timer of that interval
+    /// (`CoreExecutor.addTimer`); ticks a slow consumer missed are merged
+    /// into one.
     public let ticks: AsyncStream<Void>
     private let continuation: AsyncStream<Void>.Continuation
     private let executor: CoreExecutor

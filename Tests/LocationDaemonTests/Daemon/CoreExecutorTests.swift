@@ -49,26 +49,24 @@ private func threadName() -> String {
         #expect(names == Array(repeating: "locationd-core", count: 3))
     }
 
-    @Test func timersDueAFewMillisecondsApartFireInOneWakeup() async throws {
+    @Test func timersOfOneIntervalMadeApartFireInOneWakeup() async throws {
         try CoreExecutor.shared.start()
         let executor = CoreExecutor.shared
         // Each firing records the round it came in.
         let rounds = Mutex<(first: [Int], second: [Int])>(([], []))
-        let start = SystemClock.monotonic()
-        let first = executor.addTimer(every: 0.5) { rounds.withLock { $0.first.append(executor.timerRounds) } }
-        usleep(3000)
-        let second = executor.addTimer(every: 0.5) { rounds.withLock { $0.second.append(executor.timerRounds) } }
-        let apart = SystemClock.monotonic() - start
-        for _ in 0..<400 where rounds.withLock({ min($0.first.count, $0.second.count) }) < 3 {
+        let first = executor.addTimer(every: 0.2) { rounds.withLock { $0.first.append(executor.timerRounds) } }
+        usleep(30_000)
+        let second = executor.addTimer(every: 0.2) { rounds.withLock { $0.second.append(executor.timerRounds) } }
+        for _ in 0..<400 where rounds.withLock({ $0.second.count }) < 3 {
             try await Task.sleep(nanoseconds: 10_000_000)
         }
         executor.cancelTimer(first)
         executor.cancelTimer(second)
         let seen = rounds.withLock { $0 }
-        // A twentieth of 0.5 s is 25 ms: made 3 ms apart (more on a loaded
-        // machine, but far less than 25), they go together every time.
-        try #require(apart < 0.025, "the timers were made \(apart) s apart")
-        #expect(seen.first.count >= 3 && seen.second.count >= 3)
-        #expect(Array(seen.first.prefix(3)) == Array(seen.second.prefix(3)), "rounds \(seen)")
+        // The first may have fired once before the second was made.
+        try #require(seen.second.count >= 3)
+        #expect(seen.first.suffix(3).count == 3)
+        let together = seen.second.prefix(3).filter { seen.first.contains($0) }
+        #expect(together.count == 3, "rounds \(seen)")
     }
 }
