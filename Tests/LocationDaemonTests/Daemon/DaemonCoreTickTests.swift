@@ -11,7 +11,9 @@ import TestSupport
 /// The tick's `fsync = interval` syncs are made outside the engine's lock, so
 /// the reader thread writes a fix that comes meanwhile at once.
 @Suite struct DaemonCoreTickTests {
-    @Test func theTicksSyncRunsWithTheLockFreeAndAFixMeanwhileIsWrittenAtOnce() throws {
+    /// A core with `fsync = interval` that has written one fix's line and
+    /// whose interval has passed, so its next tick has a sync to make.
+    private func coreWithOneLineToSync() throws -> (ScratchDirectory, ManualClock, DaemonCore) {
         let dir = try ScratchDirectory("core-tick")
         let config = try daemonConfig(in: dir, fsync: "interval")
         let clock = ManualClock()
@@ -21,6 +23,11 @@ import TestSupport
         core.ingest(.fix(walkFix(0)))
         core.writeBatchedLines()
         clock.advance(1.5)
+        return (dir, clock, core)
+    }
+
+    @Test func theTicksSyncRunsWithTheLockFreeAndAFixMeanwhileIsWrittenAtOnce() throws {
+        let (dir, clock, core) = try coreWithOneLineToSync()
         let log = dir.file("log/logger.jsonl")
         var lockFree: [Bool] = []
         var linesDuringSync = -1
@@ -47,15 +54,7 @@ import TestSupport
     }
 
     @Test func aSyncThatFailedIsMadeAgainAtTheNextTick() throws {
-        let dir = try ScratchDirectory("core-tick")
-        let config = try daemonConfig(in: dir, fsync: "interval")
-        let clock = ManualClock()
-        let core = try DaemonCore(config: config, seed: 1, clock: clock.clock)
-        core.ingest(.state(.connected, detail: "connected to gpsd"))
-        clock.advance(1)
-        core.ingest(.fix(walkFix(0)))
-        core.writeBatchedLines()
-        clock.advance(1.5)
+        let (dir, clock, core) = try coreWithOneLineToSync()
         var attempts = 0
         core.tick { sync in
             attempts += 1
@@ -70,5 +69,6 @@ import TestSupport
         core.tick { attempts += 1; return $0.perform() }
         #expect(attempts == 2, "synced: nothing left to sync")
         core.shutdown()
+        withExtendedLifetime(dir) {}
     }
 }
