@@ -4,13 +4,16 @@
 //  * Live, at two fix rates: `locationd run` and `gpxlogger` attached to one
 //    gpsd (gpsfake replaying a generated walk): CPU time per fix logged
 //    (each process's CPU-time clock, to the nanosecond, over the first half
-//    of the walk, from when both are connected), split into user and system
-//    time (/proc/PID/stat, in 10 ms clock ticks), and
+//    of the walk but its first 50 fixes, whose CPU is shown apart), split
+//    into user and system time (/proc/PID/stat, in 10 ms clock ticks), and
 //    peak resident memory (VmHWM, RssAnon, over the whole walk). Over the
 //    second half a third gpsd client (`LatencyProbe`) times each TPV → log
 //    line: from the TPV that completed the epoch to the line being readable
 //    in the log (inotify). Not over the first: the kernel charges each
 //    inotify event, and waking the probe, to the process that wrote the line.
+//    Then both rates again with gpsfake and gpsd on one CPU and both
+//    loggers on another (taskset): CPU per fix with neither logger nearer
+//    gpsd than the other.
 //  * Replay: `locationd replay FILE` (parse, engine, log every fix) against
 //    `gpsdecode < FILE` (parse, JSON out) on the same file, best of three;
 //    and replay's CPU per fix with 1 and with 100 clients.
@@ -24,7 +27,8 @@
 //     make build   # release, --static-swift-stdlib, function sections and link order
 //     swift run -c release DaemonBenchmark [--locationd PATH] [--replay-fixes N]
 //
-// Needs gpsd, gpsd-clients (gpsfake, gpxlogger, gpsdecode) and python3-gps.
+// Needs gpsd, gpsd-clients (gpsfake, gpxlogger, gpsdecode), python3-gps and
+// util-linux (taskset).
 import Glibc
 
 // MARK: - Options
@@ -313,7 +317,38 @@ struct Live {
 }
 
 /// One live run: gpsfake plays `sentences` at `cycle` to one gpsd; locationd and gpxlogger both log it.
-func live(sentences: Int, cycle: Double) -> Live {
+/// The CPUs this process may run on (`Cpus_allowed_list` in /proc/self/status).
+func allowedCPUs() -> [Int] {
+    for line in contents("/proc/self/status").split(separator: "\n") where line.hasPrefix("Cpus_allowed_list:") {
+        var cpus: [Int] = []
+        for part in line.dropFirst("Cpus_allowed_list:".count).split(separator: ",") {
+            let bounds = part.split(separator: "-").compactMap { Int($0.filter { $0 != " " && $0 != "\t" }) }
+            if bounds.count == 1 { cpus.append(bounds[0]) }
+            if bounds.count == 2, bounds[0] <= bounds[1] { cpus += Array(bounds[0]...bounds[1]) }
+        }
+        return cpus
+    }
+    return []
+}
+
+/// `arguments`, run on `cpu` alone (through util-linux's `taskset`, which
+/// sets the mask and execs, so the process ID is the program's), or as they
+/// are when `cpu` is nil.
+func onCPU(_ cpu: Int?, _ arguments: [String]) -> [String] {
+    guard let cpu else { return arguments }
+    return ["taskset", "-c", String(cpu)] + arguments
+}
+
+/// Where a live run's processes may run: anywhere, or gpsfake and gpsd on
+/// one CPU and both loggers on another, so that neither logger is nearer
+/// gpsd than the other.
+struct Placement {
+    var gpsd: Int?
+    var loggers: Int?
+    static let free = Placement(gpsd: nil, loggers: nil)
+}
+
+func live(sentences: Int, cycle: Double, placement: Placement = .free) -> Live {
     var result = Live()
     let track = "\(work)/live-\(sentences).nmea"
     generate(sentences, track)
@@ -327,13 +362,16 @@ func live(sentences: Int, cycle: Double) -> Live {
     guard pipe(&gate) == 0 else { fail("pipe failed") }
     _ = fcntl(gate[1], F_SETFD, FD_CLOEXEC)
     let gpsfake = Child(
-        ["gpsfake", "-q", "-n", "-1", "-i", "-P", String(port), "-c", String(cycle), "-W", "3", track],
+        onCPU(placement.gpsd, ["gpsfake", "-q", "-n", "-1", "-i", "-P", String(port), "-c", String(cycle), "-W", "3", track]),
         output: "\(work)/gpsfake.out", stdinFD: gate[0], newGroup: true)
     close(gate[0])
     waitForPort(port)
     let spawned = now()
-    let daemon = Child([options.locationd, "run", "--config", "\(work)/locationd.conf"], output: "\(work)/locationd.err")
-    let gpxlogger = Child(["gpxlogger", "-e", "sockets", "-f", "\(work)/track.gpx", "127.0.0.1:\(port)"], output: "\(work)/gpxlogger.err")
+    let daemon = Child(
+        onCPU(placement.loggers, [options.locationd, "run", "--config", "\(work)/locationd.conf"]), output: "\(work)/locationd.err")
+    let gpxlogger = Child(
+        onCPU(placement.loggers, ["gpxlogger", "-e", "sockets", "-f", "\(work)/track.gpx", "127.0.0.1:\(port)"]),
+        output: "\(work)/gpxlogger.err")
     var waited = 0.0
     while !contents("\(work)/locationd.err").contains("ready:") && waited < 15 {
         sleep(0.001)
@@ -486,6 +524,17 @@ for run in options.live {
     print("live: \(run.sentences) sentences, \(run.cycle) s apart")
     lives.append(live(sentences: run.sentences, cycle: run.cycle))
 }
+// The same runs with the loggers side by side on one CPU, gpsd on another:
+// on a small machine where each process runs, relative to gpsd, which wakes
+// both loggers, moves the CPU per fix by as much as the gap between them.
+let cpus = allowedCPUs()
+var pinned: [Live] = []
+if cpus.count >= 2 {
+    for run in options.live {
+        print("live, loggers on CPU \(cpus[1]) and gpsd on CPU \(cpus[0]): \(run.sentences) sentences, \(run.cycle) s apart")
+        pinned.append(live(sentences: run.sentences, cycle: run.cycle, placement: Placement(gpsd: cpus[0], loggers: cpus[1])))
+    }
+}
 
 // Replay vs gpsdecode on one file of about `replayFixes` fixes; then 1 and 100 clients on a smaller one.
 let replayTrack = "\(work)/replay.nmea"
@@ -507,6 +556,10 @@ func split(_ live: Live) -> String {
     return "\(format(live.daemonSplit.user / fixes * 1e6, 1)) + \(format(live.daemonSplit.system / fixes * 1e6, 1)) vs "
         + "\(format(live.gpxSplit.user / gpx * 1e6, 1)) + \(format(live.gpxSplit.system / gpx * 1e6, 1)) µs"
 }
+func pinnedCPU(_ live: Live?) -> String {
+    guard let live else { return "n/a (one CPU)" }
+    return "\(ratio(live.daemonPerFix, live.gpxPerFix)) (\(format(live.daemonPerFix, 1)) vs \(format(live.gpxPerFix, 1)) µs, \(rate(live)))"
+}
 func warm(_ live: Live) -> String {
     "\(ratio(live.warmDaemonCPU, live.warmGpxCPU)) (\(format(live.warmDaemonCPU * 1000, 2)) vs \(format(live.warmGpxCPU * 1000, 2)) ms, "
         + "\(live.warmFixes) / \(live.warmGpxFixes) fixes)"
@@ -523,6 +576,7 @@ print("")
 print("| metric | \(rate(slow)) | \(rate(fast)) | target |")
 print("|---|---|---|---|")
 print("| `locationd run` CPU per fix vs `gpxlogger` on the same gpsd (first half of the walk, after the first 50 fixes) | \(ratio(slow.daemonPerFix, slow.gpxPerFix)) (\(format(slow.daemonPerFix, 1)) vs \(format(slow.gpxPerFix, 1)) µs) | \(ratio(fast.daemonPerFix, fast.gpxPerFix)) (\(format(fast.daemonPerFix, 1)) vs \(format(fast.gpxPerFix, 1)) µs) | ≤ 1.0x at both rates |")
+print("| the same, the loggers side by side on one CPU and gpsd on another | \(pinnedCPU(pinned.first)) | \(pinnedCPU(pinned.last)) | — |")
 print("| the same, user + system µs per fix (locationd vs gpxlogger; 10 ms ticks) | \(split(slow)) | \(split(fast)) | — |")
 print("| the first fixes after connecting, CPU in all (locationd vs gpxlogger) | \(warm(slow)) | \(warm(fast)) | — |")
 print("| peak RSS (`VmHWM`) vs gpxlogger | \(ratio(Double(slow.daemonHWM), Double(slow.gpxHWM))) (\(format(Double(slow.daemonHWM) / 1024, 1)) vs \(format(Double(slow.gpxHWM) / 1024, 1)) MB) | \(ratio(Double(fast.daemonHWM), Double(fast.gpxHWM))) (\(format(Double(fast.daemonHWM) / 1024, 1)) vs \(format(Double(fast.gpxHWM) / 1024, 1)) MB) | ≤ 2x |")
