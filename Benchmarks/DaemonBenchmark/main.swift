@@ -11,9 +11,9 @@
 //    line: from the TPV that completed the epoch to the line being readable
 //    in the log (inotify). Not over the first: the kernel charges each
 //    inotify event, and waking the probe, to the process that wrote the line.
-//    Then both rates again with gpsfake and gpsd on one CPU and both
-//    loggers on another (taskset): CPU per fix with neither logger nearer
-//    gpsd than the other.
+//    gpxlogger connects first; then both rates again with locationd
+//    connected first (gpsd wakes its clients in the order they connected,
+//    which moves each one's CPU per fix), and the two orders' mean ratio.
 //  * Replay: `locationd replay FILE` (parse, engine, log every fix) against
 //    `gpsdecode < FILE` (parse, JSON out) on the same file, best of three;
 //    and replay's CPU per fix with 1 and with 100 clients.
@@ -27,8 +27,7 @@
 //     make build   # release, --static-swift-stdlib, function sections and link order
 //     swift run -c release DaemonBenchmark [--locationd PATH] [--replay-fixes N]
 //
-// Needs gpsd, gpsd-clients (gpsfake, gpxlogger, gpsdecode), python3-gps and
-// util-linux (taskset).
+// Needs gpsd, gpsd-clients (gpsfake, gpxlogger, gpsdecode) and python3-gps.
 import Glibc
 
 // MARK: - Options
@@ -317,38 +316,15 @@ struct Live {
 }
 
 /// One live run: gpsfake plays `sentences` at `cycle` to one gpsd; locationd and gpxlogger both log it.
-/// The CPUs this process may run on (`Cpus_allowed_list` in /proc/self/status).
-func allowedCPUs() -> [Int] {
-    for line in contents("/proc/self/status").split(separator: "\n") where line.hasPrefix("Cpus_allowed_list:") {
-        var cpus: [Int] = []
-        for part in line.dropFirst("Cpus_allowed_list:".count).split(separator: ",") {
-            let bounds = part.split(separator: "-").compactMap { Int($0.filter { $0 != " " && $0 != "\t" }) }
-            if bounds.count == 1 { cpus.append(bounds[0]) }
-            if bounds.count == 2, bounds[0] <= bounds[1] { cpus += Array(bounds[0]...bounds[1]) }
-        }
-        return cpus
-    }
-    return []
+/// Which logger connects to gpsd first. gpsd writes each report to its
+/// clients in the order they connected, so the one that connected first is
+/// woken first; on a small machine that moves a logger's CPU per fix by as
+/// much as the gap between the two, so each rate is run both ways.
+enum FirstClient {
+    case gpxlogger, locationd
 }
 
-/// `arguments`, run on `cpu` alone (through util-linux's `taskset`, which
-/// sets the mask and execs, so the process ID is the program's), or as they
-/// are when `cpu` is nil.
-func onCPU(_ cpu: Int?, _ arguments: [String]) -> [String] {
-    guard let cpu else { return arguments }
-    return ["taskset", "-c", String(cpu)] + arguments
-}
-
-/// Where a live run's processes may run: anywhere, or gpsfake and gpsd on
-/// one CPU and both loggers on another, so that neither logger is nearer
-/// gpsd than the other.
-struct Placement {
-    var gpsd: Int?
-    var loggers: Int?
-    static let free = Placement(gpsd: nil, loggers: nil)
-}
-
-func live(sentences: Int, cycle: Double, placement: Placement = .free) -> Live {
+func live(sentences: Int, cycle: Double, first: FirstClient) -> Live {
     var result = Live()
     let track = "\(work)/live-\(sentences).nmea"
     generate(sentences, track)
@@ -362,16 +338,18 @@ func live(sentences: Int, cycle: Double, placement: Placement = .free) -> Live {
     guard pipe(&gate) == 0 else { fail("pipe failed") }
     _ = fcntl(gate[1], F_SETFD, FD_CLOEXEC)
     let gpsfake = Child(
-        onCPU(placement.gpsd, ["gpsfake", "-q", "-n", "-1", "-i", "-P", String(port), "-c", String(cycle), "-W", "3", track]),
+        ["gpsfake", "-q", "-n", "-1", "-i", "-P", String(port), "-c", String(cycle), "-W", "3", track],
         output: "\(work)/gpsfake.out", stdinFD: gate[0], newGroup: true)
     close(gate[0])
     waitForPort(port)
+    func startGpxlogger() -> Child {
+        Child(["gpxlogger", "-e", "sockets", "-f", "\(work)/track.gpx", "127.0.0.1:\(port)"], output: "\(work)/gpxlogger.err")
+    }
+    // gpxlogger says nothing when it connects: it is given a second.
+    var firstLogger = first == .gpxlogger ? startGpxlogger() : nil
+    if firstLogger != nil { sleep(1.0) }
     let spawned = now()
-    let daemon = Child(
-        onCPU(placement.loggers, [options.locationd, "run", "--config", "\(work)/locationd.conf"]), output: "\(work)/locationd.err")
-    let gpxlogger = Child(
-        onCPU(placement.loggers, ["gpxlogger", "-e", "sockets", "-f", "\(work)/track.gpx", "127.0.0.1:\(port)"]),
-        output: "\(work)/gpxlogger.err")
+    let daemon = Child([options.locationd, "run", "--config", "\(work)/locationd.conf"], output: "\(work)/locationd.err")
     var waited = 0.0
     while !contents("\(work)/locationd.err").contains("ready:") && waited < 15 {
         sleep(0.001)
@@ -379,8 +357,9 @@ func live(sentences: Int, cycle: Double, placement: Placement = .free) -> Live {
     }
     result.ready = now() - spawned
     while !contents("\(work)/locationd.err").contains("gpsd: connected") && now() - spawned < 15 { sleep(0.05) }
-    // gpxlogger says nothing when it connects; give it the same second the daemon needed and more.
-    sleep(1.5)
+    if firstLogger == nil { firstLogger = startGpxlogger() }
+    sleep(1.0)
+    let gpxlogger = firstLogger!
     let logPath = "\(work)/log/logger.jsonl"
     func feed(_ lines: Int) {
         let newlines = [UInt8](repeating: 10, count: lines)
@@ -521,19 +500,14 @@ defer { _ = system("rm -rf '\(work)'") }
 let loadBefore = loadAverage()
 var lives: [Live] = []
 for run in options.live {
-    print("live: \(run.sentences) sentences, \(run.cycle) s apart")
-    lives.append(live(sentences: run.sentences, cycle: run.cycle))
+    print("live, gpxlogger connected first: \(run.sentences) sentences, \(run.cycle) s apart")
+    lives.append(live(sentences: run.sentences, cycle: run.cycle, first: .gpxlogger))
 }
-// The same runs with the loggers side by side on one CPU, gpsd on another:
-// on a small machine where each process runs, relative to gpsd, which wakes
-// both loggers, moves the CPU per fix by as much as the gap between them.
-let cpus = allowedCPUs()
-var pinned: [Live] = []
-if cpus.count >= 2 {
-    for run in options.live {
-        print("live, loggers on CPU \(cpus[1]) and gpsd on CPU \(cpus[0]): \(run.sentences) sentences, \(run.cycle) s apart")
-        pinned.append(live(sentences: run.sentences, cycle: run.cycle, placement: Placement(gpsd: cpus[0], loggers: cpus[1])))
-    }
+// The same runs with locationd connected first.
+var daemonFirst: [Live] = []
+for run in options.live {
+    print("live, locationd connected first: \(run.sentences) sentences, \(run.cycle) s apart")
+    daemonFirst.append(live(sentences: run.sentences, cycle: run.cycle, first: .locationd))
 }
 
 // Replay vs gpsdecode on one file of about `replayFixes` fixes; then 1 and 100 clients on a smaller one.
@@ -556,9 +530,14 @@ func split(_ live: Live) -> String {
     return "\(format(live.daemonSplit.user / fixes * 1e6, 1)) + \(format(live.daemonSplit.system / fixes * 1e6, 1)) vs "
         + "\(format(live.gpxSplit.user / gpx * 1e6, 1)) + \(format(live.gpxSplit.system / gpx * 1e6, 1)) µs"
 }
-func pinnedCPU(_ live: Live?) -> String {
-    guard let live else { return "n/a (one CPU)" }
+func cpuRatio(_ live: Live?) -> String {
+    guard let live else { return "n/a" }
     return "\(ratio(live.daemonPerFix, live.gpxPerFix)) (\(format(live.daemonPerFix, 1)) vs \(format(live.gpxPerFix, 1)) µs, \(rate(live)))"
+}
+func meanRatio(_ one: Live, _ other: Live?) -> String {
+    guard let other else { return "n/a" }
+    let mean = (one.daemonPerFix / one.gpxPerFix + other.daemonPerFix / other.gpxPerFix) / 2
+    return format(mean, 2) + "x"
 }
 func warm(_ live: Live) -> String {
     "\(ratio(live.warmDaemonCPU, live.warmGpxCPU)) (\(format(live.warmDaemonCPU * 1000, 2)) vs \(format(live.warmGpxCPU * 1000, 2)) ms, "
@@ -575,8 +554,9 @@ print("DaemonBenchmark — load average \(loadBefore) before, \(loadAfter) after
 print("")
 print("| metric | \(rate(slow)) | \(rate(fast)) | target |")
 print("|---|---|---|---|")
-print("| `locationd run` CPU per fix vs `gpxlogger` on the same gpsd (first half of the walk, after the first 50 fixes) | \(ratio(slow.daemonPerFix, slow.gpxPerFix)) (\(format(slow.daemonPerFix, 1)) vs \(format(slow.gpxPerFix, 1)) µs) | \(ratio(fast.daemonPerFix, fast.gpxPerFix)) (\(format(fast.daemonPerFix, 1)) vs \(format(fast.gpxPerFix, 1)) µs) | ≤ 1.0x at both rates |")
-print("| the same, the loggers side by side on one CPU and gpsd on another | \(pinnedCPU(pinned.first)) | \(pinnedCPU(pinned.last)) | — |")
+print("| `locationd run` CPU per fix vs `gpxlogger` on the same gpsd (first half of the walk, after the first 50 fixes), gpxlogger connected first | \(ratio(slow.daemonPerFix, slow.gpxPerFix)) (\(format(slow.daemonPerFix, 1)) vs \(format(slow.gpxPerFix, 1)) µs) | \(ratio(fast.daemonPerFix, fast.gpxPerFix)) (\(format(fast.daemonPerFix, 1)) vs \(format(fast.gpxPerFix, 1)) µs) | — |")
+print("| the same, locationd connected first | \(cpuRatio(daemonFirst.first)) | \(cpuRatio(daemonFirst.last)) | — |")
+print("| the mean of the two orders | \(meanRatio(slow, daemonFirst.first)) | \(meanRatio(fast, daemonFirst.last)) | ≤ 1.0x at both rates |")
 print("| the same, user + system µs per fix (locationd vs gpxlogger; 10 ms ticks) | \(split(slow)) | \(split(fast)) | — |")
 print("| the first fixes after connecting, CPU in all (locationd vs gpxlogger) | \(warm(slow)) | \(warm(fast)) | — |")
 print("| peak RSS (`VmHWM`) vs gpxlogger | \(ratio(Double(slow.daemonHWM), Double(slow.gpxHWM))) (\(format(Double(slow.daemonHWM) / 1024, 1)) vs \(format(Double(slow.gpxHWM) / 1024, 1)) MB) | \(ratio(Double(fast.daemonHWM), Double(fast.gpxHWM))) (\(format(Double(fast.daemonHWM) / 1024, 1)) vs \(format(Double(fast.gpxHWM) / 1024, 1)) MB) | ≤ 2x |")
