@@ -315,7 +315,6 @@ struct Live {
     var latency50 = Double.nan, latency99 = Double.nan, latencyLines = 0
 }
 
-/// One live run: gpsfake plays `sentences` at `cycle` to one gpsd; locationd and gpxlogger both log it.
 /// Which logger connects to gpsd first. gpsd writes each report to its
 /// clients in the order they connected, so the one that connected first is
 /// woken first; on a small machine that moves a logger's CPU per fix by as
@@ -324,6 +323,8 @@ enum FirstClient {
     case gpxlogger, locationd
 }
 
+/// One live run: gpsfake plays `sentences` at `cycle` to one gpsd; locationd
+/// and gpxlogger both log it, `first` connecting first.
 func live(sentences: Int, cycle: Double, first: FirstClient) -> Live {
     var result = Live()
     let track = "\(work)/live-\(sentences).nmea"
