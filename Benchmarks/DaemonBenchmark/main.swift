@@ -316,8 +316,8 @@ struct Live {
 }
 
 /// Which logger connects to gpsd first. gpsd writes each report to its
-/// clients in the order they connected, so the one that connected first is
-/// woken first; on a small machine that moves a logger's CPU per fix by as
+/// clients in the order of its client slots, the first free one going to
+/// each new client, so the one that connected first is woken first; on a small machine that moves a logger's CPU per fix by as
 /// much as the gap between the two, so each rate is run both ways.
 enum FirstClient {
     case gpxlogger, locationd
