@@ -317,8 +317,9 @@ struct Live {
 
 /// Which logger connects to gpsd first. gpsd writes each report to its
 /// clients in the order of its client slots, the first free one going to
-/// each new client, so the one that connected first is woken first; on a small machine that moves a logger's CPU per fix by as
-/// much as the gap between the two, so each rate is run both ways.
+/// each new client, so the one that connected first is woken first. On a
+/// small machine that moves a logger's CPU per fix by as much as the gap
+/// between the two, so each rate is run both ways.
 enum FirstClient {
     case gpxlogger, locationd
 }
@@ -555,7 +556,7 @@ print("DaemonBenchmark — load average \(loadBefore) before, \(loadAfter) after
 print("")
 print("| metric | \(rate(slow)) | \(rate(fast)) | target |")
 print("|---|---|---|---|")
-print("| `locationd run` CPU per fix vs `gpxlogger` on the same gpsd (first half of the walk, after the first 50 fixes), gpxlogger connected first | \(ratio(slow.daemonPerFix, slow.gpxPerFix)) (\(format(slow.daemonPerFix, 1)) vs \(format(slow.gpxPerFix, 1)) µs) | \(ratio(fast.daemonPerFix, fast.gpxPerFix)) (\(format(fast.daemonPerFix, 1)) vs \(format(fast.gpxPerFix, 1)) µs) | — |")
+print("| `locationd run` CPU per fix vs `gpxlogger` on the same gpsd (first half of the walk, after the first 50 fixes), gpxlogger connected first | \(cpuRatio(slow)) | \(cpuRatio(fast)) | — |")
 print("| the same, locationd connected first | \(cpuRatio(daemonFirst.first)) | \(cpuRatio(daemonFirst.last)) | — |")
 print("| the mean of the two orders | \(meanRatio(slow, daemonFirst.first)) | \(meanRatio(fast, daemonFirst.last)) | ≤ 1.0x at both rates |")
 print("| the same, user + system µs per fix (locationd vs gpxlogger; 10 ms ticks) | \(split(slow)) | \(split(fast)) | — |")
