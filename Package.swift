@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "locationd", targets: ["locationd"]),
         .executable(name: "locationctl", targets: ["locationctl"]),
         .library(name: "LocationCore", targets: ["LocationCore"]),
+        .library(name: "LocationTools", targets: ["LocationTools"]),
     ],
     targets: [
         // libgps from Debian's libgps-dev, found through pkg-config.
@@ -42,6 +43,10 @@ let package = Package(
         .target(name: "CSupport"),
         // Pure Swift: no IO, no clock, no Foundation.
         .target(name: "LocationCore", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
+        // Pure Swift for the tools only (locationctl): its command line, usage texts
+        // and renderers, the log summary and SVG plot, the export encoders. The daemon
+        // does not import it, so the compiler keeps it out of the tools' code.
+        .target(name: "LocationTools", dependencies: ["LocationCore"], swiftSettings: strict),
         // The Linux calls both programs make: descriptors and their errors, files
         // opened safely and replaced atomically, the clock, the configuration files.
         // No libgps, no libmosquitto.
@@ -54,7 +59,7 @@ let package = Package(
         // the readers of a client's log (export, tail).
         .target(
             name: "LocationClient",
-            dependencies: ["LocationCore", "LocationSystem"],
+            dependencies: ["LocationCore", "LocationTools", "LocationSystem"],
             swiftSettings: strict
         ),
         // The IO shell: sources, log writer, state store, control server, systemd.
@@ -91,7 +96,7 @@ let package = Package(
         // Links neither libgps nor libmosquitto nor the daemon.
         .executableTarget(
             name: "locationctl",
-            dependencies: ["LocationCore", "LocationSystem", "LocationClient"],
+            dependencies: ["LocationCore", "LocationTools", "LocationSystem", "LocationClient"],
             swiftSettings: strict
         ),
         // What the tests and the daemon benchmark share: child processes
@@ -110,15 +115,20 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "LocationToolsTests",
+            dependencies: ["LocationCore", "LocationTools", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "LocationDaemonTests",
-            dependencies: ["LocationCore", "LocationSystem", "LocationClient", "LocationDaemon", "CGPS", "CSupport", "TestSupport"],
+            dependencies: ["LocationCore", "LocationTools", "LocationSystem", "LocationClient", "LocationDaemon", "CGPS", "CSupport", "TestSupport"],
             swiftSettings: strict
         ),
         // Built executables driven end to end: locationd and locationctl over real
         // sockets, gpsd fed by gpsfake.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["LocationCore", "LocationSystem", "LocationClient", "LocationDaemon", "CSupport", "TestSupport"],
+            dependencies: ["LocationCore", "LocationTools", "LocationSystem", "LocationClient", "LocationDaemon", "CSupport", "TestSupport"],
             swiftSettings: strict
         ),
         .executableTarget(

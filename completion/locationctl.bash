@@ -4,7 +4,7 @@
 # Commands, and the words each takes; client names come from the running
 # daemon (`locationctl --json status`, at most 2 s) and are left out when it
 # does not answer. Keep the command list in step with locationctl's
-# (Tests/LocationCoreTests/CLI/CompletionScriptTests.swift checks it).
+# (Tests/LocationToolsTests/CLI/CompletionScriptTests.swift checks it).
 
 _locationctl_commands="status services authorize accuracy request prompts answer share reset
 request-full-accuracy session start stop locate watch tail export summary plot help"

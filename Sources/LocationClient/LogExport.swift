@@ -1,4 +1,5 @@
 import LocationCore
+import LocationTools
 import LocationSystem
 
 /// `locationctl export`: streams a coordinate log through `LogRecordStream`

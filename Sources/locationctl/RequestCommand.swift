@@ -1,4 +1,5 @@
 import LocationCore
+import LocationTools
 import LocationClient
 import LocationSystem
 

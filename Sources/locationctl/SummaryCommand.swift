@@ -1,4 +1,5 @@
 import LocationCore
+import LocationTools
 
 /// `summary LOG… [--gap S]`: the logs' figures as text or, with `--json`, one object.
 enum SummaryCommand {

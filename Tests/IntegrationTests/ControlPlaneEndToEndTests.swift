@@ -1,5 +1,6 @@
 import LocationClient
 import LocationCore
+import LocationTools
 import LocationSystem
 import LocationDaemon
 import Synchronization

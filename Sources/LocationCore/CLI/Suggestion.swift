@@ -1,9 +1,9 @@
 /// "Did you mean …?": the accepted word closest to a mistyped one.
-enum Suggestion {
+package enum Suggestion {
     /// The candidate nearest to `word` by edit distance (a swap of two
     /// neighbouring letters counts as one edit), if it is near enough to be a
     /// plausible typo, or the only candidate `word` is a prefix of.
-    static func closest(to word: String, among candidates: [String]) -> String? {
+    package static func closest(to word: String, among candidates: [String]) -> String? {
         let typed = Array(word.lowercased().utf8)
         guard !typed.isEmpty else { return nil }
         var best: (word: String, distance: Int)?
@@ -33,14 +33,14 @@ enum Suggestion {
     }
 
     /// ` (did you mean "x"?)`, or an empty string when nothing is close.
-    static func phrase(for word: String, among candidates: [String]) -> String {
+    package static func phrase(for word: String, among candidates: [String]) -> String {
         guard let match = closest(to: word, among: candidates) else { return "" }
         return " (did you mean \"\(match)\"?)"
     }
 
     /// Optimal string alignment distance: insertions, deletions,
     /// substitutions and transpositions of neighbours each cost one.
-    static func distance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+    package static func distance(_ a: [UInt8], _ b: [UInt8]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previous2 = [Int](repeating: 0, count: b.count + 1)

@@ -1,7 +1,7 @@
 /// Small formatting pieces the renderers share.
-enum TextFormat {
+package enum TextFormat {
     /// `2 s`, `45 s`, `3 min`, `1 h 5 min`, `2 d 3 h`.
-    static func duration(_ seconds: Double) -> String {
+    package static func duration(_ seconds: Double) -> String {
         guard seconds.isFinite else { return "?" }
         let s = Int(max(0, seconds).rounded())
         if s < 90 { return "\(s) s" }
@@ -13,14 +13,14 @@ enum TextFormat {
     }
 
     /// `±4.8 m` (one decimal below 100 m, whole metres above).
-    static func error(_ metres: Double) -> String {
+    package static func error(_ metres: Double) -> String {
         guard metres.isFinite else { return "±? m" }
         let digits = metres < 100 ? 1 : 0
         return "±" + (FixedDecimal.format(metres, decimals: digits) ?? "?") + " m"
     }
 
     /// `23:50:01` (UTC).
-    static func clock(_ seconds: Double) -> String {
+    package static func clock(_ seconds: Double) -> String {
         guard UTCTime.isWritable(seconds) else { return "--:--:--" }
         let text = UTCTime.format(seconds, fractionDigits: 0)
         let start = text.index(text.startIndex, offsetBy: 11)
@@ -28,24 +28,24 @@ enum TextFormat {
     }
 
     /// `2026-03-14 23:50:01 UTC`.
-    static func dateTime(_ seconds: Double) -> String {
+    package static func dateTime(_ seconds: Double) -> String {
         guard UTCTime.isWritable(seconds) else { return "unknown time" }
         let text = UTCTime.format(seconds, fractionDigits: 0)
         return text.replacingFirst("T", with: " ").dropLast() + " UTC"
     }
 
     /// `52.3765432,4.8954321`.
-    static func position(latitude: Double, longitude: Double) -> String {
+    package static func position(latitude: Double, longitude: Double) -> String {
         (FixedDecimal.format(latitude, decimals: 7) ?? "?") + "," + (FixedDecimal.format(longitude, decimals: 7) ?? "?")
     }
 
     /// `while-using (once), full accuracy`.
-    static func authorization(_ a: ClientAuthorization) -> String {
+    package static func authorization(_ a: ClientAuthorization) -> String {
         a.statusDescription + ", " + accuracy(a.accuracy)
     }
 
     /// `full accuracy`, `reduced accuracy`, `temporary full accuracy (survey)`.
-    static func accuracy(_ accuracy: AccuracyAuthorization) -> String {
+    package static func accuracy(_ accuracy: AccuracyAuthorization) -> String {
         switch accuracy {
         case .full: "full accuracy"
         case .reduced: "reduced accuracy"
@@ -54,12 +54,12 @@ enum TextFormat {
     }
 
     /// `locationctl answer logger allow-once | allow-while-using | deny`.
-    static func answers(_ prompt: Prompt) -> String {
+    package static func answers(_ prompt: Prompt) -> String {
         "locationctl answer \(prompt.client) " + prompt.answers.map(\.rawValue).joined(separator: " | ")
     }
 
     /// What a prompt asks, for people.
-    static func promptKind(_ kind: PromptKind) -> String {
+    package static func promptKind(_ kind: PromptKind) -> String {
         switch kind {
         case .whileUsing: "while-using authorization"
         case .always: "always authorization"

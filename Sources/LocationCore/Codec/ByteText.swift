@@ -1,25 +1,25 @@
 /// Appending text to a byte buffer without building intermediate strings:
 /// the log record and the export formats are written a line at a time on
 /// the per-fix path, so they go straight to UTF-8 bytes.
-enum ByteText {
+package enum ByteText {
     /// Appends the UTF-8 of `text`.
     @inline(__always)
-    static func append(_ text: String, to out: inout [UInt8]) {
+    package static func append(_ text: String, to out: inout [UInt8]) {
         out.append(contentsOf: text.utf8)
     }
 
     /// Appends a signed integer in decimal.
-    static func append(_ value: Int, to out: inout [UInt8]) {
+    package static func append(_ value: Int, to out: inout [UInt8]) {
         ByteCursor.append(to: &out, capacity: 20) { $0.putInteger(value) }
     }
 
     /// Whether `text` holds a byte `appendJSONString` escapes.
-    static func needsJSONEscape(_ text: String) -> Bool {
+    package static func needsJSONEscape(_ text: String) -> Bool {
         text.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
     }
 
     /// Appends a quoted, escaped JSON string (RFC 8259: `"`, `\` and control characters escaped).
-    static func appendJSONString(_ text: String, to out: inout [UInt8]) {
+    package static func appendJSONString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         guard needsJSONEscape(text) else {
             // Nothing to escape (a client's name, as a rule): one copy.
@@ -47,7 +47,7 @@ enum ByteText {
     /// Appends text escaped for XML character data and attribute values.
     /// Characters XML 1.0 forbids (C0 controls other than tab, newline and
     /// carriage return) are dropped: no XML reader would accept them.
-    static func appendXML(_ text: String, to out: inout [UInt8]) {
+    package static func appendXML(_ text: String, to out: inout [UInt8]) {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "&"): append("&amp;", to: &out)
@@ -67,7 +67,7 @@ enum ByteText {
     /// The one ISO 8601 writer: `UTCTime.format` is this as a `String`.
     /// Times outside years 0000...9999 are clamped, and a non-finite time is
     /// the epoch (callers validate first; this only keeps a bad value from trapping).
-    static func appendUTC(_ seconds: Double, fractionDigits: Int = 3, to out: inout [UInt8]) {
+    package static func appendUTC(_ seconds: Double, fractionDigits: Int = 3, to out: inout [UInt8]) {
         ByteCursor.append(to: &out, capacity: maximumUTCLength) { writeUTC(seconds, fractionDigits: fractionDigits, to: &$0) }
     }
 
@@ -139,12 +139,12 @@ enum ByteText {
 
 extension UTCTime {
     /// 0000-01-01T00:00:00Z, the earliest time the ISO 8601 text here can carry.
-    static let earliest: Double = -62_167_219_200
+    package static let earliest: Double = -62_167_219_200
     /// 9999-12-31T23:59:59.999Z, the latest.
-    static let latest: Double = 253_402_300_799.999
+    package static let latest: Double = 253_402_300_799.999
 
     /// Whether `seconds` can be written as four-digit-year ISO 8601 text.
-    static func isWritable(_ seconds: Double) -> Bool {
+    package static func isWritable(_ seconds: Double) -> Bool {
         seconds.isFinite && seconds >= earliest && seconds <= latest
     }
 }

@@ -21,7 +21,7 @@ public enum Geodesy {
     /// Mean radius (2a + b) / 3, used only by the antipodal fallback.
     public static let meanRadius = (2 * semiMajorAxis + semiMinorAxis) / 3
 
-    static let degrees = Double.pi / 180
+    package static let degrees = Double.pi / 180
     static let maximumIterations = 200
 
     /// Geodesic distance in metres between two points given in degrees.

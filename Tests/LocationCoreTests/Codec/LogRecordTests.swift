@@ -1,14 +1,10 @@
 import Testing
+import TestSupport
 @testable import LocationCore
 
 @Suite struct LogRecordTests {
-    static let tokyoTime = UTCTime.seconds(year: 2026, month: 3, day: 14, hour: 23, minute: 50, second: 1)
-
-    static var tokyo: LogRecord {
-        LogRecord(
-            time: tokyoTime, latitude: 35.681199, longitude: 139.7670669, altitude: 40, horizontalError: 17.1,
-            verticalError: 27.6, speed: 0.26, course: 90, mode: .threeD, accuracy: .full, client: "logger")
-    }
+    static let tokyoTime = Samples.tokyoTime
+    static var tokyo: LogRecord { Samples.tokyo }
 
     @Test func writesTheSpecExampleExactly() {
         #expect(

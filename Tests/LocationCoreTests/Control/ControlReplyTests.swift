@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import LocationCore
 
 @Suite struct ControlReplyTests {
@@ -106,22 +107,7 @@ import Testing
 }
 
 @Suite struct ControlEventTests {
-    static let events: [ControlEvent] = [
-        ControlEvent(
-            .authorization(ClientAuthorization(client: "logger", status: .whileUsing, stored: .ask, once: true)),
-            time: Samples.t0),
-        ControlEvent(.authorization(Samples.servicesOff.authorization), time: Samples.t0 + 1),
-        ControlEvent(.prompt(Samples.whileUsingPrompt, open: true), time: Samples.t0),
-        ControlEvent(.prompt(Samples.fullAccuracyPrompt, open: false), time: nil),
-        ControlEvent(.error(client: "logger", code: .locationUnknown, message: "no fix for 5 s"), time: Samples.t0),
-        ControlEvent(.error(client: "logger", code: .denied, message: ""), time: Samples.t0),
-        ControlEvent(.source(.noFix), time: Samples.t0),
-        ControlEvent(.timeJump(TimeJump(from: Samples.t0, to: Samples.t0 - 3120, at: 0)), time: Samples.t0),
-        ControlEvent(
-            location: LogRecord(
-                time: Samples.t0 + 1, latitude: 52.3765432, longitude: 4.8954321, horizontalError: 4.8,
-                accuracy: .full, client: "logger")),
-    ]
+    static let events = Samples.events
 
     @Test(arguments: events)
     func roundTripsEveryEventKind(event: ControlEvent) throws {

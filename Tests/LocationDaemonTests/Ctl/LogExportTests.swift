@@ -3,6 +3,7 @@ import Glibc
 #endif
 import LocationClient
 import LocationCore
+import LocationTools
 import LocationSystem
 @testable import LocationDaemon
 import Testing

@@ -1,0 +1,161 @@
+import LocationCore
+
+/// `locationctl status` for a person: the source, Location Services, and per
+/// client whether it gets locations, why not, and the one command that
+/// would change that; pending prompts stand out with their answers.
+public enum StatusRenderer {
+    /// The status as plain text lines (no colours), ending in a newline.
+    public static func render(_ report: StatusReport) -> String {
+        let status = report.status
+        var lines: [String] = []
+        var source = "\(report.sourceName ?? "source"): \(sourceLine(status))"
+        if status.source == .connecting, let outage = report.sourceOutage { source += "; " + outage.summary }
+        lines.append(source)
+        if let counts = report.sourceCounts { lines.append("  " + counts.summary) }
+        if let position = positionLine(status) { lines.append(position) }
+        if let sky = skyLine(report) { lines.append(sky) }
+        if let clock = receiverClockLine(report) { lines.append(clock) }
+        if let jumps = timeJumpLine(report) { lines.append(jumps) }
+        lines.append("Location Services: " + (status.services ? "on" : "off — no client gets locations (locationctl services on)"))
+        if status.clients.isEmpty { lines.append("No clients are configured.") }
+        for client in status.clients {
+            lines.append("")
+            lines.append(contentsOf: clientLines(client, now: report.time))
+            for broker in report.brokers where broker.client == client.authorization.client {
+                lines.append(contentsOf: brokerLines(broker, now: report.time))
+            }
+            for program in report.programs where program.client == client.authorization.client {
+                lines.append("  program: \(program.summary)")
+            }
+            if let counts = report.programCounts[client.authorization.client] {
+                lines.append("  programs: \(counts.summary)")
+            }
+        }
+        let prompts = status.clients.compactMap(\.prompt)
+        if !prompts.isEmpty {
+            lines.append("")
+            for prompt in prompts { lines.append(contentsOf: promptLines(prompt)) }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `connected, 3D fix 2 s ago, ±4.8 m, 9 satellites` or `not connected (retrying)`.
+    public static func sourceLine(_ status: EngineStatus) -> String {
+        let last = lastFixText(status)
+        switch status.source {
+        case .connecting:
+            return "not connected (retrying)" + (last.map { "; last fix \($0)" } ?? "")
+        case .connected:
+            return "connected, waiting for the receiver" + (last.map { "; last fix \($0)" } ?? "")
+        case .noFix:
+            return "connected, the receiver has no fix" + (last.map { "; last fix \($0)" } ?? "")
+        case .fix:
+            return "connected, " + (last ?? "fix")
+        }
+    }
+
+    /// `receiver clock: 261 d behind the system clock` when the two differ by more than a minute.
+    static func receiverClockLine(_ report: StatusReport) -> String? {
+        guard let offset = report.receiverClockOffset, abs(offset) > 60 else { return nil }
+        let side = offset < 0 ? "behind" : "ahead of"
+        var line = "receiver clock: \(TextFormat.duration(abs(offset))) \(side) the system clock"
+        if let time = report.status.lastFix?.time { line += " (its last fix is dated \(TextFormat.dateTime(time)))" }
+        return line
+    }
+
+    /// `receiver time: went back 52 min (to …) 3 min ago; a new time base, logging continues (2 jumps since start)`.
+    static func timeJumpLine(_ report: StatusReport) -> String? {
+        let status = report.status
+        guard status.timeJumps > 0, let jump = status.lastTimeJump else { return nil }
+        let ago = status.lastTimeJumpAge.map { " \(TextFormat.duration($0)) ago" } ?? ""
+        let count = status.timeJumps == 1 ? "1 jump" : "\(status.timeJumps) jumps"
+        return "receiver time: went back \(jump.size) (to \(TextFormat.dateTime(jump.to)))\(ago); a new time base, logging continues (\(count) since the daemon started)"
+    }
+
+    private static func lastFixText(_ status: EngineStatus) -> String? {
+        guard let fix = status.lastFix else { return nil }
+        var parts = ["\(fix.mode) fix" + (status.lastFixAge.map { " \(TextFormat.duration($0)) ago" } ?? "")]
+        if let error = fix.horizontalError, error.isFinite {
+            parts.append(TextFormat.error(error))
+        } else {
+            parts.append("accuracy unknown")
+        }
+        if let sats = fix.satellitesUsed { parts.append("\(sats) satellite\(sats == 1 ? "" : "s")") }
+        return parts.joined(separator: ", ")
+    }
+
+    /// The lines of one client.
+    public static func clientLines(_ client: ClientStatus, now: Double?) -> [String] {
+        let a = client.authorization
+        var lines = ["\(a.client): \(TextFormat.authorization(a))"]
+        var activity = [client.inUse ? "in use" : "not in use", client.updating ? "updating" : "not updating"]
+        if client.locatePending { activity.append("locate pending") }
+        lines.append("  " + activity.joined(separator: ", "))
+        var delivering = client.delivering ? "  getting locations: yes" : "  getting locations: NO"
+        if !client.reason.isEmpty { delivering += " — " + client.reason }
+        lines.append(delivering)
+        if let failure = client.logWrite?.failureLine { lines.append("  log: " + failure) }
+        if client.deliveredCount > 0 || client.lastDelivered != nil {
+            var line = "  delivered: \(client.deliveredCount) since the daemon started"
+            if let last = client.lastDelivered {
+                line += ", last \(TextFormat.dateTime(last))"
+                // The age is the daemon's own clock: a receiver dated in 1970 or a recording's
+                // old date does not make it "261 d ago".
+                if let age = client.lastDeliveredAge {
+                    line += " (\(TextFormat.duration(age)) ago)"
+                } else if let now {
+                    line += " (\(TextFormat.duration(now - last)) ago)"
+                }
+            }
+            lines.append(line)
+        }
+        let unlogged = client.logWrite?.lost ?? 0
+        if client.drops.total > 0 || unlogged > 0 {
+            var parts = client.drops.total > 0 ? [client.drops.summary] : []
+            // Delivered, but the line could not be written (held past the limit, or no log open).
+            if unlogged > 0 { parts.append("not logged \(unlogged) (the log could not be written)") }
+            lines.append("  not delivered: " + parts.joined(separator: ", "))
+        }
+        if let suggestion = client.suggestion, !suggestion.isEmpty {
+            lines.append("  → run: locationctl \(suggestion)")
+        }
+        if client.prompt != nil { lines.append("  ! a prompt is waiting for an answer (below)") }
+        return lines
+    }
+
+    /// A client's MQTT publishing: `  mqtt://host:1883 connected, backlog 0, 412 published, last 09:30:01 (2 s ago)`.
+    public static func brokerLines(_ broker: BrokerStatus, now: Double?) -> [String] {
+        var line = "  \(broker.broker) \(broker.topic): "
+        switch broker.state {
+        case .connected: line += "connected"
+        case .connecting: line += "connecting"
+        default: line += "NOT connected (\(broker.state.rawValue): \(broker.detail); retrying)"
+        }
+        line += ", backlog \(broker.backlog) record\(broker.backlog == 1 ? "" : "s")"
+        line += ", \(broker.published) published since the daemon started"
+        if let last = broker.lastPublish {
+            line += ", last \(TextFormat.dateTime(last))"
+            if let now { line += " (\(TextFormat.duration(now - last)) ago)" }
+        }
+        var lines = [line]
+        if broker.skipped > 0 { lines.append("  ! \(broker.skipped) log line\(broker.skipped == 1 ? " is" : "s are") no record and were not published") }
+        if broker.lostFiles > 0 {
+            lines.append("  ! \(broker.lostFiles) rotated log\(broker.lostFiles == 1 ? " was" : "s were") deleted before all of it was published")
+        }
+        return lines
+    }
+
+    /// A pending prompt, standing out, with every answer as a command.
+    public static func promptLines(_ prompt: Prompt) -> [String] {
+        var lines = ["PROMPT  \(prompt.client) asks for \(TextFormat.promptKind(prompt.kind))"]
+        if !prompt.text.isEmpty { lines.append("        \"\(prompt.text)\"") }
+        lines.append("  answer: \(TextFormat.answers(prompt))")
+        return lines
+    }
+
+    /// `locationctl prompts`: every pending prompt, or a line saying there are none.
+    public static func renderPrompts(_ prompts: [Prompt]) -> String {
+        guard !prompts.isEmpty else { return "No prompts are waiting.\n" }
+        return prompts.flatMap(promptLines).joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,158 @@
+import LocationCore
+
+/// The records of one or more coordinate logs (a log and its rotated
+/// predecessors) as one track in time order, for `locationctl summary` and
+/// `plot`.
+///
+/// Records are kept compactly (time, position, horizontal error, mode,
+/// delivered accuracy, client) as they are added in any order; `build`
+/// sorts them by time (records with equal times keep the order they were
+/// added in), drops exact repeats (the same client, time and position twice,
+/// as overlapping rotated files or a log given twice hold), and splits the
+/// track where `TrackSegmenter` does: at gaps longer than the threshold, and
+/// where the client or the delivered accuracy changes.
+public struct Track: Sendable {
+    /// One record, as the summary and the plot need it.
+    public struct Point: Sendable, Hashable {
+        /// UTC seconds since 1970.
+        public var time: Double
+        /// Degrees north, WGS-84.
+        public var latitude: Double
+        /// Degrees east, WGS-84.
+        public var longitude: Double
+        /// Horizontal error estimate in metres, when the log has one.
+        public var horizontalError: Double?
+        /// 2D or 3D (any gpsd mode a log holds).
+        public var mode: FixMode
+        /// Full or reduced.
+        public var accuracy: DeliveredAccuracy
+        /// Index into `Track.clients`.
+        public var client: Int
+    }
+
+    /// A stretch between two records more than the gap threshold apart.
+    public struct Gap: Sendable, Hashable {
+        /// The time of the last record before the gap.
+        public var start: Double
+        /// The time of the first record after it.
+        public var end: Double
+        /// The geodesic distance between those two records, in metres, when
+        /// they belong to one line (same client and accuracy).
+        public var distance: Double?
+        /// `end - start`.
+        public var seconds: Double { end - start }
+    }
+
+    /// The points in time order, exact repeats removed.
+    public private(set) var points: [Point]
+    /// The clients the records were delivered to, in order of first appearance.
+    public private(set) var clients: [String]
+    /// Where each line starts: indices into `points`, the first 0; a line
+    /// ends where the next starts (or at the end). Lines break at gaps and
+    /// where the client or accuracy changes.
+    public private(set) var lineStarts: [Int]
+    /// Gaps longer than `gapThreshold`, in time order.
+    public private(set) var gaps: [Gap]
+    /// Records left out because they repeat one already in the track.
+    public private(set) var repeats: Int
+    /// Seconds between two records that make a gap.
+    public let gapThreshold: Double
+
+    /// The track of `records`, taken in any order.
+    public init(_ records: some Sequence<LogRecord>, gap: Double) {
+        var builder = Builder()
+        for record in records { builder.add(record) }
+        self = builder.build(gap: gap)
+    }
+
+    fileprivate init(points: [Point], clients: [String], gap: Double, repeats: Int) {
+        self.points = points
+        self.clients = clients
+        self.repeats = repeats
+        gapThreshold = gap
+        var segmenter = TrackSegmenter(gap: gap)
+        var starts: [Int] = []
+        var gaps: [Gap] = []
+        for (index, point) in points.enumerated() {
+            let boundary = segmenter.boundary(time: point.time, client: clients[point.client], accuracy: point.accuracy)
+            if boundary != .sameSegment { starts.append(index) }
+            guard index > 0 else { continue }
+            let before = points[index - 1]
+            if point.time - before.time > segmenter.gap {
+                let sameLine = before.client == point.client && before.accuracy == point.accuracy
+                gaps.append(
+                    Gap(start: before.time, end: point.time, distance: sameLine ? Self.distance(before, point) : nil))
+            }
+        }
+        lineStarts = starts
+        self.gaps = gaps
+    }
+
+    /// The index ranges of the lines, in order.
+    public var lines: [Range<Int>] {
+        lineStarts.indices.map { i in
+            lineStarts[i]..<(i + 1 < lineStarts.count ? lineStarts[i + 1] : points.count)
+        }
+    }
+
+    /// WGS-84 geodesic distance between two points, in metres.
+    public static func distance(_ a: Point, _ b: Point) -> Double {
+        Geodesy.distance(fromLatitude: a.latitude, longitude: a.longitude, toLatitude: b.latitude, longitude: b.longitude)
+    }
+
+    /// Collects records in any order, then builds the track.
+    public struct Builder: Sendable {
+        private var points: [Point] = []
+        private var clients: [String] = []
+        private var clientIndex: [String: Int] = [:]
+
+        /// An empty builder.
+        public init() {}
+
+        /// Records added so far.
+        public var count: Int { points.count }
+
+        /// Adds one record.
+        public mutating func add(_ record: LogRecord) {
+            let client: Int
+            if let known = clientIndex[record.client] {
+                client = known
+            } else {
+                client = clients.count
+                clients.append(record.client)
+                clientIndex[record.client] = client
+            }
+            points.append(
+                Point(
+                    time: record.time, latitude: record.latitude, longitude: record.longitude,
+                    horizontalError: record.horizontalError.flatMap { $0.isFinite ? $0 : nil }, mode: record.mode,
+                    accuracy: record.accuracy, client: client))
+        }
+
+        /// The track: points sorted by time (ties in the order added), exact
+        /// repeats dropped, lines split at gaps longer than `gap` seconds.
+        public func build(gap: Double) -> Track {
+            let order = points.indices.sorted { a, b in
+                points[a].time != points[b].time ? points[a].time < points[b].time : a < b
+            }
+            var sorted: [Point] = []
+            sorted.reserveCapacity(points.count)
+            var repeats = 0
+            // Repeats have equal times, so they sit together in time order (not always next to each other).
+            var sameTime: [Point] = []
+            for index in order {
+                let point = points[index]
+                if let last = sameTime.last, last.time != point.time { sameTime.removeAll(keepingCapacity: true) }
+                if sameTime.contains(where: {
+                    $0.client == point.client && $0.latitude == point.latitude && $0.longitude == point.longitude
+                }) {
+                    repeats += 1
+                    continue
+                }
+                sameTime.append(point)
+                sorted.append(point)
+            }
+            return Track(points: sorted, clients: clients, gap: gap, repeats: repeats)
+        }
+    }
+}
