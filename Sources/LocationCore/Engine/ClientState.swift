@@ -27,8 +27,8 @@ struct ClientState: Sendable {
     var track = DeliveryTrack()
     /// Cached from `desiredAccuracy`: the largest horizontal error that passes (`infinity` for no gate).
     var accuracyLimit: Double
-    /// Cached from `distanceFilter`: `nil` delivers every fix.
-    var filter: GeodesicThreshold?
+    /// Cached from `settings.distanceFilter`: `nil` delivers every fix.
+    var distanceFilter: GeodesicThreshold?
     /// The last delivered position of the current run; `nil` when no run is going.
     var anchor: EarthPoint?
     /// Step 6's rate limit on the monotonic clock.
@@ -53,7 +53,7 @@ struct ClientState: Sendable {
         self.settings = settings
         self.restricted = restricted
         accuracyLimit = .infinity
-        filter = nil
+        distanceFilter = nil
         inUse = settings.inUse
         updating = settings.updating
         if let saved {
@@ -85,9 +85,9 @@ struct ClientState: Sendable {
         accuracyLimit = settings.desiredAccuracy.limit ?? .infinity
         if accuracyLimit.isNaN { accuracyLimit = .infinity }
         if let meters = settings.distanceFilter, meters.isFinite, meters > 0 {
-            filter = GeodesicThreshold(meters: meters)
+            distanceFilter = GeodesicThreshold(meters: meters)
         } else {
-            filter = nil
+            distanceFilter = nil
         }
         // A temporary grant belongs to a grant the client can use; the policy takes that away.
         if restricted { endTemporaryFullAccuracy() }

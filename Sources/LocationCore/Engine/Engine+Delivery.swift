@@ -131,8 +131,8 @@ extension Engine {
                 }
             }
             // Step 7: within a run; a locate takes the first fix whatever its distance.
-            if !locating, let filter = clients[i].filter, let anchor = clients[i].anchor,
-                !filter.isReached(from: anchor, to: point)
+            if !locating, let distanceFilter = clients[i].distanceFilter, let anchor = clients[i].anchor,
+                !distanceFilter.isReached(from: anchor, to: point)
             {
                 clients[i].track.drop(.distanceFilter)
                 continue
