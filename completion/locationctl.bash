@@ -1,13 +1,14 @@
 # bash completion for locationctl(1). Installed as
 # /usr/share/bash-completion/completions/locationctl.
 #
-# Commands, and the words each takes; client names come from the running
-# daemon (`locationctl --json status`, at most 2 s) and are left out when it
-# does not answer. Keep the command list in step with locationctl's
-# (Tests/LocationToolsTests/CLI/CompletionScriptTests.swift checks it).
+# Generated from locationctl's command table by
+# `locationctl --generate-completion-script`: do not edit by hand
+# (Tests/LocationToolsTests/CLI/CompletionScriptTests.swift checks it is current).
+#
+# Client names come from the running daemon (`locationctl --json status`,
+# at most 2 s) and are left out when it does not answer.
 
-_locationctl_commands="status services authorize accuracy request prompts answer share reset
-request-full-accuracy session start stop locate watch tail export summary plot help"
+_locationctl_commands="status services authorize accuracy request prompts answer share reset request-full-accuracy session start stop locate watch tail export summary plot help"
 
 # The clients the daemon reports, one per line; nothing when it does not answer.
 _locationctl_clients()
@@ -28,11 +29,11 @@ _locationctl()
     local cur prev words cword
     _init_completion || return
 
-    # The command word and how many arguments follow it so far.
+    # The command word and how many arguments follow it so far (option values skipped).
     local command="" i arg=0
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
-            --socket) ((i++)) ;;
+            --format | --gap | --lines | --output | --socket | --timeout | -n | -o) ((i++)) ;;
             -*) ;;
             *)
                 if [[ -z $command ]]; then command=${words[i]}; else ((arg++)); fi
@@ -40,20 +41,37 @@ _locationctl()
         esac
     done
 
-    case $prev in
-        --socket)
+    # The value of an option.
+    case $command:$prev in
+        *:--socket)
             _filedir
             return
             ;;
-        --format)
+        locate:--timeout)
+            return
+            ;;
+        tail:-n | tail:--lines)
+            return
+            ;;
+        export:--format)
             COMPREPLY=($(compgen -W "gpx geojson kml csv" -- "$cur"))
             return
             ;;
-        -o)
+        export:-o | export:--output)
             _filedir
             return
             ;;
-        --timeout | --gap | -n)
+        export:--gap)
+            return
+            ;;
+        summary:--gap)
+            return
+            ;;
+        plot:-o | plot:--output)
+            _filedir
+            return
+            ;;
+        plot:--gap)
             return
             ;;
     esac
@@ -67,60 +85,88 @@ _locationctl()
         return
     fi
 
-    # Commands of the form COMMAND CLIENT WORD: the words of the second argument.
-    local second=""
-    case $command in
-        authorize) second="never ask while-using always" ;;
-        accuracy) second="full reduced" ;;
-        request) second="while-using always" ;;
-        answer) second="allow-once allow-while-using deny keep-while-using change-to-always allow" ;;
-        session) second="begin end" ;;
-    esac
-
     local words_here=""
-    if [[ $command == answer && $cur == -* ]]; then
-        words_here="--approximate"
-    elif [[ -n $second ]]; then
-        case $arg in
-            0) words_here=$(_locationctl_clients) ;;
-            1) words_here=$second ;;
+    if [[ $cur == -* ]]; then
+        case $command in
+            answer) words_here="--approximate" ;;
+            locate) words_here="--timeout" ;;
+            tail) words_here="-n --lines -f --follow" ;;
+            export) words_here="--format -o --output --gap --line" ;;
+            summary) words_here="--gap" ;;
+            plot) words_here="-o --output --gap" ;;
         esac
     else
-        case $command in
-            help)
-                ((arg == 0)) && words_here=$_locationctl_commands
+        case $command:$arg in
+            help:0) words_here=$_locationctl_commands ;;
+            status:0)
+                words_here="$(_locationctl_clients)"
                 ;;
-            services)
-                ((arg == 0)) && words_here="on off"
+            services:0)
+                words_here="on off"
                 ;;
-            status | watch | share | reset | start | stop | request-full-accuracy)
-                ((arg == 0)) && words_here=$(_locationctl_clients)
+            authorize:0)
+                words_here="$(_locationctl_clients)"
                 ;;
-            locate)
-                if [[ $cur == -* ]]; then
-                    words_here="--timeout"
-                elif ((arg == 0)); then
-                    words_here=$(_locationctl_clients)
-                fi
+            authorize:1)
+                words_here="never ask while-using always"
                 ;;
-            tail)
-                if [[ $cur == -* ]]; then
-                    words_here="-n -f"
-                else
-                    words_here=$(_locationctl_clients)
-                    _filedir
-                fi
+            accuracy:0)
+                words_here="$(_locationctl_clients)"
                 ;;
-            export | summary | plot)
-                if [[ $cur == -* ]]; then
-                    case $command in
-                        export) words_here="--format -o --gap" ;;
-                        summary) words_here="--gap" ;;
-                        plot) words_here="-o --gap" ;;
-                    esac
-                else
-                    _filedir
-                fi
+            accuracy:1)
+                words_here="full reduced"
+                ;;
+            request:0)
+                words_here="$(_locationctl_clients)"
+                ;;
+            request:1)
+                words_here="while-using always"
+                ;;
+            answer:0)
+                words_here="$(_locationctl_clients)"
+                ;;
+            answer:1)
+                words_here="allow-once allow-while-using deny allow keep-while-using change-to-always"
+                ;;
+            share:0)
+                words_here="$(_locationctl_clients)"
+                ;;
+            reset:0)
+                words_here="$(_locationctl_clients)"
+                ;;
+            request-full-accuracy:0)
+                words_here="$(_locationctl_clients)"
+                ;;
+            session:0)
+                words_here="$(_locationctl_clients)"
+                ;;
+            session:1)
+                words_here="begin end"
+                ;;
+            start:0)
+                words_here="$(_locationctl_clients)"
+                ;;
+            stop:0)
+                words_here="$(_locationctl_clients)"
+                ;;
+            locate:0)
+                words_here="$(_locationctl_clients)"
+                ;;
+            watch:0)
+                words_here="$(_locationctl_clients)"
+                ;;
+            tail:0)
+                words_here="$(_locationctl_clients)"
+                _filedir
+                ;;
+            export:0)
+                _filedir
+                ;;
+            summary:*)
+                _filedir
+                ;;
+            plot:*)
+                _filedir
                 ;;
         esac
     fi

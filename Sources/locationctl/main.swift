@@ -28,6 +28,9 @@ case .success(let invocation):
     case .help(let command):
         Console.out(CtlUsage.help(for: command))
         status = .ok
+    case .completionScript(let shell):
+        Console.out(CompletionScript.script(for: shell))
+        status = .ok
     case .version:
         Console.out("locationctl \(LocationdVersion.string) (protocol \(ControlProtocol.version))\n")
         status = .ok

@@ -14,6 +14,7 @@ public enum CtlArguments {
         var json = false
         var help = false
         var version = false
+        var completion: String?
         var words: [String] = []
         var index = 0
         var optionsEnded = false
@@ -31,6 +32,12 @@ public enum CtlArguments {
             case "--json": json = true
             case "-h", "--help": help = true
             case "--version": version = true
+            case "--generate-completion-script":
+                guard index < arguments.count else {
+                    return .failure(error("--generate-completion-script needs a shell: bash or zsh", command: nil))
+                }
+                completion = arguments[index]
+                index += 1
             case "--socket":
                 guard index < arguments.count else {
                     return .failure(error("--socket needs a path", command: nil))
@@ -52,6 +59,15 @@ public enum CtlArguments {
             .success(CtlInvocation(socketPath: socketPath, json: json, action: action))
         }
 
+        if let completion {
+            guard let shell = CompletionScript.Shell(rawValue: completion) else {
+                return .failure(
+                    error(
+                        "no completion script for \"\(completion)\"; use bash or zsh"
+                            + Suggestion.phrase(for: completion, among: ["bash", "zsh"]), command: nil))
+            }
+            return invocation(.completionScript(shell))
+        }
         guard let command = words.first, command != "--" || words.count > 1 else {
             if help { return invocation(.help(command: nil)) }
             if version { return invocation(.version) }
@@ -117,18 +133,12 @@ struct CommandParser {
         .failure(CtlArguments.error(message, command: command))
     }
 
-    /// Options each command takes, and whether they take a value.
-    static let optionTable: [String: [(names: [String], takesValue: Bool)]] = [
-        "locate": [(["--timeout"], true)],
-        "answer": [(["--approximate"], false)],
-        "tail": [(["-n", "--lines"], true), (["-f", "--follow"], false)],
-        "export": [(["--format"], true), (["-o", "--output"], true), (["--gap"], true), (["--line"], false)],
-        "summary": [(["--gap"], true)],
-        "plot": [(["-o", "--output"], true), (["--gap"], true)],
-    ]
-
     mutating func parse() -> Result<CtlInvocation.Action, UsageError> {
-        let table = Self.optionTable[command] ?? []
+        guard let declared = CtlCommands.command(command) else {
+            // CtlArguments.parse only hands over words the table has.
+            preconditionFailure("locationctl command \"\(command)\" is not in CtlCommands.all")
+        }
+        let table = declared.options
         var index = 0
         var optionsEnded = false
         while index < arguments.count {
@@ -182,7 +192,7 @@ struct CommandParser {
                 options.append((canonical, nil))
             }
         }
-        return action()
+        return declared.build(self)
     }
 
     static func isNumber(_ text: String) -> Bool { Double(text) != nil }
@@ -215,125 +225,8 @@ struct CommandParser {
                 command: command))
     }
 
-    func action() -> Result<CtlInvocation.Action, UsageError> {
-        func request(_ command: Command) -> Result<CtlInvocation.Action, UsageError> {
-            .success(.request(.command(command)))
-        }
-        switch command {
-        case "status":
-            return expect(["CLIENT"], optional: 1).map { .request(.status(client: $0.first)) }
-        case "watch":
-            return expect(["CLIENT"], optional: 1).map { .request(.watch(client: $0.first)) }
-        case "prompts":
-            return expect([]).map { _ in .request(.prompts) }
-        case "services":
-            return expect(["on|off"]).flatMap { args in
-                word(args[0], "services", ["on", "off"]) { $0 == "on" ? true : $0 == "off" ? false : nil }
-            }.map { .request(.command(.services(on: $0))) }
-        case "authorize":
-            return expect(["CLIENT", "STATUS"]).flatMap { args in
-                if args[1] == "restricted" {
-                    return .failure(
-                        CtlArguments.error(
-                            "restricted is set only by an administrator, with [policy] restricted in locationd.conf",
-                            command: command))
-                }
-                let words = ["never", "ask", "while-using", "always"]
-                return word(args[1], "status", words) { words.contains($0) ? AuthorizationStatus(rawValue: $0) : nil }
-                    .flatMap { request(.authorize(client: args[0], status: $0)) }
-            }
-        case "accuracy":
-            return expect(["CLIENT", "full|reduced"]).flatMap { args in
-                word(args[1], "accuracy", ["full", "reduced"]) { $0 == "full" ? true : $0 == "reduced" ? false : nil }
-                    .flatMap { request(.accuracy(client: args[0], full: $0)) }
-            }
-        case "request":
-            return expect(["CLIENT", "while-using|always"]).flatMap { args in
-                word(args[1], "request", RequestKind.allCases.map(\.rawValue)) { RequestKind(rawValue: $0) }
-                    .flatMap { request(.request(client: args[0], kind: $0)) }
-            }
-        case "answer":
-            return expect(["CLIENT", "ANSWER"]).flatMap { args in
-                word(args[1], "answer", Answer.allCases.map(\.rawValue)) { Answer(rawValue: $0) }
-                    .flatMap { request(.answer(client: args[0], answer: $0, precise: flag("--approximate") ? false : nil)) }
-            }
-        case "share":
-            return expect(["CLIENT"]).flatMap { request(.share(client: $0[0])) }
-        case "reset":
-            return expect(["CLIENT"]).flatMap { request(.reset(client: $0[0])) }
-        case "start":
-            return expect(["CLIENT"]).flatMap { request(.start(client: $0[0])) }
-        case "stop":
-            return expect(["CLIENT"]).flatMap { request(.stop(client: $0[0])) }
-        case "request-full-accuracy":
-            return expect(["CLIENT", "KEY"]).flatMap { request(.requestFullAccuracy(client: $0[0], purpose: $0[1])) }
-        case "session":
-            return expect(["CLIENT", "begin|end"]).flatMap { args in
-                word(args[1], "session", ["begin", "end"]) { $0 == "begin" ? true : $0 == "end" ? false : nil }
-                    .flatMap { request(.session(client: args[0], inUse: $0)) }
-            }
-        case "locate":
-            return expect(["CLIENT"]).flatMap { args in
-                var timeout: Double?
-                if let text = option("--timeout") {
-                    guard let seconds = Double(text), seconds > 0, seconds <= ControlRequest.maximumLocateTimeout else {
-                        return fail("--timeout must be a number of seconds above 0 and at most \(Int(ControlRequest.maximumLocateTimeout)), not \"\(text)\"")
-                    }
-                    timeout = seconds
-                }
-                return request(.locate(client: args[0], timeout: timeout))
-            }
-        case "tail":
-            return expect(["CLIENT"], optional: 1).flatMap { args in
-                var lines = 10
-                if let text = option("--lines") {
-                    guard let n = Int(text), n >= 0 else {
-                        return fail("-n must be a whole number of records, 0 or more, not \"\(text)\"")
-                    }
-                    lines = n
-                }
-                let target: CtlInvocation.Tail.Target
-                if let arg = args.first, arg.contains("/") || arg.hasSuffix(".jsonl") || arg == "-" {
-                    target = .file(arg)
-                } else {
-                    target = .client(args.first)
-                }
-                return .success(.tail(CtlInvocation.Tail(target: target, lines: lines, follow: flag("--follow"))))
-            }
-        case "export":
-            return expect(["LOG"]).flatMap { args in
-                let output = option("--output")
-                if let output, output.isEmpty { return fail("-o needs a file name") }
-                let formats = ExportFormat.allCases.map(\.rawValue)
-                let format: ExportFormat
-                if let text = option("--format") {
-                    switch word(text.lowercased(), "format", formats, { ExportFormat(rawValue: $0) }) {
-                    case .success(let f): format = f
-                    case .failure(let e): return .failure(e)
-                    }
-                } else if let output, let inferred = ExportFormat(fileName: output) {
-                    format = inferred
-                } else {
-                    return fail("missing --format (gpx, geojson, kml or csv)")
-                }
-                var gap = TrackSegmenter.defaultGap
-                if let text = option("--gap") {
-                    guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
-                        return fail("--gap must be a number of seconds above 0, not \"\(text)\"")
-                    }
-                    gap = seconds
-                }
-                if flag("--line") && format != .geojson {
-                    return fail("--line is for --format geojson (GPX and KML already write tracks)")
-                }
-                return .success(
-                    .export(CtlInvocation.Export(log: args[0], format: format, output: output, gap: gap, line: flag("--line"))))
-            }
-        case "summary", "plot":
-            return trackAction()
-        default:
-            // CtlArguments.parse only hands over words that have a help page; every page has a case here.
-            preconditionFailure("locationctl command \"\(command)\" has a help page but no parser")
-        }
+    /// The action that sends `command` to the daemon.
+    func request(_ command: Command) -> Result<CtlInvocation.Action, UsageError> {
+        .success(.request(.command(command)))
     }
 }

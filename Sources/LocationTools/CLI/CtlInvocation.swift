@@ -15,6 +15,8 @@ public struct CtlInvocation: Sendable, Hashable {
         case help(command: String?)
         /// Print the version, exit 0.
         case version
+        /// Print the shell's completion script (`--generate-completion-script`), exit 0.
+        case completionScript(CompletionScript.Shell)
         /// Send one request to the daemon and print the reply (for `watch`, then the events).
         case request(ControlRequest.Operation)
         /// Print (and with `follow`, keep printing) a client's coordinate log.

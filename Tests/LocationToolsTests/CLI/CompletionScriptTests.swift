@@ -37,6 +37,24 @@ import TestSupport
         }
     }
 
+    /// The checked-in scripts are what the command table generates now: run
+    /// `locationctl --generate-completion-script bash > completion/locationctl.bash`
+    /// (and `zsh > completion/_locationctl`) after changing a command.
+    @Test(arguments: CompletionScript.Shell.allCases)
+    func theInstalledScriptsAreGeneratedFromTheCommandTable(shell: CompletionScript.Shell) throws {
+        let path = shell == .bash ? Self.bashScript : Self.zshScript
+        let text = String(decoding: try FileIO.read(path), as: UTF8.self)
+        #expect(text == CompletionScript.script(for: shell), "\(path) is out of date: regenerate it")
+    }
+
+    @Test(.enabled(if: ExternalTool.isAvailable(when: access("/usr/bin/zsh", X_OK) == 0), "needs zsh (zsh)"))
+    func bothScriptsParseInTheirShells() async throws {
+        for (shell, path) in [("bash", Self.bashScript), ("zsh", Self.zshScript)] {
+            let result = try await ChildProcess.run([shell, "-n", path], timeout: 30)
+            #expect(result.status == 0, "\(shell) -n \(path): \(result.stderr)")
+        }
+    }
+
     @Test func bothScriptsOfferEveryCommandLocationctlHas() throws {
         let commands = Set(CtlUsage.commandNames + ["help"])
         #expect(Set(try Self.bashCommands()) == commands, "completion/locationctl.bash")
@@ -92,7 +110,10 @@ import TestSupport
         #expect(try await Self.complete(["export", "log.jsonl", "--format", ""], program: fake)
             == ["csv", "geojson", "gpx", "kml"])
         #expect(try await Self.complete(["help", "req"], program: fake) == ["request", "request-full-accuracy"])
-        #expect(try await Self.complete(["plot", "a.jsonl", "-"], program: fake) == ["--gap", "-o"])
+        #expect(try await Self.complete(["plot", "a.jsonl", "-"], program: fake) == ["--gap", "--output", "-o"])
+        // An option's value is not counted as an argument.
+        #expect(try await Self.complete(["locate", "--timeout", "5", "l"], program: fake) == ["logger"])
+        #expect(try await Self.complete(["tail", "-n", "5", "--"], program: fake) == ["--follow", "--lines"])
         // No daemon: no client names, and no error.
         #expect(try await Self.complete(["authorize", ""], program: silent) == [])
     }

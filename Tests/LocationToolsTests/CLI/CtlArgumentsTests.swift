@@ -248,4 +248,14 @@ import Testing
         }
         #expect(DaemonUsage.overview.contains("replay FILE"))
     }
+
+    @Test func printsACompletionScriptForBashOrZshOnly() throws {
+        #expect(try CtlArguments.parse(["--generate-completion-script", "zsh"]).get().action == .completionScript(.zsh))
+        #expect(try CtlArguments.parse(["--generate-completion-script", "bash"]).get().action == .completionScript(.bash))
+        guard case .failure(let error) = CtlArguments.parse(["--generate-completion-script", "fish"]) else {
+            Issue.record("fish was accepted")
+            return
+        }
+        #expect(error.message.contains("use bash or zsh"))
+    }
 }
