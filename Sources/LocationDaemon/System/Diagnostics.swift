@@ -40,12 +40,16 @@ public enum Diagnostics {
         set { prefixes.store(newValue, ordering: .relaxed) }
     }
 
-    /// Writes one line at `level`.
-    public static func log(_ level: Level, _ message: String) {
-        guard level.rawValue <= threshold.load(ordering: .relaxed) else { return }
+    /// Whether a line at `level` would be written now.
+    public static func isEnabled(_ level: Level) -> Bool { level.rawValue <= threshold.load(ordering: .relaxed) }
+
+    /// Writes one line at `level`. The message is built only when the line is
+    /// written: a debug line costs nothing below the threshold.
+    public static func log(_ level: Level, _ message: @autoclosure () -> String) {
+        guard isEnabled(level) else { return }
         var line = priorityPrefixes ? "<\(level.rawValue)>" : ""
         // One line per entry: a multi-line message would lose its level after the first line.
-        for scalar in message.unicodeScalars {
+        for scalar in message().unicodeScalars {
             line.unicodeScalars.append(scalar == "\n" ? " " : scalar)
         }
         line += "\n"
@@ -54,13 +58,13 @@ public enum Diagnostics {
     }
 
     /// `<3>` — something failed.
-    public static func error(_ message: String) { log(.error, message) }
+    public static func error(_ message: @autoclosure () -> String) { log(.error, message()) }
     /// `<4>` — something is wrong; carrying on.
-    public static func warning(_ message: String) { log(.warning, message) }
+    public static func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
     /// `<5>` — significant.
-    public static func notice(_ message: String) { log(.notice, message) }
+    public static func notice(_ message: @autoclosure () -> String) { log(.notice, message()) }
     /// `<6>` — routine.
-    public static func info(_ message: String) { log(.info, message) }
+    public static func info(_ message: @autoclosure () -> String) { log(.info, message()) }
     /// `<7>` — for developers.
-    public static func debug(_ message: String) { log(.debug, message) }
+    public static func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
 }
