@@ -49,6 +49,10 @@ public final class EffectCarrier {
     /// The clients' program servers, when any serve (the daemon's; a replay has none).
     public var programs: ProgramSinks?
 
+    // `@exclusivity(unchecked)` here: what the fix path mutates on every fix, touched only by
+    // its one owner (behind DaemonCore's lock, or a replay) and never re-entrantly, so the
+    // runtime's per-access check bought nothing and cost about a tenth of the instructions
+    // per fix (docs/ARCHITECTURE.md, "Threads and who owns what"; docs/performance.md).
     /// The tally but for deliveries, which `fanout` counts per recipient.
     @exclusivity(unchecked) private var counted = Tally()
     @exclusivity(unchecked) private var persistRequested = false

@@ -12,6 +12,10 @@ import LocationSystem
 final class EngineOwner {
     /// The configuration in force.
     private(set) var config: DaemonConfig
+    // `@exclusivity(unchecked)` here: what the fix path mutates on every fix, touched only by
+    // its one owner (behind DaemonCore's lock, or a replay) and never re-entrantly, so the
+    // runtime's per-access check bought nothing and cost about a tenth of the instructions
+    // per fix (docs/ARCHITECTURE.md, "Threads and who owns what"; docs/performance.md).
     /// Fixes the source has reported (any mode).
     @exclusivity(unchecked) private(set) var fixesSeen = 0
 

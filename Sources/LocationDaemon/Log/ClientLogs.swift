@@ -85,6 +85,10 @@ public final class ClientLogs {
     public private(set) var fsyncPolicy: FsyncPolicy
     /// Replay's `--log-dir`: the directory every client's log goes to instead of `log_dir`.
     public let logDirectoryOverride: String?
+    // `@exclusivity(unchecked)` here: what the fix path mutates on every fix, touched only by
+    // its one owner (behind DaemonCore's lock, or a replay) and never re-entrantly, so the
+    // runtime's per-access check bought nothing and cost about a tenth of the instructions
+    // per fix (docs/ARCHITECTURE.md, "Threads and who owns what"; docs/performance.md).
     /// Every client, in config order; a client's slot is its place here.
     @exclusivity(unchecked) private var entries: [Entry] = []
     private var slots: [String: Int] = [:]

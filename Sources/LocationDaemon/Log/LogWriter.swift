@@ -81,6 +81,10 @@ public final class LogWriter {
     public let fsyncPolicy: FsyncPolicy
     /// Bytes of a torn last line cut off by the last open or reopen (0: the file was whole).
     public private(set) var repairedBytes: Int = 0
+    // `@exclusivity(unchecked)` here: what the fix path mutates on every fix, touched only by
+    // its one owner (behind DaemonCore's lock, or a replay) and never re-entrantly, so the
+    // runtime's per-access check bought nothing and cost about a tenth of the instructions
+    // per fix (docs/ARCHITECTURE.md, "Threads and who owns what"; docs/performance.md).
     /// Lines written since the writer was made.
     @exclusivity(unchecked) public private(set) var linesWritten: Int = 0
     /// Lines dropped since the writer was made (the hold was full, or closed while failing).
