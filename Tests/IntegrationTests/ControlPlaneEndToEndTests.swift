@@ -203,7 +203,7 @@ struct ControlPlaneEndToEndTests {
     /// Fault suite (scripts/faults): `LOCATIOND_FAULTS_REQUESTS` (20 000) malformed or random
     /// request lines from 16 peers at once while 64 watchers are attached, half never reading,
     /// and `status` is timed on a connection of its own. Every line is answered with an error,
-    /// the daemon never stops serving, its memory stays bounded. (README gives a 400 000 run.)
+    /// the daemon never stops serving, its memory stays bounded. (docs/testing.md gives a 400 000 run.)
     @Test func hostileRequestsFromManyPeersAndSixtyFourWatchersLeaveTheDaemonServingInBoundedMemory() async throws {
         let requests = FaultReport.size("LOCATIOND_FAULTS_REQUESTS", default: 20_000)
         let peers = 16
