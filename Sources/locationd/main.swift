@@ -1,5 +1,5 @@
 // locationd: parse the command line, then run the daemon, a replay or a
-// configuration check (SPEC §5.1). Everything else lives in LocationDaemon.
+// configuration check (docs/design.md §4). Everything else lives in LocationDaemon.
 #if canImport(Glibc)
 import Glibc
 #endif

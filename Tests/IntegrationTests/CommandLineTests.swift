@@ -2,7 +2,7 @@ import LocationCore
 import Testing
 import TestSupport
 
-/// `locationd`'s commands, help and exit codes (SPEC §5.1), as a process.
+/// `locationd`'s commands, help and exit codes (docs/design.md §4), as a process.
 @Suite(.enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
 struct CommandLineTests {
     @Test func checkConfigPrintsAnEffectiveConfigurationThatReadsBackTheSame() async throws {

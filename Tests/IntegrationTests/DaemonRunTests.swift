@@ -20,7 +20,7 @@ struct DaemonRunTests {
     static let backoffCap = 0.75
     static let backoff: [Double] = (0..<8).map { min(backoffCap, 0.125 * Double(1 << $0)) }
 
-    /// The 5 m chain of the walk, as SPEC §3.4 defines it.
+    /// The 5 m chain of the walk, as docs/authorization.md §4 defines it.
     static func expectedChain() throws -> [Fix] {
         distanceFilterChain(try nmeaFixes(walk), filter: 5)
     }
@@ -277,7 +277,7 @@ struct DaemonRunTests {
         let asked = monotonicNow()
         daemon.signal(SIGTERM)
         #expect(await daemon.wait(timeout: 60))
-        // SPEC §6: exit within a second of SIGTERM, measured from the signal
+        // docs/design.md §9: exit within a second of SIGTERM, measured from the signal
         // to the exit as the reaper thread saw it (the test's own polling and
         // scheduling are not part of it).
         let took = (daemon.exit?.time ?? .infinity) - asked

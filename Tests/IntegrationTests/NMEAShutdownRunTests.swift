@@ -12,7 +12,7 @@ import TestSupport
 /// device): the reader's waits all poll the source's `Wakeup`, so the stop
 /// request interrupts them. Checked by behaviour: the daemon exits cleanly
 /// after SIGTERM, within a generous deadline; the measured time is in the
-/// failure message, and SPEC §6's one second is checked by
+/// failure message, and docs/design.md §9's one second is checked by
 /// `DaemonRunTests.sigtermExitsZeroWithinASecondWithLogsAndStateWritten`.
 @Suite(.enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
 struct NMEAShutdownRunTests {

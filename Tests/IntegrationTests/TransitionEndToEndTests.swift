@@ -7,7 +7,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Every row of SPEC §3.3, reached with the built `locationctl` against the
+/// Every row of docs/authorization.md §3, reached with the built `locationctl` against the
 /// running daemon (gpsd feeding it through gpsfake): the command's exit
 /// status and reply, the state `status --json` shows afterwards, and the
 /// events a watcher saw for that command.

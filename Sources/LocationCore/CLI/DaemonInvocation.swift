@@ -1,4 +1,4 @@
-/// A parsed `locationd` command line (SPEC §5.1).
+/// A parsed `locationd` command line (docs/design.md §4).
 public enum DaemonInvocation: Sendable, Hashable {
     /// `locationd run [--config PATH]`: the daemon, in the foreground.
     case run(config: String)

@@ -1,4 +1,4 @@
-/// Exit statuses of `locationd` and `locationctl` (SPEC §5.1).
+/// Exit statuses of `locationd` and `locationctl` (docs/design.md §4).
 public enum ExitCode: Int32, Sendable, Hashable, CaseIterable {
     /// Done.
     case ok = 0

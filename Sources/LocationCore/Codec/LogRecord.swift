@@ -1,4 +1,4 @@
-/// One line of a client's coordinate log (SPEC §5.3), both directions.
+/// One line of a client's coordinate log (docs/protocol.md, "Log records"), both directions.
 ///
 /// ```
 /// {"time":"2026-03-14T23:50:01.000Z","lat":35.6811990,"lon":139.7670669,"alt":40.0,"hAcc":17.1,

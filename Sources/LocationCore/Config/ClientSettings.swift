@@ -89,7 +89,7 @@ public enum AuthorizationStatus: String, Sendable, Hashable, CaseIterable, Custo
     public var description: String { rawValue }
 }
 
-/// One client's settings from its `[client.NAME]` config section (SPEC §2).
+/// One client's settings from its `[client.NAME]` config section (docs/design.md §2).
 public struct ClientSettings: Sendable, Hashable {
     /// The section name: `[client.NAME]`.
     public var name: String
@@ -126,7 +126,7 @@ public struct ClientSettings: Sendable, Hashable {
     /// Where the log's records are published over MQTT; `nil`: nowhere (the engine never reads it).
     public var mqtt: MQTTSettings?
 
-    /// A client with the SPEC's defaults for everything not given.
+    /// A client with locationd.conf(5)'s defaults for everything not given.
     public init(
         name: String,
         log: String? = nil,

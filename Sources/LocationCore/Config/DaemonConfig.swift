@@ -1,4 +1,4 @@
-/// The daemon's configuration: `/etc/locationd/locationd.conf` (SPEC §5.2,
+/// The daemon's configuration: `/etc/locationd/locationd.conf` (docs/design.md §5,
 /// locationd.conf(5)) as a value. Pure: text and environment in, value out.
 public struct DaemonConfig: Sendable, Hashable {
     /// Where the daemon looks when no `--config` is given.

@@ -1,7 +1,7 @@
-/// One request on the control socket (SPEC §5.4): `{"id":7,"cmd":"authorize","client":"logger","status":"never"}`.
+/// One request on the control socket (docs/protocol.md, "Requests"): `{"id":7,"cmd":"authorize","client":"logger","status":"never"}`.
 ///
 /// The same vocabulary serves the socket, `locationctl` and replay events
-/// (SPEC §5.5). `decode` never throws on bad input: every malformed shape
+/// (docs/protocol.md, "Replay events"). `decode` never throws on bad input: every malformed shape
 /// becomes a `ProtocolError` the server replies with, and the connection
 /// stays usable.
 public struct ControlRequest: Sendable, Hashable {
@@ -59,7 +59,7 @@ public struct ControlRequest: Sendable, Hashable {
     /// Who may send it.
     public var access: ControlAccess { operation.access }
 
-    /// Every `cmd` word, in the order of SPEC §5.4.
+    /// Every `cmd` word, in the order error messages list them.
     public static let commandNames = [
         "hello", "status", "services", "authorize", "accuracy", "request", "prompts", "answer", "share", "reset",
         "request-full-accuracy", "session", "start", "stop", "locate", "watch",

@@ -1,5 +1,5 @@
-/// What a reader of the daemon may see, decided once from who it is (SPEC
-/// §5.4, docs/protocol.md § Read tiers). The control server decides it when a
+/// What a reader of the daemon may see, decided once from who it is
+/// (docs/protocol.md § Read tiers). The control server decides it when a
 /// peer connects; any other server that hands out daemon state (e.g. a
 /// gpsd-protocol socket) decides it the same way and filters through
 /// `Disclosure`.

@@ -1,4 +1,4 @@
-/// One state change of a replay (SPEC §5.5): apply `command` before the
+/// One state change of a replay (docs/protocol.md, "Replay events"): apply `command` before the
 /// first fix whose time is at or after `at`.
 public struct ReplayEvent: Sendable, Hashable {
     /// UTC seconds.

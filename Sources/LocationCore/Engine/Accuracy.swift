@@ -5,7 +5,7 @@
 enum Accuracy: Sendable, Hashable {
     /// The Precise switch is on.
     case full
-    /// The Precise switch is off: approximate location (SPEC §4).
+    /// The Precise switch is off: approximate location (docs/authorization.md §6).
     case reduced
     /// The switch is off, but full accuracy was granted for `purpose`; `until` is when it ends if the
     /// client stays out of use (`nil` while it is in use).

@@ -1,4 +1,4 @@
-/// Allow Once, and the location button's grant (SPEC §3.3): a while-using
+/// Allow Once, and the location button's grant (docs/authorization.md §3): a while-using
 /// grant that ends once the client has been out of use for `once_grace`
 /// seconds (counted from going out of use, or from the grant if it was made
 /// out of use), or at a restart (it is saved as `ask`). This file is the whole

@@ -2,7 +2,7 @@
 public enum AccuracyAuthorization: Sendable, Hashable, CustomStringConvertible {
     /// Precise location.
     case full
-    /// Approximate location (SPEC §4).
+    /// Approximate location (docs/authorization.md §6).
     case reduced
     /// Full accuracy granted for one purpose until the client is out of use for `once_grace` s.
     case temporaryFull(purpose: String)

@@ -4,7 +4,7 @@
 /// `SavedClientState`. The rules that end temporary grants live in
 /// AllowOnce.swift, TemporaryFullAccuracy.swift and ProvisionalAlways.swift.
 struct ClientState: Sendable {
-    // What the fix path reads for every fix (SPEC §3.4 steps 1–7) comes first, together: with many
+    // What the fix path reads for every fix (docs/authorization.md §4, steps 1–7) comes first, together: with many
     // clients the loop then touches as few cache lines per client as it can.
 
     /// Cached from the policy: the client is locked (this overrides `grant`, which is kept).
@@ -12,7 +12,7 @@ struct ClientState: Sendable {
     // App state.
     var inUse: Bool
     var updating: Bool
-    // Permission state (§3.1).
+    // Permission state (docs/authorization.md §12).
     var grant: Grant
     var accuracy: Accuracy {
         didSet { deliversFull = accuracy.deliversFull }
@@ -22,7 +22,7 @@ struct ClientState: Sendable {
     private(set) var deliversFull: Bool
     var locate: PendingLocate?
 
-    // Delivery state (§3.4).
+    // Delivery state (docs/authorization.md §4).
     /// The last epoch delivered, deliveries and drops by reason (step 4, `status`).
     var track = DeliveryTrack()
     /// Cached from `desiredAccuracy`: the largest horizontal error that passes (`infinity` for no gate).

@@ -1,6 +1,7 @@
-/// Why a fix was not delivered to a client: the §3.4 step that stopped it.
+/// Why a fix was not delivered to a client: the delivery step that stopped it
+/// (docs/authorization.md §4).
 /// Every fix the engine handles is, per client, either delivered or counted
-/// under exactly one of these (the first step it fails, in SPEC order).
+/// under exactly one of these (the first step it fails, in step order).
 public enum DropReason: String, Sendable, Hashable, CaseIterable, Codable {
     /// Step 1: Location Services are off.
     case servicesOff = "services-off"
@@ -55,7 +56,7 @@ public struct DropCounters: Sendable, Hashable {
     /// Fixes kept back for any reason.
     public var total: Int { counts.reduce(0, +) }
 
-    /// The reasons with a non-zero count, in SPEC order.
+    /// The reasons with a non-zero count, in step order.
     public var nonZero: [(reason: DropReason, count: Int)] {
         DropReason.allCases.compactMap { counts[$0.index] > 0 ? ($0, counts[$0.index]) : nil }
     }

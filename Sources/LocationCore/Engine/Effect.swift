@@ -14,7 +14,7 @@ public enum SourceState: String, Sendable, Hashable, CaseIterable {
 public enum DeliveredAccuracy: String, Sendable, Hashable {
     /// The receiver's fix (full or temporary-full accuracy).
     case full
-    /// Obfuscated as SPEC §4 says.
+    /// Obfuscated as docs/authorization.md §6 says.
     case reduced
 }
 

@@ -1,4 +1,4 @@
-/// `status` (SPEC §5.4): the engine's state at this moment, and per client
+/// `status` (docs/protocol.md; docs/authorization.md §4, "What is not delivered"): the engine's state at this moment, and per client
 /// why it is or is not delivering and the one command that would change that.
 extension Engine {
     /// Whether Location Services are on (what `status(now:).services` says, without building the status).
@@ -31,7 +31,7 @@ extension Engine {
             drops: c.track.drops, lastDeliveredAge: age, eligible: eligible)
     }
 
-    /// The first thing in §3.4's order that stops delivery, as a sentence and a command
+    /// The first thing in the delivery steps' order that stops delivery, as a sentence and a command
     /// (`nil` when delivering or when no command helps, as in an outage).
     func explain(_ i: Int, now: Double, delivering: Bool) -> (String, String?) {
         let c = clients[i]

@@ -1,5 +1,5 @@
 /// Timers (locate timeout, Allow Once and temporary full accuracy grace) and
-/// the receiver's outages (SPEC §3.3, §3.4).
+/// the receiver's outages (docs/authorization.md §3, §4).
 extension Engine {
     /// Fires every timer due at `now`, in config order: locate timeouts here, the grants' own ends in
     /// AllowOnce.swift and TemporaryFullAccuracy.swift.

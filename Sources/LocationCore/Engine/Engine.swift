@@ -1,4 +1,4 @@
-/// The authorization engine (SPEC §2–§4): a pure state machine. Every input
+/// The authorization engine (docs/authorization.md): a pure state machine. Every input
 /// carries `now` and returns the effects to carry out; it reads no clock,
 /// does no IO and holds no global state. Randomness comes only from the
 /// seeded per-client sources in the saved state.
@@ -216,13 +216,13 @@ public struct Engine: Sendable {
         return clients[i].grant.status
     }
 
-    /// §3.4 steps 1–2: services on and the effective status allows delivery now.
+    /// Delivery steps 1–2 (docs/authorization.md §4): services on and the effective status allows delivery now.
     @inline(__always)
     func allowsDelivery(_ i: Int) -> Bool {
         authorizationRefusal(i) == nil
     }
 
-    /// The first of §3.4 steps 1–2 that refuses delivery now, or `nil`.
+    /// The first of delivery steps 1–2 that refuses delivery now, or `nil`.
     @inline(__always)
     func authorizationRefusal(_ i: Int) -> DropReason? {
         guard services else { return .servicesOff }
@@ -230,14 +230,14 @@ public struct Engine: Sendable {
         return clients[i].grant.deliveryRefusal(inUse: clients[i].inUse)
     }
 
-    /// The first of §3.4 steps 1–3 that refuses delivery now, or `nil`.
+    /// The first of delivery steps 1–3 that refuses delivery now, or `nil`.
     @inline(__always)
     func eligibilityRefusal(_ i: Int) -> DropReason? {
         if let refusal = authorizationRefusal(i) { return refusal }
         return clients[i].updating || clients[i].locate != nil ? nil : .notUpdating
     }
 
-    /// §3.4 steps 1–3.
+    /// Delivery steps 1–3 (docs/authorization.md §4).
     @inline(__always)
     func isEligible(_ i: Int) -> Bool {
         eligibilityRefusal(i) == nil

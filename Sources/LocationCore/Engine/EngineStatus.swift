@@ -1,4 +1,4 @@
-/// The engine's state at one moment, for `status` (SPEC §5.4). Nothing here is
+/// The engine's state at one moment, for `status` (docs/protocol.md). Nothing here is
 /// cached outside the engine: it is computed on request.
 public struct EngineStatus: Sendable, Hashable {
     /// The Location Services switch.
@@ -43,7 +43,7 @@ public struct ClientStatus: Sendable, Hashable {
     /// Whether the client was delivered a fix within the last `Engine.deliveringWindow` seconds
     /// (and steps 1–3 still let it have the next one).
     public var delivering: Bool
-    /// Whether §3.4 steps 1–3 let it have the next usable fix (it may still be waiting for one).
+    /// Whether delivery steps 1–3 (docs/authorization.md §4) let it have the next usable fix (it may still be waiting for one).
     public var eligible: Bool
     /// Why it is or is not delivering, as one sentence.
     public var reason: String

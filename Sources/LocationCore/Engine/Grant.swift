@@ -1,4 +1,4 @@
-/// What the user has granted a client (SPEC §3.1), as one value whose cases
+/// What the user has granted a client (docs/authorization.md §12), as one value whose cases
 /// carry exactly what they need: a once grant exists only on while-using and
 /// carries its own grace clock, provisional exists only on always, so neither
 /// "once and always" nor "provisional while-using" can be written down.
@@ -56,7 +56,7 @@ enum Grant: Sendable, Hashable {
         }
     }
 
-    /// SPEC §3.4 step 2 for this grant: why a fix may not be delivered, given whether the client is
+    /// Delivery step 2 (docs/authorization.md §4) for this grant: why a fix may not be delivered, given whether the client is
     /// in use; `nil` when it may.
     @inline(__always)
     func deliveryRefusal(inUse: Bool) -> DropReason? {

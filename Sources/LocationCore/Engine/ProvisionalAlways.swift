@@ -1,4 +1,4 @@
-/// Provisional always and its one upgrade prompt (SPEC §3.3, iOS 13+):
+/// Provisional always and its one upgrade prompt (docs/authorization.md §3, iOS 13+):
 /// "Allow While Using App" on an always prompt grants `always` provisionally,
 /// which delivers only while in use (`Grant.deliveryRefusal`). The first fix
 /// that only a full always would deliver — out of use, updating or locating,

@@ -1,5 +1,5 @@
-/// Reduced accuracy's "at most one delivery per `reduced_interval`" (SPEC §4
-/// step 6) on the engine's monotonic clock, so a receiver's time jump can
+/// Reduced accuracy's "at most one delivery per `reduced_interval`" (docs/authorization.md
+/// §4, step 6) on the engine's monotonic clock, so a receiver's time jump can
 /// neither open it early nor shut it for a year.
 ///
 /// Across restarts the last delivery is saved as UTC (`ReducedAccuracyState

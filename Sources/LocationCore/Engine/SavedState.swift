@@ -1,7 +1,7 @@
 /// What the engine keeps across restarts (`state.json`): the Location
 /// Services switch and each client's permanent state. Allow Once,
 /// temporary full accuracy, pending prompts and pending locates are not
-/// saved, so a restart ends them as SPEC §3.3 says. Its JSON form is
+/// saved, so a restart ends them as docs/authorization.md §1 and §3 say. Its JSON form is
 /// SavedState+JSON.swift.
 public struct SavedState: Sendable, Hashable {
     /// The format version this build writes (it reads 1 too).

@@ -1,5 +1,5 @@
 /// Temporary full accuracy (`requestTemporaryFullAccuracyAuthorization`,
-/// SPEC §3.3): granted for one configured purpose by the full-accuracy
+/// docs/authorization.md §3): granted for one configured purpose by the full-accuracy
 /// prompt, it ends once the client has been out of use for `once_grace`
 /// seconds, when the client loses its grant (or is restricted), when the
 /// Precise switch is set either way, and at a restart (it is not saved).

@@ -1,5 +1,5 @@
-/// The receiver's time line as the engine has seen it (SPEC §3.4 step 4, see
-/// docs/authorization.md "Receiver time"). Fix times only ever name epochs:
+/// The receiver's time line as the engine has seen it (docs/authorization.md
+/// §4, step 4, and "Receiver time"). Fix times only ever name epochs:
 /// they decide "the same epoch again", never a timer.
 ///
 /// Usable fixes arrive with non-decreasing times within one *time base*. A

@@ -83,7 +83,7 @@ public struct Fix: Sendable, Hashable {
         value.flatMap { $0.isFinite ? $0 : nil }
     }
 
-    /// True when this fix can be delivered at all (SPEC §3.4 step 4, less the
+    /// True when this fix can be delivered at all (docs/authorization.md §4, step 4, less the
     /// per-client "not the same epoch again" check): a 2D or 3D fix with a
     /// time, finite coordinates in range and every value in its domain.
     public var isUsable: Bool {
@@ -92,7 +92,7 @@ public struct Fix: Sendable, Hashable {
             && latitude >= -90 && latitude <= 90
             && longitude >= -180 && longitude <= 180
         else { return false }
-        // Values in their domain (SPEC §3.4 step 4): an estimate is a positive distance, a speed is
+        // Values in their domain (docs/authorization.md §4, step 4): an estimate is a positive distance, a speed is
         // not negative, a course is in [0, 360). A value out of it is a broken fix, not an unknown one.
         if let e = horizontalError, !(e > 0 && e.isFinite) { return false }
         if let e = verticalError, !(e > 0 && e.isFinite) { return false }

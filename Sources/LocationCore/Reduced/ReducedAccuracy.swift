@@ -1,9 +1,9 @@
 import Glibc
 
-/// The reduced-accuracy obfuscation of SPEC §4: secret offset, hourly drift,
+/// The reduced-accuracy obfuscation of docs/authorization.md §6: secret offset, hourly drift,
 /// grid snap, and only what a coarse position may say.
 public enum ReducedAccuracy {
-    /// The smallest grid the SPEC allows, in metres.
+    /// The smallest grid allowed (docs/authorization.md §6), in metres.
     public static let minimumGrid = 200.0
     /// Length of one degree of latitude on the mean meridian, in metres: the grid's latitude step is
     /// fixed in degrees, so it never depends on the position it hides.

@@ -1,6 +1,6 @@
 import Glibc
 
-/// One client's reduced-accuracy secret (SPEC §4): its offset, the random
+/// One client's reduced-accuracy secret (docs/authorization.md §6): its offset, the random
 /// source that drifts it, and the clocks of the drift and of the delivery
 /// interval. Saved with the client's state, so a restart neither draws a fresh
 /// offset nor resets the interval.

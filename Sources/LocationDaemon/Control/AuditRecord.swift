@@ -1,7 +1,7 @@
 import LocationCore
 import LocationSystem
 
-/// One accepted state change, as a line of `audit.jsonl` (SPEC §5.3):
+/// One accepted state change, as a line of `audit.jsonl` (docs/protocol.md, "Audit log"):
 ///
 /// ```
 /// {"time":"2026-03-14T12:00:03.000Z","uid":1000,"pid":4242,"cmd":"authorize","client":"logger","args":{"status":"never"},"before":{…},"after":{…}}

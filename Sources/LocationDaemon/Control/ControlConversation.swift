@@ -3,7 +3,7 @@ import Glibc
 #endif
 import LocationCore
 
-/// The control protocol (SPEC §5.4) on a `ServerLoop`: one JSON request per
+/// The control protocol (docs/protocol.md) on a `ServerLoop`: one JSON request per
 /// line, one reply each, and `watch` turning a connection into an event
 /// stream. Peers come from `SO_PEERCRED`; change requests from peers that
 /// may not change state are refused here, so the handler never sees them.

@@ -5,7 +5,7 @@ import LocationCore
 import LocationSystem
 import Synchronization
 
-/// The control socket (SPEC §5.4): a Unix stream socket carrying one JSON
+/// The control socket (docs/protocol.md): a Unix stream socket carrying one JSON
 /// object per line each way, served by one thread that multiplexes every
 /// connection with `poll(2)` and hands requests to a `ControlHandler`.
 ///

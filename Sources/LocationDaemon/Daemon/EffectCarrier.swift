@@ -3,7 +3,7 @@ import LocationCore
 /// Carries out what the engine returns — the one piece of code `locationd run`
 /// and `locationd replay` share, so the two cannot drift apart:
 ///
-/// * `deliver` → the §5.3 log line → the client's `LogWriter` (and a
+/// * `deliver` → the log line (docs/protocol.md, "Log records") → the client's `LogWriter` (and a
 ///   `location` event for watchers, when anyone watches). A fix delivered to
 ///   several clients at one accuracy is formatted once: the line up to the
 ///   client's name is shared, and only the name and the line's end are added

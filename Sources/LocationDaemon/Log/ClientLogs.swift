@@ -4,7 +4,7 @@ import Glibc
 import LocationCore
 import LocationSystem
 
-/// Every configured client's coordinate log (SPEC §5.3): one `LogWriter` per
+/// Every configured client's coordinate log (docs/design.md §6): one `LogWriter` per
 /// client that has a `log`, opened at start, reopened on SIGHUP, changed by a
 /// reload, closed at shutdown. Every notice a writer returns is logged here,
 /// once, at its level; a log that starts to fail or works again is also kept

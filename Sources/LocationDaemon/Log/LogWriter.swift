@@ -4,7 +4,7 @@ import Glibc
 import LocationCore
 import LocationSystem
 
-/// One client's coordinate log (SPEC §5.3): JSON lines appended whole with
+/// One client's coordinate log (docs/design.md §6): JSON lines appended whole with
 /// `O_APPEND`, forced to disk per the `fsync` policy.
 ///
 /// Crash safety: a line — or a batch of whole lines (`appendLines`) — goes

@@ -1,5 +1,5 @@
-/// A replay's monotonic clock, built from the fixes' own times (SPEC §5.1,
-/// docs/authorization.md "Receiver time"): it starts at the first fix's time
+/// A replay's monotonic clock, built from the fixes' own times (docs/design.md §8,
+/// docs/authorization.md §5 and "Receiver time"): it starts at the first fix's time
 /// and advances by each forward step between consecutive fix times; a step
 /// back advances it by nothing. The engine's timers (Allow Once grace, locate
 /// timeout, reduced_interval, outage detection) run on it, so a recording

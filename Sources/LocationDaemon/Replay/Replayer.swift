@@ -4,7 +4,7 @@ import Glibc
 import LocationCore
 import LocationSystem
 
-/// `locationd replay` (SPEC §5.1, §5.5): a recorded NMEA file through the
+/// `locationd replay` (docs/design.md §8): a recorded NMEA file through the
 /// same engine and the same `EffectCarrier` as the daemon, as fast as it can
 /// be read.
 ///

@@ -1,6 +1,6 @@
 import LocationCore
 
-/// Serves the control socket (SPEC §5.4): the `ControlServer` runs on a
+/// Serves the control socket (docs/protocol.md): the `ControlServer` runs on a
 /// thread of its own and hands every request to the daemon core (its
 /// `ControlHandler`) as a task on the core thread (`CoreExecutor`), never
 /// on the cooperative pool. The socket is bound when the service is made, so a

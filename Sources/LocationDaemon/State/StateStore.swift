@@ -4,7 +4,7 @@ import Glibc
 import LocationCore
 import LocationSystem
 
-/// The daemon's saved state (`state_dir/state.json`, SPEC §6): loaded once at
+/// The daemon's saved state (`state_dir/state.json`, docs/design.md §9): loaded once at
 /// start, saved atomically after changes. It deals in bytes; the caller
 /// encodes and decodes them (and calls `setAside(reason:)` when decoding fails).
 ///

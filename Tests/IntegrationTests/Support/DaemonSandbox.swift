@@ -146,7 +146,7 @@ func nmeaFixes(_ path: String) throws -> [Fix] {
     return fixes
 }
 
-/// SPEC §3.4 for one always-authorized, updating, in-use, full-accuracy
+/// docs/authorization.md §4 for one always-authorized, updating, in-use, full-accuracy
 /// client, written out plainly and independently of the engine: the usable
 /// fixes (newer than the last delivered, within `accuracy` metres), the
 /// first delivered whatever its distance, each next one when it is at least

@@ -1,7 +1,7 @@
 import Testing
 @testable import LocationCore
 
-/// SPEC §3.4: the eight steps, in order.
+/// docs/authorization.md §4: the eight steps, in order.
 @Suite struct DeliveryOrderTests {
     typealias E = TestEngine
 

@@ -62,7 +62,7 @@ extension Engine {
     }
 
     /// The user has allowed the named client's location button before (its one-time share prompt),
-    /// so `share` grants at once, as SPEC §3.3's share rows describe.
+    /// so `share` grants at once, as the share rows of docs/authorization.md §3 describe.
     mutating func allowShare(_ client: String = "app") {
         if let i = index[client] { clients[i].shareConsent = true }
     }

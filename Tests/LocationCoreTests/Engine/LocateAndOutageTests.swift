@@ -1,7 +1,7 @@
 import Testing
 @testable import LocationCore
 
-/// `locate`, `start` while unauthorized, and `location-unknown` per outage (SPEC §3.4).
+/// `locate`, `start` while unauthorized, and `location-unknown` per outage (docs/authorization.md §4).
 @Suite struct LocateAndOutageTests {
     typealias E = TestEngine
 

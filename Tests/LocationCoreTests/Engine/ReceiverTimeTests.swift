@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LocationCore
 
-/// SPEC §3.4 step 4 as issue #8 rewrote it (docs/authorization.md "Receiver
+/// Delivery step 4 (docs/authorization.md §4) as issue #8 rewrote it (docs/authorization.md "Receiver
 /// time"): the same epoch is not delivered twice, an older fix starts a new
 /// time base and is delivered, and every timer runs on the monotonic `now`.
 @Suite struct ReceiverTimeTests {

@@ -1,7 +1,7 @@
 import Testing
 @testable import LocationCore
 
-/// SPEC §3.4 step 7: the distance filter works within a run; any interruption
+/// docs/authorization.md §4, step 7: the distance filter works within a run; any interruption
 /// or accuracy change starts a new run whose first fix is delivered whatever
 /// its distance.
 @Suite struct RunTests {

@@ -1,7 +1,7 @@
 import Testing
 @testable import LocationCore
 
-/// SPEC §3.3, one test per row of the transition table, in the table's order.
+/// docs/authorization.md §3, one test per row of the transition table, in the table's order.
 @Suite struct TransitionTableTests {
     typealias E = TestEngine
 

@@ -2,7 +2,7 @@ import Glibc
 import Testing
 @testable import LocationCore
 
-/// SPEC §4: offset, drift, grid snap, what a reduced fix may carry, and the seedable random source.
+/// docs/authorization.md §6: offset, drift, grid snap, what a reduced fix may carry, and the seedable random source.
 @Suite struct ReducedAccuracyTests {
     @Test func sameSeedSameSequenceAndDifferentSeedsDiffer() {
         var a = Xoshiro256(seed: 42), b = Xoshiro256(seed: 42), c = Xoshiro256(seed: 43)
