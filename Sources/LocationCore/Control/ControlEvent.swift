@@ -214,7 +214,7 @@ public struct ControlEvent: Sendable, Hashable {
 }
 
 extension ControlEvent {
-    /// What a new watcher gets first (docs/authorization.md §12: as Core Location calls
+    /// What a new watcher gets first (docs/authorization.md §13: as Core Location calls
     /// `locationManagerDidChangeAuthorization` at creation): the source state,
     /// each client's authorization, then each open prompt, then each log failing now — only
     /// `client`'s when the watcher named one.

@@ -12,7 +12,7 @@ struct ClientState: Sendable {
     // App state.
     var inUse: Bool
     var updating: Bool
-    // Permission state (docs/authorization.md §12).
+    // Permission state (docs/authorization.md §13).
     var grant: Grant
     var accuracy: Accuracy {
         didSet { deliversFull = accuracy.deliversFull }

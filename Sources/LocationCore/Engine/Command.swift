@@ -6,7 +6,7 @@ public enum RequestKind: String, Sendable, Hashable, CaseIterable {
     case always
 }
 
-/// A state-changing input from one of the three sides (docs/authorization.md §12). Read-only
+/// A state-changing input from one of the three sides (docs/authorization.md §13). Read-only
 /// requests (`hello`, `status`, `prompts`, `watch`) are answered from the
 /// engine's query methods and are not commands.
 public enum Command: Sendable, Hashable {

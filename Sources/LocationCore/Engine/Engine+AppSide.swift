@@ -1,4 +1,4 @@
-/// The app side (docs/authorization.md §12): request, request-full-accuracy, session, start, stop, locate.
+/// The app side (docs/authorization.md §13): request, request-full-accuracy, session, start, stop, locate.
 extension Engine {
     mutating func request(_ i: Int, _ kind: RequestKind, effects: inout EffectList) -> Outcome {
         let c = clients[i]

@@ -1,4 +1,4 @@
-/// The three sides (docs/authorization.md §12) as commands, and every row of the §3 transition table.
+/// The three sides (docs/authorization.md §13) as commands, and every row of the §3 transition table.
 /// Each handler changes state and returns the reply; the events that follow
 /// from the change (authorization, closed prompts) come from `finish`.
 extension Engine {

@@ -1,4 +1,4 @@
-/// The settings side (docs/authorization.md §12; the iOS Settings app): services, authorize, accuracy, share, reset.
+/// The settings side (docs/authorization.md §13; the iOS Settings app): services, authorize, accuracy, share, reset.
 extension Engine {
     mutating func setServices(_ on: Bool) -> Outcome {
         let word = on ? "on" : "off"

@@ -1,4 +1,4 @@
-/// The user side (docs/authorization.md §12): answering a pending prompt.
+/// The user side (docs/authorization.md §13): answering a pending prompt.
 extension Engine {
     mutating func answerPrompt(
         _ i: Int, _ answer: Answer, precise: Bool?, now: Double, effects: inout EffectList

@@ -1,6 +1,6 @@
 import Glibc
 
-/// The privacy measure of docs/authorization.md §13: how much an attacker gains by averaging
+/// The privacy measure of docs/authorization.md §14: how much an attacker gains by averaging
 /// many reported positions of a stationary receiver.
 ///
 /// `|mean of the positions − truth| / mean over i of |position_i − truth|`,

@@ -1,7 +1,7 @@
 import Testing
 @testable import LocationCore
 
-/// docs/authorization.md §2 and §12: effective status, events only on real change, and a new watcher's initial state.
+/// docs/authorization.md §2 and §13: effective status, events only on real change, and a new watcher's initial state.
 @Suite struct EffectiveStatusTests {
     typealias E = TestEngine
 

@@ -2,7 +2,7 @@ import Glibc
 import Testing
 @testable import LocationCore
 
-/// docs/authorization.md §13's measurable property: averaging many reduced fixes of a stationary
+/// docs/authorization.md §14's measurable property: averaging many reduced fixes of a stationary
 /// receiver gains an attacker almost nothing. The same check is run on plain
 /// independent Gaussian noise, where it must fail, so the check can fail.
 @Suite struct PrivacyTests {
@@ -50,7 +50,7 @@ import Testing
         return (truth, positions)
     }
 
-    /// The mean averaging gain over `seeds` seeds, and whether it meets the bar of 0.8 (docs/authorization.md §13).
+    /// The mean averaging gain over `seeds` seeds, and whether it meets the bar of 0.8 (docs/authorization.md §14).
     static func privacyCheck(_ model: NoiseModel, seeds: Int = 50) -> (gain: Double, passes: Bool) {
         var total = 0.0
         for seed in 0..<seeds {
