@@ -70,7 +70,7 @@ import Testing
     @Test func theSameCheckFailsForIndependentGaussianNoise() {
         let (gain, passes) = Self.privacyCheck(.independentGaussian)
         #expect(!passes, "averaging gain \(gain) ≥ 0.8 for independent noise: the check cannot tell")
-        #expect(gain < 0.1, "the SPEC expects about 0.03, got \(gain)")
+        #expect(gain < 0.1, "independent noise scores about 0.03 (docs/authorization.md §14), got \(gain)")
     }
 
     @Test func averagingGainMeasuresBiasOverSpread() {
