@@ -17,11 +17,12 @@ final class ControlConversation: ServerConversation {
     }
 
     let name: String
-    let requestTerminator: UInt8? = nil
     let maximumLineLength = ControlProtocol.maximumLineLength
     private let handler: any ControlHandler
     private let group: SocketGroup?
     private let adjustPeer: (@Sendable (PeerCredentials) -> PeerCredentials)?
+    /// The watcher each watching connection is, by connection.
+    private var watchers: [UInt64: WatcherID] = [:]
 
     init(
         path: String, handler: any ControlHandler, group: SocketGroup?, limits: ControlServer.Limits,
@@ -57,14 +58,6 @@ final class ControlConversation: ServerConversation {
     func busyLine(_ reason: String, listener: Int) -> [UInt8] {
         Array(ProtocolError(.busy, reason).reply.line().utf8)
     }
-
-    func tooSlowLine(backlog: Int, listener: Int) -> [UInt8] { ConnectionOutput.tooSlowLine(backlog: backlog) }
-
-    func opened(_ connection: ServerConnection, loop: ServerLoop<ControlConversation>, now: Double) {}
-
-    func wake(_ loop: ServerLoop<ControlConversation>, now: Double) {}
-
-    func cutOff(_ connection: ServerConnection, loop: ServerLoop<ControlConversation>) {}
 
     func dispatch(
         _ line: ServerConnection.Line, on connection: ServerConnection, loop: ServerLoop<ControlConversation>, now: Double
@@ -123,18 +116,23 @@ final class ControlConversation: ServerConversation {
             return
         }
         if case .watch(let watcher?) = completion {
-            connection.mode = .watching(watcher)
+            watchers[connection.id] = watcher
+            connection.mode = .watching
             // The stream has begun: whatever else the peer sent is ignored.
             connection.dropInput()
         }
     }
 
-    func unwatch(_ watcher: WatcherID, loop: ServerLoop<ControlConversation>) {
+    private func unwatch(_ watcher: WatcherID, loop: ServerLoop<ControlConversation>) {
         let handler = self.handler
         loop.spawn { await handler.unwatch(watcher) }
     }
 
+    func cutOff(_ connection: ServerConnection, loop: ServerLoop<ControlConversation>) {
+        if let watcher = watchers.removeValue(forKey: connection.id) { unwatch(watcher, loop: loop) }
+    }
+
     func closed(_ connection: ServerConnection, loop: ServerLoop<ControlConversation>) {
-        if case .watching(let watcher) = connection.mode { unwatch(watcher, loop: loop) }
+        if let watcher = watchers.removeValue(forKey: connection.id) { unwatch(watcher, loop: loop) }
     }
 }

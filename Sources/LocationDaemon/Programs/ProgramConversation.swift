@@ -18,8 +18,6 @@ import LocationSystem
 ///   others and the log never wait for it.
 /// * Watching and going away become the client's app state through `ProgramUse`.
 final class ProgramConversation: ServerConversation {
-    typealias Completion = Never
-
     private struct Program {
         var endpoint: Int
         var peer: ProgramPeer
@@ -178,10 +176,6 @@ final class ProgramConversation: ServerConversation {
         }
         publishIfChanged()
     }
-
-    func complete(_ completion: Never, on connection: ServerConnection?, loop: ServerLoop<ProgramConversation>) {}
-
-    func unwatch(_ watcher: WatcherID, loop: ServerLoop<ProgramConversation>) {}
 
     // MARK: Watching
 
