@@ -277,7 +277,7 @@ final class EngineOwner {
     /// watch (docs/protocol.md § Read tiers); the watchers' broadcast filters
     /// through the same `Disclosure`.
     private func disclosure(to peer: PeerCredentials) -> Disclosure {
-        Disclosure(tier: peer.readTier, services: engine.servicesOn)
+        peer.disclosure(services: engine.servicesOn)
     }
 
     func unwatch(_ watcher: WatcherID) {

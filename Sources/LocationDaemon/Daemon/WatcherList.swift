@@ -54,7 +54,7 @@ struct WatcherList {
         var dropped: [WatcherID] = []
         for id in order {
             guard let watcher = watchers[id] else { continue }
-            let filter = Disclosure(tier: watcher.peer.readTier, services: services)
+            let filter = watcher.peer.disclosure(services: services)
             for (i, event) in events.enumerated() where event.matches(client: watcher.client) && filter.allows(event) {
                 let line = lines[i] ?? event.line()
                 lines[i] = line

@@ -63,8 +63,13 @@ final class ProgramConversation: ServerConversation {
             return PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max, mayChange: false)
         }
         let ids = peer.credentials
-        guard endpoint.allow.admits(uid: ids.uid, gid: ids.gid, groups: peer.groups) else {
-            refuse(fd, endpoint, why: "uid \(ids.uid) is not in allow_users or allow_groups of [client.\(endpoint.client)]", peer: peer)
+        // The unit only where the client names its app by unit (a pidfd and a /proc read per connection).
+        var unit: String?
+        if !endpoint.allow.units.isEmpty, peer.pidKnown {
+            if case .unix = endpoint.place { unit = PeerProcess.unit(socket: fd, pid: ids.pid) } else { unit = PeerProcess.unit(pid: ids.pid) }
+        }
+        guard endpoint.allow.admits(uid: ids.uid, gid: ids.gid, groups: peer.groups, unit: unit) else {
+            refuse(fd, endpoint, why: "uid \(ids.uid) is not in allow_users or allow_groups of [client.\(endpoint.client)], nor its app (app_users, app_groups, app_units)", peer: peer)
             return nil
         }
         pendingPeer = peer
