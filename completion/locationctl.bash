@@ -7,7 +7,7 @@
 # (Tests/LocationCoreTests/CLI/CompletionScriptTests.swift checks it).
 
 _locationctl_commands="status services authorize accuracy request prompts answer share reset
-request-full-accuracy session start stop locate watch tail export summary plot help"
+request-full-accuracy session start stop locate watch report tail export summary plot help"
 
 # The clients the daemon reports, one per line; nothing when it does not answer.
 _locationctl_clients()
@@ -93,7 +93,7 @@ _locationctl()
             services)
                 ((arg == 0)) && words_here="on off"
                 ;;
-            status | watch | share | reset | start | stop | request-full-accuracy)
+            status | watch | report | share | reset | start | stop | request-full-accuracy)
                 ((arg == 0)) && words_here=$(_locationctl_clients)
                 ;;
             locate)

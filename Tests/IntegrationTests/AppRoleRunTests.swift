@@ -91,6 +91,13 @@ struct AppRoleRunTests {
         let lines = FileIO.text(out) ?? ""
         #expect(lines.contains("\"event\":\"location\"") && lines.contains("\"client\":\"survey\""), "\(lines)")
 
+        // Its report: its own client only, the positions its watch got counted for its uid.
+        let (reported, reportOut, reportErrors) = try await plane.ctl(["--json", "report"], prefix: Self.nobody)
+        #expect(reported == 0, "\(reportErrors)")
+        let clients = (try? JSONValue.parse(Array(reportOut.utf8)))?["clients"]?.arrayValue ?? []
+        #expect(clients.map { $0["client"]?.stringValue } == ["survey"], "\(reportOut)")
+        #expect(reportOut.contains(#"{"uid":65534,"sink":"watch""#), "\(reportOut)")
+
         // Its connections are gone: out of use at once, as `session end` would.
         let closedAt = SystemClock.monotonic()
         let outOfUse = try await waitUntilAsync(timeout: 10) { try await plane.status(of: "survey").inUse == false }

@@ -118,6 +118,7 @@ struct CommandParser {
     /// Options each command takes, and whether they take a value.
     static let optionTable: [String: [(names: [String], takesValue: Bool)]] = [
         "locate": [(["--timeout"], true)],
+        "report": [(["--since"], true)],
         "answer": [(["--approximate"], false)],
         "tail": [(["-n", "--lines"], true), (["-f", "--follow"], false)],
         "export": [(["--format"], true), (["-o", "--output"], true), (["--gap"], true), (["--line"], false)],
@@ -204,6 +205,13 @@ struct CommandParser {
         return .success(positionals)
     }
 
+    /// `90`, `90s`, `15m`, `2h`, `7d` in seconds.
+    static func duration(_ text: String) -> Double? {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        if let last = text.last, let unit = units[last] { return Double(text.dropLast()).map { $0 * unit } }
+        return Double(text)
+    }
+
     func word<T>(_ value: String, _ what: String, _ words: [String], _ make: (String) -> T?) -> Result<T, UsageError> {
         if let result = make(value) { return .success(result) }
         return .failure(
@@ -224,6 +232,17 @@ struct CommandParser {
             return expect(["CLIENT"], optional: 1).map { .request(.watch(client: $0.first)) }
         case "prompts":
             return expect([]).map { _ in .request(.prompts) }
+        case "report":
+            return expect(["CLIENT"], optional: 1).flatMap { args in
+                var since: Double?
+                if let text = option("--since") {
+                    guard let seconds = Self.duration(text), seconds > 0, seconds <= 366 * 86_400 else {
+                        return fail("--since must be a duration such as 90s, 15m, 2h or 7d (at most 366d), not \"\(text)\"")
+                    }
+                    since = seconds
+                }
+                return .success(.request(.report(client: args.first, since: since)))
+            }
         case "services":
             return expect(["on|off"]).flatMap { args in
                 word(args[0], "services", ["on", "off"]) { $0 == "on" ? true : $0 == "off" ? false : nil }

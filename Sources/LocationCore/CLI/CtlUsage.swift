@@ -193,6 +193,19 @@ public enum CtlUsage {
                   locationctl watch logger
                 """),
         Page(
+            name: "report", synopsis: "report [CLIENT] [--since DURATION]",
+            summary: "the access report: positions handed to each client",
+            details: """
+                Per client: the first and last minute a position was handed out, how many,
+                by sink (log, gpsd_socket, gpsd_port, nmea_socket, watch), by accuracy and by
+                socket peer, over the days the daemon keeps (report_days, default 7) or the
+                last DURATION (90s, 15m, 2h, 7d). The operator sees every client, a client's
+                app its own, anyone else none. With --json, one object: {"clients":[…]}.
+
+                Example:
+                  locationctl report logger --since 1d
+                """),
+        Page(
             name: "tail", synopsis: "tail [CLIENT|FILE] [-n N] [-f]",
             summary: "print the last records of a client's coordinate log",
             details: """

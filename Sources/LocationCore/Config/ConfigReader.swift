@@ -1,7 +1,7 @@
 /// Gives the INI sections of locationd.conf their meaning: checks every key
 /// and value, collects every problem, and builds a `DaemonConfig`.
 struct ConfigReader {
-    static let daemonKeys = ["socket", "socket_group", "socket_mode", "state_dir", "log_dir", "services", "fsync"]
+    static let daemonKeys = ["socket", "socket_group", "socket_mode", "report_days", "state_dir", "log_dir", "services", "fsync"]
     static let sourceKeys = ["type", "host", "port", "device", "baud"]
     static let clientKeys = [
         "log", "distance_filter", "desired_accuracy", "authorization", "precise", "updating", "in_use",
@@ -102,6 +102,10 @@ struct ConfigReader {
                     config.socketMode = mode
                 } else {
                     bad(entry, section, accepted: Self.socketModes)
+                }
+            case "report_days":
+                if let days = value(entry, section, Self.integer, accepted: "a number of days from 1 to 366", where: { (1...366).contains($0) }) {
+                    config.reportDays = days
                 }
             case "state_dir":
                 if let path = absolutePath(entry, section) { config.stateDirectory = path }

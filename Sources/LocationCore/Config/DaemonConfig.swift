@@ -31,6 +31,8 @@ public struct DaemonConfig: Sendable, Hashable {
     public var socketGroup: String?
     /// The control socket file's mode (`[daemon] socket_mode`).
     public var socketMode: UInt32 = DaemonConfig.defaultSocketMode
+    /// Days the access report keeps (`[daemon] report_days`).
+    public var reportDays = 7
     /// Where `state.json` lives (`[daemon] state_dir`).
     public var stateDirectory: String
     /// Where relative client logs and the audit log live (`[daemon] log_dir`).
@@ -147,6 +149,7 @@ public struct DaemonConfig: Sendable, Hashable {
         line("socket", socket)
         line("socket_group", socketGroup ?? "")
         line("socket_mode", ProgramSettings.octal(socketMode))
+        line("report_days", String(reportDays))
         line("state_dir", stateDirectory)
         line("log_dir", logDirectory)
         line("services", services ? "on" : "off")

@@ -48,6 +48,10 @@ public final class EffectCarrier {
 
     /// The clients' program servers, when any serve (the daemon's; a replay has none).
     public var programs: ProgramSinks?
+    /// Where positions handed to the logs are counted (the access report; the daemon's, not a replay's).
+    var report: AccessLedger?
+    /// The `eventTime` of the carry in progress.
+    private var carryTime: Double?
 
     /// The tally but for deliveries, which `fanout` counts per recipient.
     @exclusivity(unchecked) private var counted = Tally()
@@ -65,6 +69,7 @@ public final class EffectCarrier {
     /// events: the wall clock in the daemon, the input's own time in a replay.
     /// Every line is handed to the logs before it returns.
     public func carry(_ effects: EffectList, eventTime: Double?) {
+        carryTime = eventTime
         let items = effects.items
         var i = 0
         while i < items.count {
@@ -104,6 +109,14 @@ public final class EffectCarrier {
             counted.unloggable += unloggable.count
             if counted.unloggable == unloggable.count {
                 Diagnostics.warning("a fix for \(unloggable.first) has no writable time or position; it is not logged")
+            }
+        }
+        if let report, let time = carryTime {
+            // Every position handed to a client's log, for the access report.
+            for item in run {
+                guard case .deliver(let item) = item else { continue }
+                let client = list.names[item.client]
+                if logs.path(of: client) != nil { report.count(client, sink: "log", accuracy: item.accuracy, time: time) }
             }
         }
         let programs = programs?.isWatching == true ? programs : nil

@@ -16,6 +16,9 @@ struct WatcherList {
     private var watchers: [WatcherID: Watcher] = [:]
     private var order: [WatcherID] = []
     private var next: UInt64 = 1
+    /// Where `location` events sent are counted (the access report), and the wall-clock time they count at.
+    var report: AccessLedger?
+    var reportTime = 0.0
 
     /// Watchers registered now.
     var count: Int { watchers.count }
@@ -61,6 +64,11 @@ struct WatcherList {
                 if !watcher.sink.send(line) {
                     dropped.append(id)
                     break
+                }
+                if let report, case .location(let record) = event.kind {
+                    report.count(
+                        record.client, sink: "watch", accuracy: record.accuracy, peer: AccessPeer(uid: watcher.peer.uid, unit: watcher.peer.unit),
+                        time: reportTime)
                 }
             }
         }

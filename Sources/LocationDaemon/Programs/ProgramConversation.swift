@@ -226,6 +226,8 @@ final class ProgramConversation: ServerConversation {
 
     func wake(_ loop: ServerLoop<ProgramConversation>, now: Double) {
         let (records, regranted) = sinks.take()
+        let report = records.isEmpty ? nil : sinks.report
+        let time = SystemClock.utc()
         if !records.isEmpty {
             var tpv: [Int: [UInt8]] = [:]
             var nmea: [Int: [UInt8]] = [:]
@@ -246,6 +248,10 @@ final class ProgramConversation: ServerConversation {
                     guard connection.output.send(bytes) else { break }
                     program.last = record
                     program.delivered += 1
+                    report?.count(
+                        record.client, sink: endpoint.key, accuracy: record.accuracy,
+                        peer: AccessPeer(uid: program.peer.credentials.uid == UInt32.max ? nil : program.peer.credentials.uid, name: program.peer.name),
+                        time: time)
                 }
                 programs[connection.id] = program
             }
