@@ -40,7 +40,7 @@ final class EngineOwner {
     /// Loads the state, makes the engine, opens every log (see `DaemonCore.init`).
     init(
         config: DaemonConfig, seed: UInt64, clock: DaemonClock, sourceName: String, brokers: BrokerBoard = BrokerBoard(),
-        source: SourceBoard = SourceBoard(), programs: ProgramSinks = ProgramSinks()
+        source: SourceBoard = SourceBoard(), programs: ProgramSinks = ProgramSinks(), report: AccessLedger? = nil
     ) throws(DaemonCore.StartError) {
         self.brokers = brokers
         sourceBoard = source
@@ -66,10 +66,10 @@ final class EngineOwner {
         }
         carrier = EffectCarrier(logs: logs)
         carrier.programs = programs
-        report = AccessLedger(directory: config.stateDirectory, days: config.reportDays, now: clock.wall())
-        carrier.report = report
-        watchers.report = report
-        programs.attach(report)
+        self.report = report ?? AccessLedger(directory: config.stateDirectory, days: config.reportDays, now: clock.wall())
+        carrier.report = self.report
+        watchers.report = self.report
+        programs.attach(self.report)
         let written = [config.statePath, config.auditLogPath] + logs.clients.compactMap { logs.path(of: $0) }
         for problem in SafeFile.directoryProblems(of: written) { Diagnostics.warning(problem) }
         effects.reserveCapacity(16)
