@@ -8,7 +8,7 @@
 # Client names come from the running daemon (`locationctl --json status`,
 # at most 2 s) and are left out when it does not answer.
 
-_locationctl_commands="status services authorize accuracy request prompts answer share reset request-full-accuracy session start stop locate watch tail export summary plot help"
+_locationctl_commands="status services authorize accuracy request prompts answer share reset request-full-accuracy session start stop locate watch report tail export summary plot help"
 
 # The clients the daemon reports, one per line; nothing when it does not answer.
 _locationctl_clients()
@@ -33,7 +33,7 @@ _locationctl()
     local command="" i arg=0
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
-            --format | --gap | --lines | --output | --socket | --timeout | -n | -o) ((i++)) ;;
+            --format | --gap | --lines | --output | --since | --socket | --timeout | -n | -o) ((i++)) ;;
             -*) ;;
             *)
                 if [[ -z $command ]]; then command=${words[i]}; else ((arg++)); fi
@@ -48,6 +48,9 @@ _locationctl()
             return
             ;;
         locate:--timeout)
+            return
+            ;;
+        report:--since)
             return
             ;;
         tail:-n | tail:--lines)
@@ -90,6 +93,7 @@ _locationctl()
         case $command in
             answer) words_here="--approximate" ;;
             locate) words_here="--timeout" ;;
+            report) words_here="--since" ;;
             tail) words_here="-n --lines -f --follow" ;;
             export) words_here="--format -o --output --gap --line" ;;
             summary) words_here="--gap" ;;
@@ -153,6 +157,9 @@ _locationctl()
                 words_here="$(_locationctl_clients)"
                 ;;
             watch:0)
+                words_here="$(_locationctl_clients)"
+                ;;
+            report:0)
                 words_here="$(_locationctl_clients)"
                 ;;
             tail:0)

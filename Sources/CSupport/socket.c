@@ -2,7 +2,10 @@
 #include "csupport_socket.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -47,4 +50,58 @@ int csupport_accept_nonblocking(int fd) {
 
 int csupport_wake_fd(void) {
     return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+}
+
+#ifndef SO_PEERPIDFD
+#define SO_PEERPIDFD 77
+#endif
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_pidfd_send_signal
+#define SYS_pidfd_send_signal 424
+#endif
+
+int csupport_peer_pidfd(int fd) {
+    int pidfd = -1;
+    socklen_t length = sizeof pidfd;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERPIDFD, &pidfd, &length) != 0) return -1;
+    if (length != sizeof pidfd || pidfd < 0) {
+        errno = EPROTO;
+        return -1;
+    }
+    return pidfd;
+}
+
+int csupport_pidfd_open(int32_t pid) {
+    return (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
+}
+
+int csupport_pidfd_alive(int pidfd) {
+    if (syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) == 0) return 1;
+    return errno == ESRCH ? 0 : -1;
+}
+
+// The kernel's struct pidfd_info (linux/pidfd.h, first version: 64 bytes);
+// Debian's headers may predate it.
+struct csupport_pidfd_info {
+    uint64_t mask;
+    uint64_t cgroupid;
+    uint32_t pid, tgid, ppid, ruid, rgid, euid, egid, suid, sgid, fsuid, fsgid;
+    int32_t exit_code;
+};
+_Static_assert(sizeof(struct csupport_pidfd_info) == 64, "PIDFD_INFO_SIZE_VER0 is 64 bytes");
+#define CSUPPORT_PIDFD_GET_INFO _IOWR(0xFF, 11, struct csupport_pidfd_info)
+#define CSUPPORT_PIDFD_INFO_CGROUPID 4ull
+
+int csupport_pidfd_cgroup_id(int pidfd, uint64_t *id) {
+    struct csupport_pidfd_info info = {0};
+    info.mask = CSUPPORT_PIDFD_INFO_CGROUPID;
+    if (ioctl(pidfd, CSUPPORT_PIDFD_GET_INFO, &info) != 0) return -1;
+    if (!(info.mask & CSUPPORT_PIDFD_INFO_CGROUPID)) {
+        errno = EOPNOTSUPP;
+        return -1;
+    }
+    *id = info.cgroupid;
+    return 0;
 }

@@ -26,4 +26,23 @@ int csupport_accept_nonblocking(int fd);
 /// loop from other threads. Returns the descriptor, or -1 with errno set.
 int csupport_wake_fd(void);
 
+/// A pidfd for the peer of a connected Unix socket, the very process that
+/// connected (SO_PEERPIDFD, Linux 6.5 and later). Returns the descriptor
+/// (close-on-exec), or -1 with errno set (ENOPROTOOPT: the kernel has none).
+int csupport_peer_pidfd(int fd);
+
+/// pidfd_open(2) on `pid` (Linux 5.3 and later): the process that has the
+/// pid now, which may not be the one that had it before. Returns the
+/// descriptor, or -1 with errno set.
+int csupport_pidfd_open(int32_t pid);
+
+/// Whether the process of `pidfd` is still running (pidfd_send_signal with
+/// signal 0): 1 yes, 0 it has exited, -1 with errno when the kernel cannot say.
+int csupport_pidfd_alive(int pidfd);
+
+/// The cgroup ID (the inode of its cgroup2 directory) of the process of
+/// `pidfd`, from the PIDFD_GET_INFO ioctl (Linux 6.13 and later), which
+/// needs no access to /proc. Returns 0, or -1 with errno set.
+int csupport_pidfd_cgroup_id(int pidfd, uint64_t *id);
+
 #endif

@@ -125,6 +125,8 @@ public struct ClientSettings: Sendable, Hashable {
     public var programs: ProgramSettings
     /// Where the log's records are published over MQTT; `nil`: nowhere (the engine never reads it).
     public var mqtt: MQTTSettings?
+    /// Who the client's app is (`app_users`, `app_groups`, `app_units`).
+    public var app: AppSettings
 
     /// A client with locationd.conf(5)'s defaults for everything not given.
     public init(
@@ -144,7 +146,8 @@ public struct ClientSettings: Sendable, Hashable {
         reducedInterval: Double = 900,
         locateTimeout: Double = 30,
         programs: ProgramSettings = ProgramSettings(),
-        mqtt: MQTTSettings? = nil
+        mqtt: MQTTSettings? = nil,
+        app: AppSettings = AppSettings()
     ) {
         self.name = name
         self.log = log
@@ -163,6 +166,7 @@ public struct ClientSettings: Sendable, Hashable {
         self.locateTimeout = locateTimeout
         self.programs = programs
         self.mqtt = mqtt
+        self.app = app
     }
 }
 

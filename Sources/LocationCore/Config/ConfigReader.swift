@@ -1,12 +1,12 @@
 /// Gives the INI sections of locationd.conf their meaning: checks every key
 /// and value, collects every problem, and builds a `DaemonConfig`.
 struct ConfigReader {
-    static let daemonKeys = ["socket", "socket_group", "state_dir", "log_dir", "services", "fsync"]
+    static let daemonKeys = ["socket", "socket_group", "socket_mode", "report_days", "state_dir", "log_dir", "services", "fsync"]
     static let sourceKeys = ["type", "host", "port", "device", "baud"]
     static let clientKeys = [
         "log", "distance_filter", "desired_accuracy", "authorization", "precise", "updating", "in_use",
         "usage", "usage_always", "purpose.KEY", "once_grace", "reduced_grid", "reduced_interval", "locate_timeout",
-    ] + ProgramSettings.keys + MQTTSettings.keys
+    ] + ProgramSettings.keys + AppSettings.keys + MQTTSettings.keys
     static let policyKeys = ["restricted"]
 
     static let booleans = "on or off"
@@ -94,6 +94,18 @@ struct ConfigReader {
             case "socket_group":
                 if let group = optionalValue(entry, section, accepted: "a group name or number, or nothing for root only", Self.isGroupName) {
                     config.socketGroup = group
+                }
+            case "socket_mode":
+                if entry.value.isEmpty {
+                    config.socketMode = DaemonConfig.defaultSocketMode
+                } else if let mode = Self.socketMode(entry.value) {
+                    config.socketMode = mode
+                } else {
+                    bad(entry, section, accepted: Self.socketModes)
+                }
+            case "report_days":
+                if let days = value(entry, section, Self.integer, accepted: "a number of days from 1 to 366", where: { (1...366).contains($0) }) {
+                    config.reportDays = days
                 }
             case "state_dir":
                 if let path = absolutePath(entry, section) { config.stateDirectory = path }
@@ -236,6 +248,8 @@ struct ConfigReader {
                 if let s = value(entry, section, Self.decimal, accepted: "a number of seconds greater than 0", where: { $0 > 0 }) { client.locateTimeout = s }
             case let key where ProgramSettings.keys.contains(key):
                 readProgramKey(entry, section, into: &client.programs)
+            case let key where AppSettings.keys.contains(key):
+                readAppKey(entry, section, into: &client.app)
             default:
                 if MQTTSettings.keys.contains(entry.key) {
                     mqtt.append(entry)

@@ -13,6 +13,9 @@ public struct DaemonConfig: Sendable, Hashable {
     public static let socketName = "control.sock"
     /// `socket_group` when the file does not set it.
     public static let defaultSocketGroup = "locationd"
+    /// `socket_mode` when the file does not set it: every local user may
+    /// connect, and the peer's role decides what it may do (docs/protocol.md, "Roles").
+    public static let defaultSocketMode: UInt32 = 0o666
     /// The state file's name inside `state_dir`.
     public static let stateFileName = "state.json"
     /// The audit log's name inside `log_dir`.
@@ -26,6 +29,10 @@ public struct DaemonConfig: Sendable, Hashable {
     public var socket: String
     /// Members of this group may change state (`[daemon] socket_group`); `nil`: only root.
     public var socketGroup: String?
+    /// The control socket file's mode (`[daemon] socket_mode`).
+    public var socketMode: UInt32 = DaemonConfig.defaultSocketMode
+    /// Days the access report keeps (`[daemon] report_days`).
+    public var reportDays = 7
     /// Where `state.json` lives (`[daemon] state_dir`).
     public var stateDirectory: String
     /// Where relative client logs and the audit log live (`[daemon] log_dir`).
@@ -141,6 +148,8 @@ public struct DaemonConfig: Sendable, Hashable {
         out += "\n[daemon]\n"
         line("socket", socket)
         line("socket_group", socketGroup ?? "")
+        line("socket_mode", ProgramSettings.octal(socketMode))
+        line("report_days", String(reportDays))
         line("state_dir", stateDirectory)
         line("log_dir", logDirectory)
         line("services", services ? "on" : "off")
@@ -181,6 +190,9 @@ public struct DaemonConfig: Sendable, Hashable {
             line("socket_group", client.programs.socketGroup ?? "")
             line("allow_users", client.programs.allowUsers.joined(separator: " "))
             line("allow_groups", client.programs.allowGroups.joined(separator: " "))
+            line("app_users", client.app.users.joined(separator: " "))
+            line("app_groups", client.app.groups.joined(separator: " "))
+            line("app_units", client.app.units.joined(separator: " "))
             if let mqtt = client.mqtt { mqtt.render(line) }
         }
         out += "\n[policy]\n"

@@ -82,6 +82,13 @@ extension ControlRequest {
             return (.status(client: try f.optionalString("client", meaning: "the name of a configured client")), ["client"])
         case "watch":
             return (.watch(client: try f.optionalString("client", meaning: "the name of a configured client")), ["client"])
+        case "report":
+            let client = try f.optionalString("client", meaning: "the name of a configured client")
+            guard let since = try f.optionalNumber("since") else { return (.report(client: client, since: nil), ["client", "since"]) }
+            guard since > 0, since <= 366 * 86_400 else {
+                throw FieldReader.FieldError("since must be a number of seconds from 1 to 31622400 (366 days)")
+            }
+            return (.report(client: client, since: since), ["client", "since"])
         case "services":
             let on = try f.word("state", ["on", "off"]) { $0 == "on" ? true : $0 == "off" ? false : nil }
             return (.command(.services(on: on)), ["state"])

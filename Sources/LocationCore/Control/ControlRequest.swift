@@ -15,6 +15,8 @@ public struct ControlRequest: Sendable, Hashable {
         case prompts
         /// Turn the connection into an event stream, for every client or one.
         case watch(client: String?)
+        /// The access report, for every client the peer may see or one, from `since` seconds ago (default: all kept).
+        case report(client: String?, since: Double?)
         /// A state-changing command for the engine.
         case command(Command)
 
@@ -25,6 +27,7 @@ public struct ControlRequest: Sendable, Hashable {
             case .status: "status"
             case .prompts: "prompts"
             case .watch: "watch"
+            case .report: "report"
             case .command(let command): command.name
             }
         }
@@ -39,7 +42,7 @@ public struct ControlRequest: Sendable, Hashable {
         public var client: String? {
             switch self {
             case .hello, .prompts: nil
-            case .status(let client), .watch(let client): client
+            case .status(let client), .watch(let client), .report(let client, _): client
             case .command(let command): command.client
             }
         }
@@ -62,11 +65,11 @@ public struct ControlRequest: Sendable, Hashable {
     /// Every `cmd` word, in the order error messages list them.
     public static let commandNames = [
         "hello", "status", "services", "authorize", "accuracy", "request", "prompts", "answer", "share", "reset",
-        "request-full-accuracy", "session", "start", "stop", "locate", "watch",
+        "request-full-accuracy", "session", "start", "stop", "locate", "watch", "report",
     ]
 
     /// The `cmd` words of read-only requests.
-    public static let readOnlyCommandNames = ["hello", "status", "prompts", "watch"]
+    public static let readOnlyCommandNames = ["hello", "status", "prompts", "watch", "report"]
 
     /// The request as a JSON object, `id` first.
     public var json: JSONValue {
@@ -86,6 +89,10 @@ public struct ControlRequest: Sendable, Hashable {
         case .hello, .prompts: return []
         case .status(let client), .watch(let client):
             return client.map { [("client", .string($0))] } ?? []
+        case .report(let client, let since):
+            var fields: [(String, JSONValue)] = client.map { [("client", .string($0))] } ?? []
+            if let since { fields.append(("since", .number(since))) }
+            return fields
         case .command(let command):
             switch command {
             case .services(let on): return [("state", on ? "on" : "off")]

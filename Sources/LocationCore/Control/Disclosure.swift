@@ -17,6 +17,9 @@
 ///   sees each program without them (how it came, whether it watches, how
 ///   many fixes it got), as `ProtectProc=invisible` keeps other users'
 ///   processes from the daemon itself.
+/// * The app of a client (`apps`) is otherwise anyone: it gets its own
+///   client's `location` events — the positions delivered to that client,
+///   at its granted accuracy — and no other coordinate.
 ///
 /// The stripped status is built fresh from an allow list (`status(_:)`), so a
 /// field added to `StatusReport`, `EngineStatus` or `Fix` later is hidden
@@ -26,11 +29,15 @@ public struct Disclosure: Sendable, Hashable {
     public var tier: ReadTier
     /// Whether Location Services are on now.
     public var services: Bool
+    /// The clients whose app the reader is: their `location` events reach it.
+    public var apps: Set<String>
 
-    /// The filter for `tier` while Location Services are `services`.
-    public init(tier: ReadTier, services: Bool) {
+    /// The filter for `tier` while Location Services are `services`, for
+    /// the app of `apps`.
+    public init(tier: ReadTier, services: Bool, apps: Set<String> = []) {
         self.tier = tier
         self.services = services
+        self.apps = apps
     }
 
     /// Whether coordinates may be shown: a privileged peer with Location Services on.
@@ -64,9 +71,12 @@ public struct Disclosure: Sendable, Hashable {
     }
 
     /// Whether a watcher reading through this filter gets `event`: every
-    /// event but `location` unless `showsPositions`.
+    /// event but `location` unless `showsPositions`, or the event is a
+    /// delivery to a client whose app the reader is (with services on).
     public func allows(_ event: ControlEvent) -> Bool {
-        if case .location = event.kind { return showsPositions }
+        if case .location = event.kind {
+            return showsPositions || (services && event.client.map(apps.contains) == true)
+        }
         return true
     }
 
@@ -94,9 +104,11 @@ public struct Disclosure: Sendable, Hashable {
         let who = group.map { "root and members of the socket group \($0)" } ?? "root"
         let withheld = ["location"]
         let carried = ControlEvent.names.filter { !withheld.contains($0) }
+        // An app hears where its own client's positions come in.
+        let own = apps.isEmpty ? "" : "and \(Self.list(apps.sorted()))'s to its app, which you are; "
         return ControlReply.Withheld(
             events: withheld, code: ProtocolError.Code.notAuthorized.rawValue,
-            message: "location events go only to \(who); this stream carries \(Self.list(carried)) events")
+            message: "location events go only to \(who); \(own)this stream carries \(Self.list(carried)) events")
     }
 
     /// `a, b and c`.

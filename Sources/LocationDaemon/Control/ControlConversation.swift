@@ -5,31 +5,54 @@ import LocationCore
 
 /// The control protocol (docs/protocol.md) on a `ServerLoop`: one JSON request per
 /// line, one reply each, and `watch` turning a connection into an event
-/// stream. Peers come from `SO_PEERCRED`; change requests from peers that
-/// may not change state are refused here, so the handler never sees them.
+/// stream. Peers come from `SO_PEERCRED` (and `SO_PEERGROUPS`, and their
+/// unit through a pidfd); requests a peer's role may not send are refused
+/// here (`ControlRole`), so the handler never sees them.
+///
+/// A `session CLIENT begin` from the client's app lasts while a connection
+/// of its app that began it lives: when the last one closes (or its process
+/// dies), the conversation sends `session CLIENT end` for it, as the app
+/// would (docs/authorization.md, "Apps").
 final class ControlConversation: ServerConversation {
     /// A handler task finished with a connection's request.
     enum Completion: Sendable {
-        /// The reply is queued.
-        case replied
+        /// The reply is queued; `session` is the client whose session the
+        /// connection's app began (`true`) or ended (`false`), if it did.
+        case replied(session: Session?)
         /// `watch` was answered: the watcher, or `nil` if it was refused.
         case watch(WatcherID?)
     }
 
+    /// A session an app began or ended, and who sent it (the `session end`
+    /// sent when its connections are gone is audited as theirs).
+    struct Session: Sendable {
+        var client: String
+        var began: Bool
+        var peer: PeerCredentials
+    }
+
     let name: String
-    let requestTerminator: UInt8? = nil
     let maximumLineLength = ControlProtocol.maximumLineLength
     private let handler: any ControlHandler
     private let group: SocketGroup?
     private let adjustPeer: (@Sendable (PeerCredentials) -> PeerCredentials)?
+    /// The watcher each watching connection is, by connection.
+    private var watchers: [UInt64: WatcherID] = [:]
+    /// The clients whose session each connection's app began and holds, by connection.
+    private var sessions: [UInt64: Set<String>] = [:]
+    /// How many connections hold each client's session.
+    private var holders: [String: Int] = [:]
+    /// Who each client's app is.
+    private let apps: AppDirectory
 
     init(
         path: String, handler: any ControlHandler, group: SocketGroup?, limits: ControlServer.Limits,
-        adjustPeer: (@Sendable (PeerCredentials) -> PeerCredentials)?
+        adjustPeer: (@Sendable (PeerCredentials) -> PeerCredentials)?, apps: AppDirectory = AppDirectory()
     ) {
         name = "control socket \(path)"
         self.handler = handler
         self.group = group
+        self.apps = apps
         self.adjustPeer = adjustPeer
     }
 
@@ -41,7 +64,7 @@ final class ControlConversation: ServerConversation {
 
     func admit(_ fd: Int32, listener: Int) -> PeerCredentials? {
         var peer: PeerCredentials
-        switch PeerCredentials.of(socket: fd, group: group) {
+        switch PeerCredentials.of(socket: fd, group: group, apps: apps) {
         case .success(let credentials): peer = credentials
         case .failure(let error):
             // Unknown peer: let it read, never change.
@@ -57,14 +80,6 @@ final class ControlConversation: ServerConversation {
     func busyLine(_ reason: String, listener: Int) -> [UInt8] {
         Array(ProtocolError(.busy, reason).reply.line().utf8)
     }
-
-    func tooSlowLine(backlog: Int, listener: Int) -> [UInt8] { ConnectionOutput.tooSlowLine(backlog: backlog) }
-
-    func opened(_ connection: ServerConnection, loop: ServerLoop<ControlConversation>, now: Double) {}
-
-    func wake(_ loop: ServerLoop<ControlConversation>, now: Double) {}
-
-    func cutOff(_ connection: ServerConnection, loop: ServerLoop<ControlConversation>) {}
 
     func dispatch(
         _ line: ServerConnection.Line, on connection: ServerConnection, loop: ServerLoop<ControlConversation>, now: Double
@@ -88,11 +103,15 @@ final class ControlConversation: ServerConversation {
             request = decoded
         }
         let peer = connection.peer
-        if request.access == .change && !peer.mayChange {
+        if let error = peer.role.refusal(request, group: group?.name) {
             loop.countNotAuthorized()
-            let error = ProtocolError.notAuthorized(command: request.operation.name, id: request.id)
             connection.output.enqueue(Array(error.reply.line().utf8))
             return
+        }
+        // A session the app begins or ends on this connection: held by it (see the type).
+        var session: Session?
+        if case .command(.session(let client, let inUse)) = request.operation, peer.apps.contains(client) {
+            session = Session(client: client, began: inUse, peer: peer)
         }
         connection.inFlight = true
         let handler = self.handler
@@ -110,7 +129,7 @@ final class ControlConversation: ServerConversation {
             loop.spawn {
                 let reply = await handler.handle(request, from: peer)
                 output.enqueue(Array(reply.line().utf8))
-                inbox.complete(id, .replied)
+                inbox.complete(id, .replied(session: reply.error == nil ? session : nil))
                 waker.signal()
             }
         }
@@ -118,23 +137,64 @@ final class ControlConversation: ServerConversation {
 
     func complete(_ completion: Completion, on connection: ServerConnection?, loop: ServerLoop<ControlConversation>) {
         guard let connection else {
-            // The connection closed while the handler worked: a watcher it registered must go.
+            // The connection closed while the handler worked: a watcher it registered must go,
+            // and a session it began ends with it.
             if case .watch(let watcher?) = completion { unwatch(watcher, loop: loop) }
+            if case .replied(let session?) = completion, session.began, holders[session.client, default: 0] == 0 {
+                endSession(session.client, as: session.peer, loop: loop)
+            }
             return
         }
+        if case .replied(let session?) = completion {
+            var held = sessions[connection.id, default: []]
+            if session.began {
+                if held.insert(session.client).inserted { holders[session.client, default: 0] += 1 }
+            } else if held.remove(session.client) != nil {
+                release(session.client, as: session.peer, loop: loop, end: false)
+            }
+            sessions[connection.id] = held.isEmpty ? nil : held
+        }
         if case .watch(let watcher?) = completion {
-            connection.mode = .watching(watcher)
+            watchers[connection.id] = watcher
+            connection.mode = .watching
             // The stream has begun: whatever else the peer sent is ignored.
             connection.dropInput()
         }
     }
 
-    func unwatch(_ watcher: WatcherID, loop: ServerLoop<ControlConversation>) {
+    private func unwatch(_ watcher: WatcherID, loop: ServerLoop<ControlConversation>) {
         let handler = self.handler
         loop.spawn { await handler.unwatch(watcher) }
     }
 
+    func cutOff(_ connection: ServerConnection, loop: ServerLoop<ControlConversation>) {
+        if let watcher = watchers.removeValue(forKey: connection.id) { unwatch(watcher, loop: loop) }
+    }
+
     func closed(_ connection: ServerConnection, loop: ServerLoop<ControlConversation>) {
-        if case .watching(let watcher) = connection.mode { unwatch(watcher, loop: loop) }
+        if let watcher = watchers.removeValue(forKey: connection.id) { unwatch(watcher, loop: loop) }
+        for client in sessions.removeValue(forKey: connection.id) ?? [] {
+            release(client, as: connection.peer, loop: loop, end: true)
+        }
+    }
+
+    /// One connection no longer holds `client`'s session; the last one gone
+    /// ends it when `end` (an app that said `session end` itself needs none).
+    private func release(_ client: String, as peer: PeerCredentials, loop: ServerLoop<ControlConversation>, end: Bool) {
+        let left = holders[client, default: 1] - 1
+        holders[client] = left > 0 ? left : nil
+        if left <= 0 && end { endSession(client, as: peer, loop: loop) }
+    }
+
+    /// `session CLIENT end` on behalf of the app whose connections all went.
+    private func endSession(_ client: String, as peer: PeerCredentials, loop: ServerLoop<ControlConversation>) {
+        let handler = self.handler
+        let name = self.name
+        loop.spawn {
+            let reply = await handler.handle(ControlRequest(.command(.session(client: client, inUse: false))), from: peer)
+            if let (code, message) = reply.error {
+                Diagnostics.warning("\(name): the last connection of \(client)'s app went; session end: \(code): \(message)")
+            }
+        }
     }
 }

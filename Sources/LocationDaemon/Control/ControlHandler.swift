@@ -9,19 +9,33 @@ public struct PeerCredentials: Sendable, Hashable, CustomStringConvertible {
     /// Effective group ID.
     public var gid: UInt32
     /// Whether the peer may change state: uid 0, or a member of `socket_group`
-    /// (primary or supplementary). Decided by the server when the peer connects.
+    /// (primary or supplementary): the operator. Decided by the server when the peer connects.
     public var mayChange: Bool
+    /// The clients whose app the peer is (`app_users`, `app_groups`, `app_units`), in config order.
+    public var apps: [String]
+    /// The systemd unit the peer's process runs in, when a client names units and it could be told.
+    public var unit: String?
 
     /// Credentials from their parts.
-    public init(pid: Int32, uid: UInt32, gid: UInt32, mayChange: Bool) {
+    public init(pid: Int32, uid: UInt32, gid: UInt32, mayChange: Bool, apps: [String] = [], unit: String? = nil) {
         self.pid = pid
         self.uid = uid
         self.gid = gid
         self.mayChange = mayChange
+        self.apps = apps
+        self.unit = unit
     }
 
     /// What the peer may read (`Disclosure` filters by it): the same people who may change state.
     public var readTier: ReadTier { ReadTier(mayChange: mayChange) }
+
+    /// What the peer may send: the operator, the app of its clients, or anyone.
+    public var role: ControlRole { ControlRole(isOperator: mayChange, apps: Set(apps)) }
+
+    /// What the peer may see while Location Services are `services`.
+    public func disclosure(services: Bool) -> Disclosure {
+        Disclosure(tier: readTier, services: services, apps: Set(apps))
+    }
 
     /// `uid 1000 pid 4242`.
     public var description: String { "uid \(uid) pid \(pid)" }

@@ -11,14 +11,17 @@ import Synchronization
 ///
 /// * `init` sets the socket up: creates its directory, replaces a socket
 ///   left by a daemon that is gone (refuses if one answers, and never
-///   deletes anything that is not a socket), binds, gives the file mode 0660
-///   and group `socket_group`, and listens. Connections wait in the backlog
+///   deletes anything that is not a socket), binds, gives the file its mode
+///   (`[daemon] socket_mode`, 0666 by default: the role decides) and group
+///   `socket_group`, and listens. Connections wait in the backlog
 ///   until `start()`. Or, under socket activation, it serves the listening
 ///   socket systemd passed (`PassedSocket`) as it is: systemd made the file,
 ///   its mode and group.
-/// * Peers: `SO_PEERCRED` decides who may change state (uid 0, or a member
-///   of `socket_group`); other peers get `not-authorized` for change
-///   requests and the handler never sees them.
+/// * Peers: `SO_PEERCRED`, `SO_PEERGROUPS` and the peer's unit decide its
+///   role (`ControlRole`): the operator (uid 0, or a member of
+///   `socket_group`), the app of a client (`app_users`, `app_groups`,
+///   `app_units`), or anyone; requests a role may not send get
+///   `not-authorized` and the handler never sees them.
 /// * Bounds (`Limits`): request lines of at most 64 KiB, a bounded number of
 ///   connections, idle connections closed, one request in flight per
 ///   connection, replies and watcher backlogs capped. A slow or silent peer
@@ -30,8 +33,8 @@ public final class ControlServer: Sendable {
     public static let tooSlowCode = "too-slow"
     /// The error code of the last line a watcher gets when the daemon stops.
     public static let shuttingDownCode = ProtocolError.Code.shuttingDown.rawValue
-    /// The socket file's mode.
-    public static let socketMode: mode_t = 0o660
+    /// The socket file's mode unless `[daemon] socket_mode` says otherwise.
+    public static let socketMode = mode_t(DaemonConfig.defaultSocketMode)
     /// The mode of a socket directory the server creates (less the umask).
     public static let directoryMode: mode_t = 0o755
 
@@ -51,10 +54,12 @@ public final class ControlServer: Sendable {
     /// Sets the socket up at `path` (see the type's documentation) and
     /// listens; requests are served once `start()` is called.
     public convenience init(
-        path: String, socketGroup: String?, handler: any ControlHandler, limits: Limits = Limits()
+        path: String, socketGroup: String?, handler: any ControlHandler, limits: Limits = Limits(),
+        socketMode: mode_t = ControlServer.socketMode
     ) throws(ControlServerError) {
         try self.init(
-            path: path, socketGroup: socketGroup, handler: handler, limits: limits, adjustPeer: nil, executor: nil)
+            path: path, socketGroup: socketGroup, handler: handler, limits: limits, adjustPeer: nil, executor: nil,
+            socketMode: socketMode)
     }
 
     /// Serves `passed`, the listening socket systemd handed over, as it is.
@@ -74,7 +79,7 @@ public final class ControlServer: Sendable {
     init(
         path: String, socketGroup: String?, handler: any ControlHandler, limits: Limits,
         adjustPeer: (@Sendable (PeerCredentials) -> PeerCredentials)?, executor: (any TaskExecutor)?,
-        passed: PassedSocket? = nil
+        passed: PassedSocket? = nil, socketMode: mode_t = ControlServer.socketMode, apps: AppDirectory = AppDirectory()
     ) throws(ControlServerError) {
         self.path = path
         self.limits = limits
@@ -96,7 +101,7 @@ public final class ControlServer: Sendable {
         } else {
             do {
                 listener = try UnixListener(
-                    path: path, role: "control socket", mode: Self.socketMode, group: group,
+                    path: path, role: "control socket", mode: socketMode, group: group,
                     directoryMode: Self.directoryMode)
             } catch {
                 throw ControlServerError(error, path: path)
@@ -105,7 +110,7 @@ public final class ControlServer: Sendable {
         warnings += listener.warnings
         do {
             let conversation = ControlConversation(
-                path: path, handler: handler, group: group, limits: limits, adjustPeer: adjustPeer)
+                path: path, handler: handler, group: group, limits: limits, adjustPeer: adjustPeer, apps: apps)
             loop = try ServerLoop(
                 listeners: [listener.fd], conversation: conversation, limits: limits, executor: executor)
         } catch {

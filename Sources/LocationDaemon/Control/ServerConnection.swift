@@ -9,8 +9,10 @@ final class ServerConnection {
     enum Mode {
         /// Requests and replies, one request in flight at most.
         case requests
-        /// An event stream for this watcher.
-        case watching(WatcherID)
+        /// A one-way stream to the peer (a control watcher): what the peer
+        /// sends is ignored, and the connection is never idle. What the
+        /// stream is stays with the conversation.
+        case watching
         /// A last line is going out; closed when it has, or at the deadline (monotonic seconds).
         case closing(deadline: Double)
     }
@@ -82,7 +84,7 @@ final class ServerConnection {
     /// Request bytes read and not yet taken as lines.
     var bufferedInput: Int { inbound.count - head }
 
-    /// Whether the connection has become a watcher.
+    /// Whether the connection has become a one-way stream.
     var isWatching: Bool {
         if case .watching = mode { return true }
         return false

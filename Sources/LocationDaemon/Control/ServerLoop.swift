@@ -334,11 +334,11 @@ final class ServerLoop<Conversation: ServerConversation>: @unchecked Sendable {
                 statistics.idleClosed += 1
                 close(connection)
             }
-        case .watching(let watcher):
+        case .watching:
             if connection.output.isCutOff {
                 statistics.cutOff += 1
                 connection.mode = .closing(deadline: now + limits.closeGrace)
-                conversation.unwatch(watcher, loop: self)
+                conversation.cutOff(connection, loop: self)
                 flush(connection, now: now)
                 closeIfDone(connection, now: now)
             }

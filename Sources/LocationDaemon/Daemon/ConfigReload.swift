@@ -1,10 +1,10 @@
 import LocationCore
 
 /// What a reloaded configuration changes (SIGHUP): everything, except the
-/// keys only a restart can change — `socket`, `socket_group`, `[source]` and
-/// `state_dir` keep their running values, and their names are listed so the
-/// daemon can say a restart is needed; so are the program keys (the program
-/// server takes them at start only).
+/// keys only a restart can change — `socket`, `socket_group`, `socket_mode`,
+/// `[source]` and `state_dir` keep their running values, and their names are
+/// listed so the daemon can say a restart is needed; so are the program keys
+/// and the app keys (the servers take them at start only).
 struct ConfigReload: Sendable {
     /// The configuration to run with from now on.
     var effective: DaemonConfig
@@ -16,15 +16,27 @@ struct ConfigReload: Sendable {
         effective = reloaded
         keepRunning(\.socket, "socket", running: running)
         keepRunning(\.socketGroup, "socket_group", running: running)
+        keepRunning(\.socketMode, "socket_mode", running: running)
         keepRunning(\.source, "[source]", running: running)
         keepRunning(\.stateDirectory, "state_dir", running: running)
         if Self.programSockets(of: reloaded) != Self.programSockets(of: running) { needRestart.append(Self.programKeys) }
+        if Self.apps(of: reloaded) != Self.apps(of: running) { needRestart.append(Self.appKeys) }
         // The MQTT publishers are made at start: a publishing client's settings or log path wait for a restart.
         if Self.publishing(reloaded) != Self.publishing(running) { needRestart.append("mqtt_* keys") }
     }
 
     /// The keys the running program server does not take again (it is set up at start).
     static let programKeys = "the program keys (" + ProgramSettings.keys.joined(separator: ", ") + ")"
+
+    /// The keys naming a client's app, which the servers resolve at start.
+    static let appKeys = "the app keys (" + AppSettings.keys.joined(separator: ", ") + ")"
+
+    /// Each client's app, by name.
+    static func apps(of config: DaemonConfig) -> [String: AppSettings] {
+        var apps: [String: AppSettings] = [:]
+        for client in config.clients where !client.app.isEmpty { apps[client.name] = client.app }
+        return apps
+    }
 
     /// Each client's program settings, by name.
     static func programSockets(of config: DaemonConfig) -> [String: ProgramSettings] {

@@ -48,6 +48,8 @@ public final class DaemonCore: ControlHandler, Sendable {
     /// The source's counts, for `status` (filled by `SourceService`).
     public let sourceBoard: SourceBoard
     let owner: Mutex<EngineOwner>
+    /// The access report's counts (`state_dir/report.jsonl`), shared by every sink.
+    let accessLedger: AccessLedger
 
     /// Loads the state (setting a corrupt file aside), makes the engine and
     /// opens every client's log and the audit log. `seed` seeds the
@@ -61,10 +63,12 @@ public final class DaemonCore: ControlHandler, Sendable {
         brokerBoard = brokers
         let source = SourceBoard()
         sourceBoard = source
+        let ledger = AccessLedger(directory: config.stateDirectory, days: config.reportDays, now: clock.wall())
+        accessLedger = ledger
         owner = Mutex(
             try EngineOwner(
                 config: config, seed: seed, clock: clock, sourceName: name, brokers: brokers, source: source,
-                programs: programSinks))
+                programs: programSinks, report: ledger))
     }
 
     /// 64 random bits from the kernel (`getrandom`), for `init(config:seed:)`.

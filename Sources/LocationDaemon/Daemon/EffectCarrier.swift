@@ -48,6 +48,10 @@ public final class EffectCarrier {
 
     /// The clients' program servers, when any serve (the daemon's; a replay has none).
     public var programs: ProgramSinks?
+    /// Where positions handed to the logs are counted (the access report; the daemon's, not a replay's).
+    var report: AccessLedger?
+    /// The `eventTime` of the carry in progress.
+    private var carryTime: Double?
 
     // `@exclusivity(unchecked)` here: what the fix path mutates on every fix, touched only by
     // its one owner (behind DaemonCore's lock, or a replay) and never re-entrantly, so the
@@ -69,6 +73,7 @@ public final class EffectCarrier {
     /// events: the wall clock in the daemon, the input's own time in a replay.
     /// Every line is handed to the logs before it returns.
     public func carry(_ effects: EffectList, eventTime: Double?) {
+        carryTime = eventTime
         let items = effects.items
         var i = 0
         while i < items.count {
@@ -108,6 +113,14 @@ public final class EffectCarrier {
             counted.unloggable += unloggable.count
             if counted.unloggable == unloggable.count {
                 Diagnostics.warning("a fix for \(unloggable.first) has no writable time or position; it is not logged")
+            }
+        }
+        if let report, let time = carryTime {
+            // Every position handed to a client's log, for the access report.
+            for item in run {
+                guard case .deliver(let item) = item else { continue }
+                let client = list.names[item.client]
+                if logs.path(of: client) != nil { report.count(client, sink: "log", accuracy: item.accuracy, time: time) }
             }
         }
         let programs = programs?.isWatching == true ? programs : nil

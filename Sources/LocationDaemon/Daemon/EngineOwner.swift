@@ -38,11 +38,13 @@ final class EngineOwner {
     private let sourceBoard: SourceBoard
     /// Where deliveries meet the clients' programs.
     private let programs: ProgramSinks
+    /// The access report's counts.
+    let report: AccessLedger
 
     /// Loads the state, makes the engine, opens every log (see `DaemonCore.init`).
     init(
         config: DaemonConfig, seed: UInt64, clock: DaemonClock, sourceName: String, brokers: BrokerBoard = BrokerBoard(),
-        source: SourceBoard = SourceBoard(), programs: ProgramSinks = ProgramSinks()
+        source: SourceBoard = SourceBoard(), programs: ProgramSinks = ProgramSinks(), report: AccessLedger? = nil
     ) throws(DaemonCore.StartError) {
         self.brokers = brokers
         sourceBoard = source
@@ -68,6 +70,10 @@ final class EngineOwner {
         }
         carrier = EffectCarrier(logs: logs)
         carrier.programs = programs
+        self.report = report ?? AccessLedger(directory: config.stateDirectory, days: config.reportDays, now: clock.wall())
+        carrier.report = self.report
+        watchers.report = self.report
+        programs.attach(self.report)
         let written = [config.statePath, config.auditLogPath] + logs.clients.compactMap { logs.path(of: $0) }
         for problem in SafeFile.directoryProblems(of: written) { Diagnostics.warning(problem) }
         effects.reserveCapacity(16)
@@ -126,6 +132,7 @@ final class EngineOwner {
         announceLogChanges()
         audit.flushIfDue(now: now)
         state.saveIfDue(now: now) { engine.savedState }
+        report.flush(now: clock.wall())
         return syncs
     }
 
@@ -163,6 +170,7 @@ final class EngineOwner {
         stopped = true
         carrier.logs.closeAll()
         audit.close()
+        report.flush(now: clock.wall(), all: true)
         state.saveNow(engine.savedState, now: clock.monotonic())
         watchers.removeAll()
     }
@@ -233,6 +241,18 @@ final class EngineOwner {
             return .status(id: request.id, one)
         case .prompts:
             return .prompts(id: request.id, engine.prompts)
+        case .report(let client, let since):
+            let known = engine.settings.clients.map(\.name)
+            if let client, !known.contains(client) {
+                return .unknownClient(id: request.id, client: client, known: known)
+            }
+            // The operator sees every client, an app its own, anyone else none.
+            let mine = Set(peer.apps)
+            let now = clock.wall()
+            let result = report.report(since: now - (since ?? Double(config.reportDays) * 86_400), now: now) { name in
+                (client == nil || name == client) && (peer.mayChange || mine.contains(name))
+            }
+            return .ok(id: request.id, fields: result.json.objectValue ?? [])
         case .watch:
             return .error(
                 id: request.id, code: CommandError.Code.invalidArgument.rawValue,
@@ -281,7 +301,7 @@ final class EngineOwner {
     /// watch (docs/protocol.md § Read tiers); the watchers' broadcast filters
     /// through the same `Disclosure`.
     private func disclosure(to peer: PeerCredentials) -> Disclosure {
-        Disclosure(tier: peer.readTier, services: engine.servicesOn)
+        peer.disclosure(services: engine.servicesOn)
     }
 
     func unwatch(_ watcher: WatcherID) {
@@ -297,6 +317,7 @@ final class EngineOwner {
 
     private func carry(now: Double) {
         let watching = !watchers.isEmpty
+        watchers.reportTime = clock.wall()
         carrier.collectsEvents = watching
         carrier.collectsLocations = watching
         carrier.carry(effects, eventTime: clock.wall())

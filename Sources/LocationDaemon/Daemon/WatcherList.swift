@@ -16,6 +16,9 @@ struct WatcherList {
     private var watchers: [WatcherID: Watcher] = [:]
     private var order: [WatcherID] = []
     private var next: UInt64 = 1
+    /// Where `location` events sent are counted (the access report), and the wall-clock time they count at.
+    var report: AccessLedger?
+    var reportTime = 0.0
 
     /// Watchers registered now.
     var count: Int { watchers.count }
@@ -54,13 +57,18 @@ struct WatcherList {
         var dropped: [WatcherID] = []
         for id in order {
             guard let watcher = watchers[id] else { continue }
-            let filter = Disclosure(tier: watcher.peer.readTier, services: services)
+            let filter = watcher.peer.disclosure(services: services)
             for (i, event) in events.enumerated() where event.matches(client: watcher.client) && filter.allows(event) {
                 let line = lines[i] ?? event.line()
                 lines[i] = line
                 if !watcher.sink.send(line) {
                     dropped.append(id)
                     break
+                }
+                if let report, case .location(let record) = event.kind {
+                    report.count(
+                        record.client, sink: "watch", accuracy: record.accuracy, peer: AccessPeer(uid: watcher.peer.uid, unit: watcher.peer.unit),
+                        time: reportTime)
                 }
             }
         }

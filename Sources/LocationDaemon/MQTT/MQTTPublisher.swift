@@ -35,6 +35,8 @@ final class MQTTPublisher: Sendable {
     let logPath: String
     /// The cursor file.
     let cursorPath: String
+    /// Where positions the broker acknowledged are counted (the access report).
+    let report: AccessLedger?
 
     /// Records in flight at once.
     static let window = 20
@@ -61,8 +63,9 @@ final class MQTTPublisher: Sendable {
     /// (from the publisher's thread).
     init(
         client: String, settings: MQTTSettings, logPath: String, stateDirectory: String,
-        onChange: @escaping @Sendable (BrokerStatus) -> Void
+        onChange: @escaping @Sendable (BrokerStatus) -> Void, report: AccessLedger? = nil
     ) {
+        self.report = report
         self.client = client
         self.settings = settings
         self.logPath = logPath
@@ -124,6 +127,7 @@ private struct PublisherLoop {
         var head: UInt64
         var end: UInt64
         var acked: Bool
+        var accuracy: DeliveredAccuracy = .full
     }
 
     let publisher: MQTTPublisher
@@ -259,7 +263,8 @@ private struct PublisherLoop {
             }
             let payload = OwnTracksMessage.location(parsed, trackerID: settings.trackerID, createdAt: SystemClock.utc())
             let mid = try connection.publish(payload, topic: settings.topic, qos: settings.qos)
-            inFlight.append(InFlight(mid: mid, identity: record.identity, head: record.head, end: record.end, acked: false))
+            inFlight.append(
+                InFlight(mid: mid, identity: record.identity, head: record.head, end: record.end, acked: false, accuracy: parsed.accuracy))
         }
         advanceCursor()
     }
@@ -268,6 +273,7 @@ private struct PublisherLoop {
         guard let index = inFlight.firstIndex(where: { $0.mid == mid && !$0.acked }) else { return }
         inFlight[index].acked = true
         published += 1
+        publisher.report?.count(publisher.client, sink: "mqtt", accuracy: inFlight[index].accuracy, time: SystemClock.utc())
         lastPublish = SystemClock.utc()
         advanceCursor()
     }

@@ -18,8 +18,6 @@ import LocationSystem
 ///   others and the log never wait for it.
 /// * Watching and going away become the client's app state through `ProgramUse`.
 final class ProgramConversation: ServerConversation {
-    typealias Completion = Never
-
     private struct Program {
         var endpoint: Int
         var peer: ProgramPeer
@@ -65,8 +63,13 @@ final class ProgramConversation: ServerConversation {
             return PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max, mayChange: false)
         }
         let ids = peer.credentials
-        guard endpoint.allow.admits(uid: ids.uid, gid: ids.gid, groups: peer.groups) else {
-            refuse(fd, endpoint, why: "uid \(ids.uid) is not in allow_users or allow_groups of [client.\(endpoint.client)]", peer: peer)
+        // The unit only where the client names its app by unit (a pidfd and a /proc read per connection).
+        var unit: String?
+        if !endpoint.allow.units.isEmpty, peer.pidKnown {
+            if case .unix = endpoint.place { unit = PeerProcess.unit(socket: fd, pid: ids.pid) } else { unit = PeerProcess.unit(pid: ids.pid) }
+        }
+        guard endpoint.allow.admits(uid: ids.uid, gid: ids.gid, groups: peer.groups, unit: unit) else {
+            refuse(fd, endpoint, why: "uid \(ids.uid) is not in allow_users or allow_groups of [client.\(endpoint.client)], nor its app (app_users, app_groups, app_units)", peer: peer)
             return nil
         }
         pendingPeer = peer
@@ -179,10 +182,6 @@ final class ProgramConversation: ServerConversation {
         publishIfChanged()
     }
 
-    func complete(_ completion: Never, on connection: ServerConnection?, loop: ServerLoop<ProgramConversation>) {}
-
-    func unwatch(_ watcher: WatcherID, loop: ServerLoop<ProgramConversation>) {}
-
     // MARK: Watching
 
     private func beginWatch(_ connection: ServerConnection) {
@@ -227,6 +226,8 @@ final class ProgramConversation: ServerConversation {
 
     func wake(_ loop: ServerLoop<ProgramConversation>, now: Double) {
         let (records, regranted) = sinks.take()
+        let report = records.isEmpty ? nil : sinks.report
+        let time = SystemClock.utc()
         if !records.isEmpty {
             var tpv: [Int: [UInt8]] = [:]
             var nmea: [Int: [UInt8]] = [:]
@@ -247,6 +248,10 @@ final class ProgramConversation: ServerConversation {
                     guard connection.output.send(bytes) else { break }
                     program.last = record
                     program.delivered += 1
+                    report?.count(
+                        record.client, sink: endpoint.key, accuracy: record.accuracy,
+                        peer: AccessPeer(uid: program.peer.credentials.uid == UInt32.max ? nil : program.peer.credentials.uid, name: program.peer.name),
+                        time: time)
                 }
                 programs[connection.id] = program
             }

@@ -56,7 +56,7 @@ struct ProgramEndpoint: Sendable {
         var warnings: [String] = []
         var errors: [ConfigError] = []
         for client in config.clients where client.programs.servesPrograms {
-            let (allow, problems) = ProgramAllowList.resolve(client.programs, client: client.name)
+            let (allow, problems) = ProgramAllowList.resolve(client)
             warnings += problems
             let access: ProgramSocketAccess
             switch ProgramSocketAccess.resolve(client.programs, client: client.name, file: config.file) {

@@ -38,7 +38,7 @@ struct ProgramPeer: Sendable {
         guard let peer = address(of: fd, peer: true), let local = address(of: fd, peer: false) else { return nil }
         // /proc/self/net, not /proc/net: the unit's ProcSubset=pid hides the latter, never the former.
         let table = peer.family == AF_INET6 ? "/proc/self/net/tcp6" : "/proc/self/net/tcp"
-        guard let text = readText(table, limit: 16 << 20) else { return nil }
+        guard let text = PeerProcess.readText(table, limit: 16 << 20) else { return nil }
         // The peer's own line: its local address is our remote one, and the other way round.
         for line in text.split(separator: "\n").dropFirst() {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
@@ -56,7 +56,7 @@ struct ProgramPeer: Sendable {
 
     /// `/proc/PID/comm` without its newline.
     static func processName(_ pid: Int32) -> String? {
-        guard pid > 0, let text = readText("/proc/\(pid)/comm", limit: 256) else { return nil }
+        guard pid > 0, let text = PeerProcess.readText("/proc/\(pid)/comm", limit: 256) else { return nil }
         let name = text.split(separator: "\n").first.map(String.init) ?? ""
         return name.isEmpty ? nil : name
     }
@@ -133,13 +133,5 @@ struct ProgramPeer: Sendable {
             }
         }
         return nil
-    }
-
-    private static func readText(_ path: String, limit: Int) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        guard let bytes = try? DescriptorIO.readAll(fd, limit: limit, name: path) else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -26,9 +26,19 @@ public final class ProgramSinks: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Where positions written to programs are counted (the access report), once the engine's owner attaches it.
+    private let ledger = Mutex<AccessLedger?>(nil)
 
     /// An empty registry: nothing watched, nobody connected.
     public init() {}
+
+    /// Counts positions written to programs in `report` from now on.
+    func attach(_ report: AccessLedger) {
+        ledger.withLock { $0 = report }
+    }
+
+    /// The access report, if attached (the program server counts what it wrote).
+    var report: AccessLedger? { ledger.withLock { $0 } }
 
     // MARK: The engine's owner
 

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import LocationCore
 
 /// Serves the control socket (docs/protocol.md): the `ControlServer` runs on a
@@ -20,7 +23,8 @@ public final class ControlService: Service {
     public init(config: DaemonConfig, core: DaemonCore, passed: PassedSocket? = nil) throws(ControlServerError) {
         server = try ControlServer(
             path: passed?.path ?? config.socket, socketGroup: config.socketGroup, handler: core,
-            limits: ControlServer.Limits(), adjustPeer: nil, executor: CoreExecutor.shared, passed: passed)
+            limits: ControlServer.Limits(), adjustPeer: nil, executor: CoreExecutor.shared, passed: passed,
+            socketMode: mode_t(config.socketMode), apps: AppDirectory(config))
         if let passed {
             Diagnostics.info("control socket \(passed.path): passed by systemd (locationd.socket)")
             if passed.path != config.socket {

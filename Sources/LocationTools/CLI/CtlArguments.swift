@@ -216,6 +216,13 @@ struct CommandParser {
         return .success(positionals)
     }
 
+    /// `90`, `90s`, `15m`, `2h`, `7d` in seconds.
+    static func duration(_ text: String) -> Double? {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        if let last = text.last, let unit = units[last] { return Double(text.dropLast()).map { $0 * unit } }
+        return Double(text)
+    }
+
     func word<T>(_ value: String, _ what: String, _ words: [String], _ make: (String) -> T?) -> Result<T, UsageError> {
         if let result = make(value) { return .success(result) }
         return .failure(

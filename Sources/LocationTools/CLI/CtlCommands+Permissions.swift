@@ -275,5 +275,32 @@ extension CtlCommands {
         ) { p in
             p.expect(["CLIENT"], optional: 1).map { .request(.watch(client: $0.first)) }
         },
+        CtlCommand(
+            name: "report", synopsis: "report [CLIENT] [--since DURATION]",
+            summary: "the access report: positions handed to each client",
+            details: """
+                Per client: the first and last minute a position was handed out, how many,
+                by sink (log, gpsd_socket, gpsd_port, nmea_socket, watch), by accuracy and by
+                socket peer, over the days the daemon keeps (report_days, default 7) or the
+                last DURATION (90s, 15m, 2h, 7d). The operator sees every client, a client's
+                app its own, anyone else none. With --json, one object: {"clients":[…]}.
+
+                Example:
+                  locationctl report logger --since 1d
+                """,
+            arguments: [.init("CLIENT", .client)],
+            options: [.init(["--since"], value: CtlCommand.Completion.none, help: "only the last DURATION (90s, 15m, 2h, 7d)")]
+        ) { p in
+            p.expect(["CLIENT"], optional: 1).flatMap { args in
+                var since: Double?
+                if let text = p.option("--since") {
+                    guard let seconds = CommandParser.duration(text), seconds > 0, seconds <= 366 * 86_400 else {
+                        return p.fail("--since must be a duration such as 90s, 15m, 2h or 7d (at most 366d), not \"\(text)\"")
+                    }
+                    since = seconds
+                }
+                return .success(.request(.report(client: args.first, since: since)))
+            }
+        },
     ]
 }

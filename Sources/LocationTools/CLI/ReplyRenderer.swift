@@ -22,6 +22,8 @@ public enum ReplyRenderer {
                 return (StatusRenderer.renderPrompts(try reply.prompts()), .ok, false)
             case .watch(let client):
                 return ("watching \(client ?? "every client") (Ctrl-C to stop)\n", .ok, false)
+            case .report:
+                return (ReportRenderer.render(reply["clients"]), .ok, false)
             case .command:
                 return (renderOutcome(try reply.commandOutcome()), .ok, false)
             }

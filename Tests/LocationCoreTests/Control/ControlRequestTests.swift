@@ -4,7 +4,7 @@ import Testing
 @Suite struct ControlRequestTests {
     static let operations: [ControlRequest.Operation] = [
         .hello, .status(client: nil), .status(client: "logger"), .prompts, .watch(client: nil),
-        .watch(client: "logger"),
+        .watch(client: "logger"), .report(client: nil, since: nil), .report(client: "logger", since: 3600),
         .command(.services(on: true)), .command(.services(on: false)),
         .command(.authorize(client: "logger", status: .never)), .command(.authorize(client: "logger", status: .ask)),
         .command(.authorize(client: "logger", status: .whileUsing)),

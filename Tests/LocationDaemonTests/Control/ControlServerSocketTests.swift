@@ -49,14 +49,15 @@ import TestSupport
         #expect(try directory.text("control.sock") == "precious")
     }
 
-    @Test func theSocketIsMode0660InTheSocketGroup() throws {
+    @Test(arguments: [nil, 0o660, 0o600] as [mode_t?])
+    func theSocketHasItsModeEveryoneByDefaultInTheSocketGroup(mode: mode_t?) throws {
         // `adm` exists on every Debian system; any existing group other than root's would do.
         let group = try #require(try? SocketGroup.lookup("adm").get())
-        let fixture = try ServerFixture(socketGroup: "adm")
+        let fixture = try ServerFixture(socketGroup: "adm", socketMode: mode ?? ControlServer.socketMode)
         var info = stat()
         #expect(lstat(fixture.path, &info) == 0)
         #expect(info.st_mode & S_IFMT == S_IFSOCK)
-        #expect(info.st_mode & 0o7777 == 0o660)
+        #expect(info.st_mode & 0o7777 == (mode ?? 0o666))
         #expect(info.st_gid == group.gid)
         #expect(fixture.server.group == group)
         #expect(fixture.server.warnings.isEmpty)

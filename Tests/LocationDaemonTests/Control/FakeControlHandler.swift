@@ -97,6 +97,8 @@ final class FakeControlHandler: ControlHandler {
             return .status(id: request.id, report)
         case .prompts:
             return .prompts(id: request.id, [])
+        case .report:
+            return .ok(id: request.id, fields: [("clients", .array([]))])
         case .watch:
             return .error(id: request.id, code: "bad-request", message: "watch goes through watch()")
         case .command(let command):

@@ -19,14 +19,15 @@ final class ServerFixture {
     /// directory (the fake's clients keep their logs there).
     init(
         _ label: String = "control", limits: ControlServer.Limits = ControlServer.Limits(), socketGroup: String? = nil,
-        adjustPeer: (@Sendable (PeerCredentials) -> PeerCredentials)? = nil,
+        adjustPeer: (@Sendable (PeerCredentials) -> PeerCredentials)? = nil, socketMode: mode_t = ControlServer.socketMode,
+        apps: AppDirectory = AppDirectory(),
         handler makeHandler: (String) -> FakeControlHandler = { FakeControlHandler(logDirectory: $0) }
     ) throws {
         directory = try ScratchDirectory(label)
         handler = makeHandler(directory.path)
         server = try ControlServer(
             path: directory.file("control.sock"), socketGroup: socketGroup, handler: handler, limits: limits,
-            adjustPeer: adjustPeer, executor: QueueExecutor.shared)
+            adjustPeer: adjustPeer, executor: QueueExecutor.shared, socketMode: socketMode, apps: apps)
         try server.start()
     }
 

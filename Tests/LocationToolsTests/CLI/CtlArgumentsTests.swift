@@ -21,6 +21,9 @@ import Testing
         (["request", "logger", "while-using"], .request(.command(.request(client: "logger", kind: .whileUsing)))),
         (["request", "logger", "always"], .request(.command(.request(client: "logger", kind: .always)))),
         (["prompts"], .request(.prompts)),
+        (["report"], .request(.report(client: nil, since: nil))),
+        (["report", "logger", "--since", "2h"], .request(.report(client: "logger", since: 7200))),
+        (["report", "--since", "90"], .request(.report(client: nil, since: 90))),
         (["answer", "logger", "allow-once"], .request(.command(.answer(client: "logger", answer: .allowOnce)))),
         (["answer", "logger", "allow-while-using"], .request(.command(.answer(client: "logger", answer: .allowWhileUsing)))),
         (["answer", "logger", "deny"], .request(.command(.answer(client: "logger", answer: .deny)))),
@@ -84,7 +87,7 @@ import Testing
     @Test func everyCommandOfTheSpecHasAParserAndAHelpPage() {
         let spec = [
             "status", "services", "authorize", "accuracy", "request", "prompts", "answer", "share", "reset",
-            "request-full-accuracy", "session", "start", "stop", "locate", "watch", "tail", "export",
+            "request-full-accuracy", "session", "start", "stop", "locate", "watch", "report", "tail", "export",
             "summary", "plot",
         ]
         #expect(CtlUsage.commandNames == spec)

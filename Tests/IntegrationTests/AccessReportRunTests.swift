@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LocationCore
+import LocationDaemon
+import LocationSystem
+import Testing
+import TestSupport
+
+/// The access report against the built daemon: its counts against the log's
+/// records, across a restart and across SIGKILL (a finished minute is on disk).
+@Suite(.enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
+struct AccessReportRunTests {
+    /// The logger's figures in `locationctl --json report` (as root).
+    static func logger(_ plane: ControlPlane) async throws -> JSONValue? {
+        let (status, stdout, stderr) = try await plane.ctl(["--json", "report"])
+        try #require(status == 0, "\(stderr)")
+        let report = try JSONValue.parse(Array(stdout.utf8))
+        return report["clients"]?.arrayValue?.first { $0["client"] == "logger" }
+    }
+
+    /// Waits until the logger's log stops growing; its records.
+    static func settled(_ sandbox: DaemonSandbox, beyond count: Int) async -> Int {
+        var last = -1
+        _ = await waitUntil(timeout: 120, every: 0.5) {
+            let now = sandbox.records().count
+            defer { last = now }
+            return now > count && now == last
+        }
+        return sandbox.records().count
+    }
+
+    @Test func theReportCountsTheLogsRecordsAcrossARestartAndSIGKILL() async throws {
+        let sandbox = try DaemonSandbox("report")
+        let plane = ControlPlane(sandbox: sandbox)
+        // The walk, read once per start from a file: each start logs it again.
+        try sandbox.writeNMEAConfig(device: PackagePaths.fixture("walk.nmea"), clients: DaemonSandbox.logger(filter: "none"))
+        var daemon = try sandbox.startDaemon()
+        defer { daemon.signal(SIGKILL) }
+        let first = await Self.settled(sandbox, beyond: 0)
+        var logger = try #require(try await Self.logger(plane), "\(daemon.stderr)")
+        #expect(logger["count"]?.numberValue == Double(first))
+        #expect(logger["sinks"]?["log"]?.numberValue == Double(first))
+        #expect(logger["accuracy"]?["full"]?.numberValue == Double(first) && logger["accuracy"]?["reduced"] == 0)
+
+        // A restart (SIGTERM writes every count): the report goes on from the file.
+        daemon.signal(SIGTERM)
+        #expect(await daemon.wait(timeout: 60))
+        daemon = try sandbox.startDaemon()
+        let second = await Self.settled(sandbox, beyond: first)
+        logger = try #require(try await Self.logger(plane))
+        #expect(logger["count"]?.numberValue == Double(second))
+
+        // SIGKILL once the minute of the last position is over: that minute was written, nothing is lost.
+        let minute = (SystemClock.utc() / 60).rounded(.down)
+        _ = await waitUntil(timeout: 70, every: 0.5) { SystemClock.utc() >= (minute + 1) * 60 + 2 }
+        daemon.signal(SIGKILL)
+        #expect(await daemon.wait(timeout: 60))
+        daemon = try sandbox.startDaemon()
+        let third = await Self.settled(sandbox, beyond: second)
+        logger = try #require(try await Self.logger(plane))
+        #expect(logger["count"]?.numberValue == Double(third), "after SIGKILL: \(logger) against \(third) records")
+        let size = (try? FileIO.read(sandbox.file("state/report.jsonl")).count) ?? -1
+        FaultReport.figure(
+            "access-report",
+            "report count vs the log's records: \(Int(logger["count"]?.numberValue ?? -1)) vs \(third) after a restart and a SIGKILL; "
+                + "report.jsonl \(size) bytes")
+    }
+}
