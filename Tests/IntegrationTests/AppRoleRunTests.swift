@@ -77,6 +77,20 @@ struct AppRoleRunTests {
         }
         #expect(refused == refusedCommands.count)
 
+        // Every app-side command of its own client is its to send; someone else (uid 65533) may send none of them.
+        let someoneElse = ["/usr/bin/setpriv", "--reuid=65533", "--regid=65533", "--clear-groups"]
+        let ownSide = [
+            ["session", "survey", "begin"], ["session", "survey", "end"], ["request", "survey", "while-using"],
+            ["request-full-accuracy", "survey", "survey"], ["start", "survey"], ["stop", "survey"],
+            ["locate", "survey", "--timeout", "1"],
+        ]
+        for command in ownSide {
+            let (_, _, errors) = try await plane.ctl(command, prefix: Self.nobody)
+            #expect(!errors.contains("may send it"), "\(command): \(errors)")
+            let (status, _, otherErrors) = try await plane.ctl(command, prefix: someoneElse)
+            #expect(status == 1 && otherErrors.contains("only survey's app"), "\(command): \(otherErrors)")
+        }
+
         // Its own side, and its positions on its own connection once the operator answers.
         let out = plane.sandbox.file("app.out")
         let app = try ChildProcess(Self.nobody + ["/usr/bin/python3", "-c", Self.app, plane.sandbox.socketPath], stdoutPath: out)
