@@ -31,6 +31,8 @@ public enum EventRenderer {
             return time + "source: " + jump.sentence
         case .log(let change):
             return time + "\(change.client) log \(change.status.failing ? "failing" : "works again"): \(change.message)"
+        case .state(let state):
+            return time + (state.failureLine.map { "state not saved: " + $0 } ?? "state saved to \(state.path) again")
         case .broker(let broker):
             return time + "\(broker.client) broker \(broker.broker) → \(broker.state.rawValue)"
                 + (broker.detail.isEmpty || broker.detail == broker.state.rawValue ? "" : ": \(broker.detail)")

@@ -21,7 +21,10 @@ public enum ReplyRenderer {
             case .watch(let client):
                 return ("watching \(client ?? "every client") (Ctrl-C to stop)\n", .ok, false)
             case .command:
-                return (renderOutcome(try reply.commandOutcome()), .ok, false)
+                let text = renderOutcome(try reply.commandOutcome())
+                // In force but not kept across a restart: a script that revokes must hear of it.
+                guard let warning = reply.saveWarning else { return (text, .ok, false) }
+                return (text + "locationctl: warning: \(warning)\n", .refused, false)
             }
         } catch {
             return ("locationctl: \(error)\nIs locationctl the same version as the daemon? (locationctl --version)\n", .refused, true)

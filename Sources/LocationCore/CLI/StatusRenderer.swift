@@ -6,6 +6,8 @@ public enum StatusRenderer {
     public static func render(_ report: StatusReport) -> String {
         let status = report.status
         var lines: [String] = []
+        // First, above everything: the decisions below would not survive a restart.
+        if let line = report.stateSave?.failureLine { lines.append("WARNING: " + line) }
         var source = "\(report.sourceName ?? "source"): \(sourceLine(status))"
         if status.source == .connecting, let outage = report.sourceOutage { source += "; " + outage.summary }
         lines.append(source)
