@@ -60,10 +60,16 @@ public final class StateKeeper {
         }
     }
 
-    /// A `persist` effect: saves now, or marks the state for the next tick when the last save was too recent.
+    /// A `persist` effect: saves now, or marks the state for the next tick when the last save
+    /// was too recent — then probes the directory, so the reply to the change that caused it
+    /// already knows whether it can be kept.
     public func changed(now: Double, state: () -> SavedState) {
         isDirty = true
-        if now - lastSave >= Self.minimumInterval { save(now: now, state: state()) }
+        if now - lastSave >= Self.minimumInterval {
+            save(now: now, state: state())
+        } else if failure == nil {
+            checkWritable(state())
+        }
     }
 
     /// The tick: saves a pending change once `minimumInterval` has passed.
@@ -79,8 +85,9 @@ public final class StateKeeper {
         return save(now: now, state: state)
     }
 
-    /// At start, with a state file loaded: whether a save could be written, without rewriting
-    /// the file (another daemon may still own it when start-up fails later). When it could not,
+    /// Whether a save could be written now, without rewriting the file: at start with a state
+    /// file loaded (another daemon may still own it when start-up fails later), and for a change
+    /// whose save waits for the tick. When it could not,
     /// saving is failing from now on and the tick retries it as after any failed save.
     public func checkWritable(_ state: SavedState) {
         do throws(SystemError) {
