@@ -25,6 +25,8 @@ public enum EventRenderer {
             return text + " — answer: \(TextFormat.answers(prompt))"
         case .engine(.error(let client, let code, let message)):
             return time + "\(client) error \(code.rawValue)" + (message.isEmpty ? "" : ": \(message)")
+        case .engine(.use(let change)):
+            return time + "\(change.client) \(change.kind.rawValue): \(change.message)"
         case .engine(.source(let state)):
             return time + "source → \(state.rawValue)"
         case .engine(.timeJump(let jump)):

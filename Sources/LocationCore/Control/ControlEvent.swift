@@ -7,6 +7,7 @@
 /// {"event":"location","time":"…","lat":52.3765432,"lon":4.8954321,…,"accuracy":"full","client":"logger"}
 /// {"event":"error","time":"…","client":"logger","code":"location-unknown","message":"…"}
 /// {"event":"source","time":"…","state":"no-fix"}
+/// {"event":"use","time":"…","client":"logger","change":"stop","inUse":true,"updating":false,"locatePending":false,"message":"…"}
 /// {"event":"source","time":"…","state":"fix","timeJump":3153.6,"from":"…","to":"…","message":"receiver time went back …"}
 /// {"event":"broker","time":"…","client":"fleet","broker":"mqtt://…","state":"connected",…}
 /// {"event":"log","time":"…","client":"logger","path":"…","written":120,"held":1,"lost":0,"failing":true,"error":"…",…}
@@ -72,9 +73,9 @@ public struct ControlEvent: Sendable, Hashable {
 
     /// Every `event` word a `watch` stream can carry, in the order the
     /// protocol documents them (each is some kind's `name`).
-    public static let names = ["authorization", "prompt", "location", "error", "source", "broker", "log", "state"]
+    public static let names = ["authorization", "prompt", "location", "error", "source", "use", "broker", "log", "state"]
 
-    /// The `event` word: `authorization`, `prompt`, `location`, `error`, `source`, `broker`, `log`, `state`.
+    /// The `event` word: `authorization`, `prompt`, `location`, `error`, `source`, `use`, `broker`, `log`, `state`.
     public var name: String {
         switch kind {
         case .location: "location"
@@ -84,6 +85,7 @@ public struct ControlEvent: Sendable, Hashable {
         case .engine(.authorization): "authorization"
         case .engine(.prompt): "prompt"
         case .engine(.error): "error"
+        case .engine(.use): "use"
         case .engine(.source), .engine(.timeJump): "source"
         }
     }
@@ -98,6 +100,7 @@ public struct ControlEvent: Sendable, Hashable {
         case .engine(.authorization(let a)): a.client
         case .engine(.prompt(let p, _)): p.client
         case .engine(.error(let client, _, _)): client
+        case .engine(.use(let change)): change.client
         case .engine(.source), .engine(.timeJump): nil
         }
     }
@@ -138,6 +141,8 @@ public struct ControlEvent: Sendable, Hashable {
                 ])
             case .source(let state):
                 members.append(("state", .string(state.rawValue)))
+            case .use(let change):
+                members.append(contentsOf: change.jsonMembers)
             case .timeJump(let jump):
                 // A jump is seen on a usable fix: the source has a fix.
                 members.append(("state", .string(SourceState.fix.rawValue)))
@@ -192,6 +197,8 @@ public struct ControlEvent: Sendable, Hashable {
             self.init(log: try LogWriteChange(json: value), time: time)
         case "state":
             self.init(state: try StateSaveStatus(json: value), time: time)
+        case "use":
+            self.init(.use(try UseChange(json: value)), time: time)
         case "authorization":
             self.init(.authorization(try ClientAuthorization(json: value)), time: time)
         case "prompt":

@@ -56,6 +56,8 @@ public enum Event: Sendable, Hashable {
     case source(SourceState)
     /// The receiver's time went back: a new time base starts (reported once per jump).
     case timeJump(TimeJump)
+    /// What a client asks for changed: session, updates, a locate (pending or ended).
+    case use(UseChange)
 }
 
 /// What the caller must carry out after an engine input.

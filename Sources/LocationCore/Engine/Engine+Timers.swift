@@ -8,11 +8,9 @@ extension Engine {
             for i in clients.indices where now >= clients[i].nextDeadline {
                 if let locate = clients[i].locate, now >= locate.deadline {
                     clients[i].locate = nil
-                    effects.append(
-                        .event(
-                            .error(
-                                client: clients[i].settings.name, code: .locationUnknown,
-                                message: "no usable fix arrived within \(Self.seconds(locate.timeout)) of locate")))
+                    let message = "no usable fix arrived within \(Self.seconds(locate.timeout)) of locate"
+                    effects.append(.event(.error(client: clients[i].settings.name, code: .locationUnknown, message: message)))
+                    useChanged(i, .locateEnded, "\(clients[i].settings.name): locate timed out: \(message)", effects: &effects)
                 }
                 clients[i].expireAllowOnce(now: now)
                 clients[i].expireTemporaryFullAccuracy(now: now)

@@ -118,6 +118,15 @@ import Testing
         ControlEvent(.source(.noFix), time: Samples.t0),
         ControlEvent(.timeJump(TimeJump(from: Samples.t0, to: Samples.t0 - 3120, at: 0)), time: Samples.t0),
         ControlEvent(
+            .use(
+                UseChange(
+                    client: "logger", kind: .stop, inUse: true, updating: false, locatePending: false,
+                    message: "logger stopped updating; its pending locate is cancelled")),
+            time: Samples.t0),
+        ControlEvent(
+            state: StateSaveStatus(ok: false, path: "/s/state.json", error: "EROFS", since: Samples.t0, unsaved: ["x"]),
+            time: Samples.t0),
+        ControlEvent(
             location: LogRecord(
                 time: Samples.t0 + 1, latitude: 52.3765432, longitude: 4.8954321, horizontalError: 4.8,
                 accuracy: .full, client: "logger")),

@@ -12,9 +12,6 @@ import Testing
                 client: "fleet", broker: "mqtt://127.0.0.1:1883", topic: "owntracks/board/one", state: .connected, detail: "connected"),
             time: Samples.t0),
         ControlEvent(log: LogWriteChangeTests.change, time: Samples.t0),
-        ControlEvent(
-            state: StateSaveStatus(ok: false, path: "/var/lib/locationd/state.json", error: "Read-only file system", since: Samples.t0),
-            time: Samples.t0),
     ]
 
     @Test func theNamesAreEveryKindsName() {
@@ -34,7 +31,7 @@ import Testing
             #expect(named == filter.allows(event), "\(event.name): in the note \(named), allowed \(filter.allows(event))")
             #expect(note.events.contains(event.name) == !filter.allows(event))
         }
-        #expect(carried.hasSuffix("source, broker, log and state events"), "\(carried)")
+        #expect(carried.hasSuffix("source, use, broker, log and state events"), "\(carried)")
         #expect(Disclosure(tier: .unprivileged, services: false).withheldNote(group: nil)?.message.hasPrefix(
             "location events go only to root; ") == true)
     }
