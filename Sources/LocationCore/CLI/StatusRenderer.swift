@@ -47,6 +47,8 @@ public enum StatusRenderer {
             return "not connected (retrying)" + (last.map { "; last fix \($0)" } ?? "")
         case .connected:
             return "connected, waiting for the receiver" + (last.map { "; last fix \($0)" } ?? "")
+        case .endOfFile:
+            return "at end of file, following it" + (last.map { "; last fix \($0)" } ?? "")
         case .noFix:
             return "connected, the receiver has no fix" + (last.map { "; last fix \($0)" } ?? "")
         case .fix:

@@ -8,6 +8,9 @@ public enum SourceState: String, Sendable, Hashable, CaseIterable {
     case noFix = "no-fix"
     /// Connected; the receiver reports fixes.
     case fix
+    /// A plain file read to its end and followed for more (a recording): no outage, nothing
+    /// is wrong with a receiver — the fixes simply have not been written yet.
+    case endOfFile = "end-of-file"
 }
 
 /// Whether a delivered fix is precise or obfuscated.

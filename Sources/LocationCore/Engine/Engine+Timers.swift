@@ -17,7 +17,8 @@ extension Engine {
             }
             recomputeClientDeadline()
         }
-        if !outage, now >= outageDeadline {
+        // A file followed past its end is not an outage (#32): no location-unknown for it.
+        if !outage, now >= outageDeadline, source != .endOfFile {
             startOutage()
         }
     }
@@ -64,6 +65,7 @@ extension Engine {
             let why =
                 switch source {
                 case .connecting: "the receiver is not connected"
+                case .endOfFile: "the source is at the end of its file, following it"
                 case .noFix: "the receiver has no fix"
                 case .connected, .fix: "no usable fix for \(Self.seconds(Self.outageDelay))"
                 }

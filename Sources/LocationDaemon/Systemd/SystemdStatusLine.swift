@@ -22,6 +22,7 @@ enum SystemdStatusLine {
         let source: String
         switch status.source {
         case .connecting: source = "waiting for \(sourceName)"
+        case .endOfFile: source = "\(sourceName) at end of file, following it"
         case .connected: source = "\(sourceName) connected, no fix yet"
         case .noFix: source = "\(sourceName) connected, receiver has no fix"
         case .fix: source = "\(sourceName) connected"

@@ -118,6 +118,14 @@ import Testing
         ControlEvent(.source(.noFix), time: Samples.t0),
         ControlEvent(.timeJump(TimeJump(from: Samples.t0, to: Samples.t0 - 3120, at: 0)), time: Samples.t0),
         ControlEvent(
+            location: LogRecord(
+                time: Samples.t0 + 1, latitude: 52.3765432, longitude: 4.8954321, horizontalError: 4.8,
+                accuracy: .full, client: "logger")),
+    ] + later
+
+    /// Kinds added after the renderer's table was written (it indexes the ones above).
+    static let later: [ControlEvent] = [
+        ControlEvent(
             .use(
                 UseChange(
                     client: "logger", kind: .stop, inUse: true, updating: false, locatePending: false,
@@ -126,10 +134,6 @@ import Testing
         ControlEvent(
             state: StateSaveStatus(ok: false, path: "/s/state.json", error: "EROFS", since: Samples.t0, unsaved: ["x"]),
             time: Samples.t0),
-        ControlEvent(
-            location: LogRecord(
-                time: Samples.t0 + 1, latitude: 52.3765432, longitude: 4.8954321, horizontalError: 4.8,
-                accuracy: .full, client: "logger")),
     ]
 
     @Test(arguments: events)
