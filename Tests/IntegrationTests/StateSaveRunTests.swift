@@ -16,8 +16,6 @@ import TestSupport
     .serialized, .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"),
     .enabled(if: Tmpfs.canMount, "needs root with CAP_SYS_ADMIN to mount a tmpfs"))
 struct StateSaveRunTests {
-    static let nobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-
     /// A sandbox whose state directory is a tmpfs; the caller unmounts it.
     static func sandbox(_ label: String) throws -> ControlPlane {
         let sandbox = try DaemonSandbox(label)
@@ -67,11 +65,8 @@ struct StateSaveRunTests {
         #expect(!save.ok && save.since != nil && save.error?.contains("Read-only file system") == true, "\(save)")
         #expect(save.unsaved == ["logger: while-using (a restart brings back always)"], "\(save.unsaved)")
         // The text status says it first, to every reader: a peer of another uid too (no coordinate in it).
-        // mkdtemp made the sandbox 0700; the socket's own mode is what opens it.
-        chmod(sandbox.path, 0o755)
-        chmod(sandbox.file("run"), 0o755)
-        chmod(sandbox.socketPath, 0o666)
-        for prefix in [[], Self.nobody] {
+        sandbox.openSocketToEveryone()
+        for prefix in [[], ReadTierRunTests.nobody] {
             let shown = try await plane.ctl(["status"], prefix: prefix)
             #expect(shown.stdout.hasPrefix("WARNING: cannot save the state to \(sandbox.statePath) since "), "\(prefix): \(shown.stdout)")
         }

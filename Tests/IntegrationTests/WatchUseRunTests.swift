@@ -29,12 +29,11 @@ struct WatchUseRunTests {
         let daemon = try sandbox.startDaemon()
         defer { daemon.kill() }
         try #require(await waitUntil(timeout: 60) { daemon.stderr.contains("ready:") }, "\(daemon.stderr)")
-        chmod(sandbox.path, 0o755)
-        chmod(sandbox.file("run"), 0o755)
-        chmod(sandbox.socketPath, 0o666)
+        sandbox.openSocketToEveryone()
         let watcher = try ChildProcess(
-            ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", PackagePaths.product("locationctl"),
-             "--socket", sandbox.socketPath, "--json", "watch", "logger"],
+            ReadTierRunTests.nobody + [
+                PackagePaths.product("locationctl"), "--socket", sandbox.socketPath, "--json", "watch", "logger",
+            ],
             environment: .only([:]), stdoutPath: sandbox.file("watch.jsonl"), stderrPath: sandbox.file("watch.err"))
         defer { watcher.kill() }
         try #require(await waitUntil(timeout: 60) { watcher.stdout.contains(#""event":"authorization""#) }, "\(watcher.stdout)")
