@@ -80,7 +80,12 @@ enum LocateCommand {
         }
         switch event.kind {
         case .location(let record) where record.client == client:
-            if json { Console.out(bytes: line + [0x0A]) } else { Console.out(EventRenderer.render(event) + "\n") }
+            // The line `watch` prints: the time it came, then the fix's own time (its age shows).
+            if json {
+                Console.out(bytes: line + [0x0A])
+            } else {
+                Console.out(EventRenderer.render(event, receivedAt: SystemClock.utc()) + "\n")
+            }
             return .ok
         case .engine(.error(let who, let code, let message)) where who == client:
             if json { Console.out(bytes: line + [0x0A]) }

@@ -34,6 +34,20 @@ struct CommandLineTests {
         #expect(!cli.output.contains("libmosquitto"), "\(cli.output)")
     }
 
+    /// #32: a configuration without a client is valid, but a daemon that gives no one a location
+    /// is rarely what was meant: check-config says so (and the shipped file has none of it).
+    @Test func checkConfigWarnsWhenNoClientIsConfigured() async throws {
+        let sandbox = try DaemonSandbox("check-empty")
+        try sandbox.writeNMEAConfig(device: PackagePaths.fixture("walk.nmea"), clients: "")
+        let result = try await sandbox.runLocationd(["check-config", "--config", sandbox.configPath])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("locationd: warning: \(sandbox.configPath) configures no client: "), "\(result.stderr)")
+        #expect(result.stderr.contains("is valid: 0 clients"))
+        let shipped = try await sandbox.runLocationd(["check-config", "--config", PackagePaths.root + "/config/locationd.conf"])
+        #expect(!shipped.stderr.contains("warning"), "\(shipped.stderr)")
+    }
+
     @Test func checkConfigListsEveryProblemWithFileAndLineAndExits78() async throws {
         let sandbox = try DaemonSandbox("check-bad")
         let text = """

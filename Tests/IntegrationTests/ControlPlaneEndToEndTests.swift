@@ -324,6 +324,9 @@ struct ControlPlaneEndToEndTests {
         #expect(located.status == 0, "\(located.stderr)")
         let location = try JSONValue.parse(Array(located.stdout.utf8))
         #expect(location["event"] == "location" && location["client"] == "logger")
+        // As text, the one line format of `watch`: the time it came, the fix's own time labelled.
+        let text = try await plane.ctl(["locate", "logger", "--timeout", "10"])
+        #expect(text.status == 0 && text.stdout.contains(" logger location ") && text.stdout.contains(" (fix time "), "\(text.stdout)")
 
         // tail: the log's path comes from the daemon.
         let tail = try await plane.ctl(["--json", "tail", "logger", "-n", "5"])

@@ -26,10 +26,7 @@ struct ReadTierRunTests {
             ].joined(separator: "\n"))
         let daemon = try sandbox.startDaemon()
         try #require(await waitUntil(timeout: 60) { !sandbox.records().isEmpty }, "\(daemon.stderr)")
-        // mkdtemp made the sandbox 0700; the socket's own mode is what opens it.
-        chmod(sandbox.path, 0o755)
-        chmod(sandbox.file("run"), 0o755)
-        chmod(sandbox.socketPath, 0o666)
+        sandbox.openSocketToEveryone()
         return daemon
     }
 

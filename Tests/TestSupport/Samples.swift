@@ -71,6 +71,15 @@ public enum Samples {
             location: LogRecord(
                 time: t0 + 1, latitude: 52.3765432, longitude: 4.8954321, horizontalError: 4.8,
                 accuracy: .full, client: "logger")),
+        ControlEvent(
+            .use(
+                UseChange(
+                    client: "logger", kind: .stop, inUse: true, updating: false, locatePending: false,
+                    message: "logger stopped updating; its pending locate is cancelled")),
+            time: t0),
+        ControlEvent(
+            state: StateSaveStatus(ok: false, path: "/s/state.json", error: "EROFS", since: t0, unsaved: ["x"]),
+            time: t0),
     ]
 
     /// A full record in Tokyo.

@@ -21,6 +21,13 @@ public enum Tmpfs {
         Glibc.mount("tmpfs", path, "tmpfs", 0, "size=\(size),mode=0755") == 0
     }
 
+    /// Makes the tmpfs at `path` read-only, or writable again; whether it worked. A read-only
+    /// file system refuses even root, so it stands for a state directory the daemon cannot write.
+    public static func remount(_ path: String, readOnly: Bool) -> Bool {
+        let flags = UInt(MS_REMOUNT) | (readOnly ? UInt(MS_RDONLY) : 0)
+        return Glibc.mount("tmpfs", path, "tmpfs", flags, nil) == 0
+    }
+
     /// Unmounts the tmpfs at `path` (lazily: open files do not stop it).
     public static func unmount(_ path: String) {
         umount2(path, Int32(MNT_DETACH))

@@ -22,6 +22,14 @@ struct ConfigReader {
         self.environment = environment
     }
 
+    /// The client section an unknown one was likely meant to be: `[cleint.logger]` and
+    /// `[clients.logger]` → `client.logger`, `[clients]` → `client.NAME`; `nil` when none is near.
+    static func clientSection(like name: String) -> String? {
+        let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
+        guard let head = parts.first, ConfigError.closest(to: head, in: ["client"]) != nil else { return nil }
+        return "client." + (parts.count == 2 && !parts[1].isEmpty ? parts[1] : "NAME")
+    }
+
     /// The section a key belongs in, for a key written before any header.
     static func home(of key: String) -> String? {
         if daemonKeys.contains(key) { return "daemon" }
@@ -58,8 +66,7 @@ struct ConfigReader {
                     }
                 } else {
                     let guess = ConfigError.closest(to: section.name, in: ["daemon", "source", "policy"])
-                        ?? (section.name.lowercased().hasPrefix("clients.") || section.name.lowercased().hasPrefix("client")
-                            ? "client.NAME" : nil)
+                        ?? Self.clientSection(like: section.name)
                     errors.append(.unknownSection(
                         file: file, line: section.line, section: section.name, note: guess.map { "did you mean [\($0)]?" }))
                 }

@@ -19,3 +19,19 @@ extension CommandOutcome {
         }
     }
 }
+
+extension ControlReply {
+    /// A command's reply while the state cannot be saved (#32): `"saved":false` and the
+    /// `warning` of `status` after the outcome's fields; an error reply, or any reply while
+    /// saving works, is returned as it is.
+    public func noting(_ status: StateSaveStatus) -> ControlReply {
+        guard case .ok(let fields) = outcome, let warning = status.warning else { return self }
+        return .ok(id: id, fields: fields + [("saved", .bool(false)), ("warning", .string(warning))])
+    }
+
+    /// The `warning` of a command's reply: what was not saved, or `nil` when all is saved.
+    public var saveWarning: String? {
+        guard self["saved"]?.boolValue == false else { return nil }
+        return self["warning"]?.stringValue ?? "not saved: the daemon could not save its state"
+    }
+}

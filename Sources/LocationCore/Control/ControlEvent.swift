@@ -7,9 +7,11 @@
 /// {"event":"location","time":"…","lat":52.3765432,"lon":4.8954321,…,"accuracy":"full","client":"logger"}
 /// {"event":"error","time":"…","client":"logger","code":"location-unknown","message":"…"}
 /// {"event":"source","time":"…","state":"no-fix"}
+/// {"event":"use","time":"…","client":"logger","change":"stop","inUse":true,"updating":false,"locatePending":false,"message":"…"}
 /// {"event":"source","time":"…","state":"fix","timeJump":3153.6,"from":"…","to":"…","message":"receiver time went back …"}
 /// {"event":"broker","time":"…","client":"fleet","broker":"mqtt://…","state":"connected",…}
 /// {"event":"log","time":"…","client":"logger","path":"…","written":120,"held":1,"lost":0,"failing":true,"error":"…",…}
+/// {"event":"state","time":"…","ok":false,"path":"…/state.json","since":"…","error":"…","unsaved":["logger: never (…)"]}
 /// ```
 public struct ControlEvent: Sendable, Hashable {
     /// What happened.
@@ -22,6 +24,8 @@ public struct ControlEvent: Sendable, Hashable {
         case broker(BrokerStatus)
         /// A client's log began to fail, or works again.
         case log(LogWriteChange)
+        /// Saving the state began to fail, or works again.
+        case state(StateSaveStatus)
     }
 
     /// What happened.
@@ -54,6 +58,12 @@ public struct ControlEvent: Sendable, Hashable {
         self.time = time
     }
 
+    /// A state event at `time` (the daemon's clock).
+    public init(state: StateSaveStatus, time: Double?) {
+        kind = .state(state)
+        self.time = time
+    }
+
     /// The location event for a delivery, or `nil` if the fix cannot be a
     /// log record (see `LogRecord.init?(delivery:)`).
     public init?(delivery: Delivery) {
@@ -63,30 +73,34 @@ public struct ControlEvent: Sendable, Hashable {
 
     /// Every `event` word a `watch` stream can carry, in the order the
     /// protocol documents them (each is some kind's `name`).
-    public static let names = ["authorization", "prompt", "location", "error", "source", "broker", "log"]
+    public static let names = ["authorization", "prompt", "location", "error", "source", "use", "broker", "log", "state"]
 
-    /// The `event` word: `authorization`, `prompt`, `location`, `error`, `source`, `broker`, `log`.
+    /// The `event` word: `authorization`, `prompt`, `location`, `error`, `source`, `use`, `broker`, `log`, `state`.
     public var name: String {
         switch kind {
         case .location: "location"
         case .broker: "broker"
         case .log: "log"
+        case .state: "state"
         case .engine(.authorization): "authorization"
         case .engine(.prompt): "prompt"
         case .engine(.error): "error"
+        case .engine(.use): "use"
         case .engine(.source), .engine(.timeJump): "source"
         }
     }
 
-    /// The client the event is about; `nil` for source events (which every watcher gets).
+    /// The client the event is about; `nil` for source and state events (which every watcher gets).
     public var client: String? {
         switch kind {
         case .location(let record): record.client
         case .broker(let broker): broker.client
         case .log(let change): change.client
+        case .state: nil
         case .engine(.authorization(let a)): a.client
         case .engine(.prompt(let p, _)): p.client
         case .engine(.error(let client, _, _)): client
+        case .engine(.use(let change)): change.client
         case .engine(.source), .engine(.timeJump): nil
         }
     }
@@ -110,6 +124,8 @@ public struct ControlEvent: Sendable, Hashable {
             ByteText.append(object(with: broker.jsonMembers).serialized, to: &out)
         case .log(let change):
             ByteText.append(object(with: change.jsonMembers).serialized, to: &out)
+        case .state(let state):
+            ByteText.append(object(with: state.jsonMembers).serialized, to: &out)
         case .engine(let event):
             var members: [(String, JSONValue)] = []
             switch event {
@@ -125,6 +141,8 @@ public struct ControlEvent: Sendable, Hashable {
                 ])
             case .source(let state):
                 members.append(("state", .string(state.rawValue)))
+            case .use(let change):
+                members.append(contentsOf: change.jsonMembers)
             case .timeJump(let jump):
                 // A jump is seen on a usable fix: the source has a fix.
                 members.append(("state", .string(SourceState.fix.rawValue)))
@@ -177,6 +195,10 @@ public struct ControlEvent: Sendable, Hashable {
             self.init(broker: try BrokerStatus(json: value), time: time)
         case "log":
             self.init(log: try LogWriteChange(json: value), time: time)
+        case "state":
+            self.init(state: try StateSaveStatus(json: value), time: time)
+        case "use":
+            self.init(.use(try UseChange(json: value)), time: time)
         case "authorization":
             self.init(.authorization(try ClientAuthorization(json: value)), time: time)
         case "prompt":
@@ -216,16 +238,17 @@ public struct ControlEvent: Sendable, Hashable {
 extension ControlEvent {
     /// What a new watcher gets first (docs/authorization.md §13: as Core Location calls
     /// `locationManagerDidChangeAuthorization` at creation): the source state,
-    /// each client's authorization, then each open prompt, then each log failing now — only
-    /// `client`'s when the watcher named one.
+    /// each client's authorization, then each open prompt, then each log failing now, then the state save
+    /// while it fails — only `client`'s (and the state's) when the watcher named one.
     public static func snapshot(
         source: SourceState, authorizations: [ClientAuthorization], prompts: [Prompt], failingLogs: [LogWriteChange] = [],
-        time: Double?, client: String?
+        stateSave: StateSaveStatus? = nil, time: Double?, client: String?
     ) -> [ControlEvent] {
         var events = [ControlEvent(.source(source), time: time)]
         events += authorizations.map { ControlEvent(.authorization($0), time: time) }
         events += prompts.map { ControlEvent(.prompt($0, open: true), time: time) }
         events += failingLogs.map { ControlEvent(log: $0, time: time) }
+        if let stateSave, !stateSave.ok { events.append(ControlEvent(state: stateSave, time: time)) }
         return events.filter { $0.matches(client: client) }
     }
 }

@@ -8,7 +8,8 @@
 ///   satellites used, the sky view (satellites used and seen, DOPs), the
 ///   receiver's clock (its last fix's time, so the clock offset, and its
 ///   time jumps), counts, the MQTT brokers' state, what the program sockets
-///   turned away, the source's outage (attempts and waits) and counts (lines read, unreadable, dropped), the clients'
+///   turned away, the source's outage (attempts and waits) and counts (lines read, unreadable, dropped), whether
+///   the state is saved (and what a restart would undo: decisions, no coordinate), the clients'
 ///   status whole (authorization, counts, how each log is written: no
 ///   coordinate) — and every event but `location`.
 /// * Who runs the programs connected to a client's program sockets (pid,
@@ -55,12 +56,13 @@ public struct Disclosure: Sendable, Hashable {
         status.timeJumps = full.timeJumps
         status.lastTimeJump = full.lastTimeJump
         status.lastTimeJumpAge = full.lastTimeJumpAge
-        // No coordinate in any of these (BrokerStatus, ProgramCounts, ConnectedProgram, SourceOutage, SourceCounts hold none).
+        // No coordinate in any of these (BrokerStatus, ProgramCounts, ConnectedProgram, SourceOutage, SourceCounts, StateSaveStatus hold none).
         let programs = tier == .privileged ? report.programs : report.programs.map(Self.anonymous)
         return StatusReport(
             status: status, time: report.time, sourceName: report.sourceName, brokers: report.brokers,
             sky: report.sky.map(Self.quality), skyAge: report.skyAge, programs: programs,
-            programCounts: report.programCounts, sourceOutage: report.sourceOutage, sourceCounts: report.sourceCounts)
+            programCounts: report.programCounts, sourceOutage: report.sourceOutage, sourceCounts: report.sourceCounts,
+            stateSave: report.stateSave)
     }
 
     /// A connected program without who runs it: its client, socket, watching and count.

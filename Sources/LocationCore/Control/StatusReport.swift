@@ -22,14 +22,17 @@ public struct StatusReport: Sendable, Hashable {
     public var sourceOutage: SourceOutage?
     /// What the source has read since the start, if it said (both sources say it at least once a second).
     public var sourceCounts: SourceCounts?
+    /// Whether the state (the switch and every decision) is being saved, if the daemon said.
+    public var stateSave: StateSaveStatus?
 
     /// A report from its parts.
     public init(
         status: EngineStatus, time: Double? = nil, sourceName: String? = nil, brokers: [BrokerStatus] = [],
         sky: SkyView? = nil, skyAge: Double? = nil, programs: [ConnectedProgram] = [],
         programCounts: [String: ProgramCounts] = [:], sourceOutage: SourceOutage? = nil,
-        sourceCounts: SourceCounts? = nil
+        sourceCounts: SourceCounts? = nil, stateSave: StateSaveStatus? = nil
     ) {
+        self.stateSave = stateSave
         self.sourceOutage = sourceOutage
         self.sourceCounts = sourceCounts
         self.status = status
@@ -62,13 +65,14 @@ public struct StatusReport: Sendable, Hashable {
         return copy
     }
 
-    /// `{"time":…,"sourceName":…,"services":…,"source":…,"lastFix":{…},"lastFixAge":…,"clients":[…],…,
+    /// `{"time":…,"sourceName":…,"stateSave":{…},"services":…,"source":…,"lastFix":{…},"lastFixAge":…,"clients":[…],…,
     /// "clockOffset":…,"sky":{…}}`; `clockOffset` is `receiverClockOffset`, written for people and
     /// scripts and recomputed, not read, on decoding.
     public var json: JSONValue {
         var members: [(String, JSONValue)] = []
         if let time, UTCTime.isWritable(time) { members.append(("time", .string(UTCTime.format(time)))) }
         if let sourceName { members.append(("sourceName", .string(sourceName))) }
+        if let stateSave { members.append(("stateSave", stateSave.json)) }
         members.append(contentsOf: status.jsonMembers)
         if let sourceOutage { members.append(("outage", sourceOutage.json)) }
         if let sourceCounts { members.append(("sourceCounts", sourceCounts.json)) }
@@ -98,6 +102,7 @@ public struct StatusReport: Sendable, Hashable {
         status = try EngineStatus(json: value)
         if let outage = value["outage"], outage != .null { sourceOutage = try SourceOutage(json: outage) }
         if let counts = value["sourceCounts"], counts != .null { sourceCounts = try SourceCounts(json: counts) }
+        if let save = value["stateSave"], save != .null { stateSave = try StateSaveStatus(json: save) }
         if let view = value["sky"], view != .null {
             sky = try SkyView(json: view)
             do throws(FieldReader.FieldError) {

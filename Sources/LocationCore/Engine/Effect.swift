@@ -8,6 +8,9 @@ public enum SourceState: String, Sendable, Hashable, CaseIterable {
     case noFix = "no-fix"
     /// Connected; the receiver reports fixes.
     case fix
+    /// A plain file read to its end and followed for more (a recording): no outage, nothing
+    /// is wrong with a receiver — the fixes simply have not been written yet.
+    case endOfFile = "end-of-file"
 }
 
 /// Whether a delivered fix is precise or obfuscated.
@@ -56,6 +59,8 @@ public enum Event: Sendable, Hashable {
     case source(SourceState)
     /// The receiver's time went back: a new time base starts (reported once per jump).
     case timeJump(TimeJump)
+    /// What a client asks for changed: session, updates, a locate (pending or ended).
+    case use(UseChange)
 }
 
 /// What the caller must carry out after an engine input.

@@ -80,7 +80,7 @@ extension Engine {
         return .success(open(.fullAccuracy(purpose: purpose, text: text), i, effects: &effects))
     }
 
-    mutating func session(_ i: Int, inUse: Bool, now: Double) -> Outcome {
+    mutating func session(_ i: Int, inUse: Bool, now: Double, effects: inout EffectList) -> Outcome {
         let name = clients[i].settings.name
         guard clients[i].inUse != inUse else {
             return .success(CommandOutcome(changed: false, message: "\(name) is already \(inUse ? "in use" : "out of use")"))
@@ -88,13 +88,18 @@ extension Engine {
         clients[i].inUse = inUse
         clients[i].allowOnceSession(inUse: inUse, now: now)
         clients[i].temporaryFullAccuracySession(inUse: inUse, now: now)
-        if inUse { return .success(CommandOutcome(changed: true, message: "\(name) is in use")) }
+        if inUse {
+            let message = "\(name) is in use"
+            useChanged(i, .sessionBegin, message, effects: &effects)
+            return .success(CommandOutcome(changed: true, message: message))
+        }
         let grace = Self.seconds(clients[i].settings.onceGrace)
         var message = "\(name) is out of use"
         if clients[i].allowOnceDeadline != nil { message += "; Allow Once ends after \(grace) out of use" }
         if clients[i].temporaryFullAccuracyDeadline != nil {
             message += "; temporary full accuracy ends after \(grace) out of use"
         }
+        useChanged(i, .sessionEnd, message, effects: &effects)
         return .success(CommandOutcome(changed: true, message: message))
     }
 
@@ -106,19 +111,24 @@ extension Engine {
         }
         clients[i].updating = true
         clients[i].anchor = nil
-        return .success(CommandOutcome(changed: true, message: "\(name) is updating" + waitingNote(i)))
+        let message = "\(name) is updating" + waitingNote(i)
+        useChanged(i, .start, message, effects: &effects)
+        return .success(CommandOutcome(changed: true, message: message))
     }
 
-    mutating func stop(_ i: Int) -> Outcome {
+    mutating func stop(_ i: Int, effects: inout EffectList) -> Outcome {
         let name = clients[i].settings.name
         guard clients[i].updating || clients[i].locate != nil else {
             return .success(CommandOutcome(changed: false, message: "\(name) is not updating"))
         }
         // As stopUpdatingLocation(), this also cancels a pending locate.
+        let cancelled = clients[i].locate != nil
         clients[i].updating = false
         clients[i].locate = nil
         clients[i].anchor = nil
-        return .success(CommandOutcome(changed: true, message: "\(name) stopped updating"))
+        let message = "\(name) stopped updating" + (cancelled ? "; its pending locate is cancelled" : "")
+        useChanged(i, .stop, message, effects: &effects)
+        return .success(CommandOutcome(changed: true, message: message))
     }
 
     mutating func locate(_ i: Int, timeout: Double?, now: Double, effects: inout EffectList) -> Outcome {
@@ -132,9 +142,20 @@ extension Engine {
         clients[i].locate = PendingLocate(deadline: now + seconds, timeout: seconds)
         clientDeadline = min(clientDeadline, now + seconds)
         let head = replaced ? "\(name): locate restarted" : "\(name): locate pending"
-        return .success(
-            CommandOutcome(
-                changed: true, message: "\(head); one fix within \(Self.seconds(seconds)), else location-unknown" + waitingNote(i)))
+        let message = "\(head); one fix within \(Self.seconds(seconds)), else location-unknown" + waitingNote(i)
+        useChanged(i, .locate, message, effects: &effects)
+        return .success(CommandOutcome(changed: true, message: message))
+    }
+
+    /// The `use` event for a change of what client `i` asks for, with its flags after it.
+    func useChanged(_ i: Int, _ kind: UseChange.Kind, _ message: String, effects: inout EffectList) {
+        let c = clients[i]
+        effects.append(
+            .event(
+                .use(
+                    UseChange(
+                        client: c.settings.name, kind: kind, inUse: c.inUse, updating: c.updating,
+                        locatePending: c.locate != nil, message: message))))
     }
 
     /// `denied` for start/locate while never or restricted (services off included), with the client-facing error event.

@@ -19,9 +19,9 @@ extension Engine {
         case .share: return share(i, now: now, effects: &effects)
         case .reset: return reset(i)
         case .requestFullAccuracy(_, let purpose): return requestFullAccuracy(i, purpose, effects: &effects)
-        case .session(_, let inUse): return session(i, inUse: inUse, now: now)
+        case .session(_, let inUse): return session(i, inUse: inUse, now: now, effects: &effects)
         case .start: return start(i, effects: &effects)
-        case .stop: return stop(i)
+        case .stop: return stop(i, effects: &effects)
         case .locate(_, let timeout): return locate(i, timeout: timeout, now: now, effects: &effects)
         }
     }

@@ -105,6 +105,9 @@ extension Engine {
                         clients[i].track.deliveredAgain(now: now)
                         clients[i].locate = nil
                         if !clients[i].updating { clients[i].anchor = nil }
+                        useChanged(
+                            i, .locateEnded, "\(clients[i].settings.name): locate ended: the reduced position of this interval delivered again",
+                            effects: &effects)
                     } else {
                         clients[i].track.drop(.reducedRate)
                     }
@@ -156,6 +159,7 @@ extension Engine {
             if locating {
                 clients[i].locate = nil
                 if !clients[i].updating { clients[i].anchor = nil }
+                useChanged(i, .locateEnded, "\(clients[i].settings.name): locate ended: one fix delivered", effects: &effects)
             }
         }
     }

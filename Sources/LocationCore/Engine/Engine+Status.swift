@@ -83,13 +83,17 @@ extension Engine {
     func stoppedReason(_ i: Int, now: Double, rate: String) -> (String, String?) {
         let c = clients[i]
         let waiting = c.locate != nil && !c.updating ? "locating (one fix): " : ""
+        if source == .endOfFile {
+            let last = lastUsableAt.map { "; last usable fix \(TextFormat.duration(now - $0)) ago" } ?? ""
+            return (waiting + "the source is at the end of its file, following it\(last)", nil)
+        }
         // `status` runs no timers: the 5 s without a usable fix may be up without an input since.
         if outage || now >= outageDeadline || c.track.lastDrop == .unusable {
             guard let since = lastUsableAt ?? startedAt else { return (waiting + "no usable fix yet", nil) }
             let what =
                 switch source {
                 case .connecting: "the receiver is not connected"
-                case .noFix, .connected, .fix: lastUsableAt == nil ? "no usable fix yet" : "no usable fix"
+                case .noFix, .connected, .fix, .endOfFile: lastUsableAt == nil ? "no usable fix yet" : "no usable fix"
                 }
             return (waiting + "\(what) for \(TextFormat.duration(now - since))", nil)
         }

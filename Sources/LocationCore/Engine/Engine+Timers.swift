@@ -8,18 +8,17 @@ extension Engine {
             for i in clients.indices where now >= clients[i].nextDeadline {
                 if let locate = clients[i].locate, now >= locate.deadline {
                     clients[i].locate = nil
-                    effects.append(
-                        .event(
-                            .error(
-                                client: clients[i].settings.name, code: .locationUnknown,
-                                message: "no usable fix arrived within \(Self.seconds(locate.timeout)) of locate")))
+                    let message = "no usable fix arrived within \(Self.seconds(locate.timeout)) of locate"
+                    effects.append(.event(.error(client: clients[i].settings.name, code: .locationUnknown, message: message)))
+                    useChanged(i, .locateEnded, "\(clients[i].settings.name): locate timed out: \(message)", effects: &effects)
                 }
                 clients[i].expireAllowOnce(now: now)
                 clients[i].expireTemporaryFullAccuracy(now: now)
             }
             recomputeClientDeadline()
         }
-        if !outage, now >= outageDeadline {
+        // A file followed past its end is not an outage (#32): no location-unknown for it.
+        if !outage, now >= outageDeadline, source != .endOfFile {
             startOutage()
         }
     }
@@ -66,6 +65,7 @@ extension Engine {
             let why =
                 switch source {
                 case .connecting: "the receiver is not connected"
+                case .endOfFile: "the source is at the end of its file, following it"
                 case .noFix: "the receiver has no fix"
                 case .connected, .fix: "no usable fix for \(Self.seconds(Self.outageDelay))"
                 }

@@ -20,6 +20,12 @@ public enum CheckConfig {
             if let dropIns = try? ConfigLoader.dropIns(of: path), !dropIns.isEmpty {
                 errors("locationd: read after \(path), in this order: \(dropIns.joined(separator: ", "))\n")
             }
+            if config.clients.isEmpty {
+                // Valid, but a daemon that gives no one a location is rarely what was meant.
+                errors(
+                    "locationd: warning: \(path) configures no client: the daemon would run and give no program a location; "
+                        + "add a [client.NAME] section (locationd.conf(5))\n")
+            }
             let logged = config.clients.filter { $0.log != nil }.count
             errors(
                 "locationd: \(path) is valid: \(config.clients.count) client\(config.clients.count == 1 ? "" : "s")"

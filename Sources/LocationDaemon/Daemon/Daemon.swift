@@ -148,6 +148,12 @@ public enum Daemon {
             Diagnostics.error("stopped: \(error)")
             return .refused
         }
+        // A decision the state file lacks is undone by the next start: say which (#32).
+        if let lost = core.lostAtShutdown {
+            let what = lost.isEmpty ? "no decision is lost, only the reduced-accuracy clocks" : "the next start undoes: " + lost.joined(separator: "; ")
+            Diagnostics.error("stopped, but the state could not be saved to \(core.config.statePath): \(what)")
+            return .refused
+        }
         Diagnostics.notice("stopped cleanly")
         return .ok
     }

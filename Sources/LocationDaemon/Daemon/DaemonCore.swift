@@ -50,6 +50,7 @@ public final class DaemonCore: ControlHandler, Sendable {
     let owner: Mutex<EngineOwner>
     /// The access report's counts (`state_dir/report.jsonl`), shared by every sink.
     let accessLedger: AccessLedger
+    private let lostAtStop = Mutex<[String]?>(nil)
 
     /// Loads the state (setting a corrupt file aside), makes the engine and
     /// opens every client's log and the audit log. `seed` seeds the
@@ -133,10 +134,16 @@ public final class DaemonCore: ControlHandler, Sendable {
     }
 
     /// Shutdown: writes and syncs every log, saves the state, closes the logs.
-    /// Later inputs are ignored.
+    /// Later inputs are ignored. When the state could not be saved, `lostAtShutdown` says what
+    /// a restart will undo.
     public func shutdown() {
-        owner.withLock { $0.shutdown() }
+        let lost = owner.withLock { $0.shutdown() }
+        if let lost { lostAtStop.withLock { $0 = lost } }
     }
+
+    /// After `shutdown()`: `nil` when the state was saved; otherwise what the state file lacks,
+    /// one phrase each (empty: no decision, only the reduced-accuracy clocks).
+    public var lostAtShutdown: [String]? { lostAtStop.withLock { $0 } }
 
     /// Start-up failed after the core was made: closes the logs without saving
     /// the state (nothing changed it yet, and another daemon may own the file).

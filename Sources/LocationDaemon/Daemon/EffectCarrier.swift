@@ -168,6 +168,8 @@ public final class EffectCarrier {
             Diagnostics.info("source: \(state.rawValue)")
         case .timeJump(let jump):
             Diagnostics.warning("source: " + jump.sentence)
+        case .use(let change):
+            Diagnostics.info("\(change.client): \(change.kind.rawValue): \(change.message)")
         }
         if collectsEvents { pending.append(ControlEvent(event, time: time)) }
     }

@@ -52,7 +52,7 @@ final class EngineOwner {
         self.programs = programs
         self.clock = clock
         self.sourceName = sourceName
-        state = StateKeeper(store: StateStore(path: config.statePath))
+        state = StateKeeper(store: StateStore(path: config.statePath), wall: clock.wall)
         let saved = state.load()
         engine = Engine(settings: config.engineSettings, saved: saved, seed: seed)
         engine.wallClockOffset = clock.wall() - clock.monotonic()
@@ -77,10 +77,15 @@ final class EngineOwner {
         let written = [config.statePath, config.auditLogPath] + logs.clients.compactMap { logs.path(of: $0) }
         for problem in SafeFile.directoryProblems(of: written) { Diagnostics.warning(problem) }
         effects.reserveCapacity(16)
+        // A state directory that cannot be written is known and reported (status, STATUS=,
+        // every change's reply) before anyone decides anything (#32).
         if saved == nil {
             // Write the state at once, so the reduced-accuracy secrets just drawn survive a crash.
             state.saveNow(engine.savedState, now: clock.monotonic())
+        } else {
+            state.checkWritable(engine.savedState)
         }
+        _ = state.takeChange()
     }
 
     // MARK: - Inputs
@@ -133,6 +138,7 @@ final class EngineOwner {
         audit.flushIfDue(now: now)
         state.saveIfDue(now: now) { engine.savedState }
         report.flush(now: clock.wall())
+        announceStateChange()
         return syncs
     }
 
@@ -165,14 +171,19 @@ final class EngineOwner {
         return reload.needRestart
     }
 
-    func shutdown() {
-        guard !stopped else { return }
+    /// Closes everything and saves the state; returns what the state file on disk lacks when
+    /// that save failed (`SavedState.undone(bySaved:)`: what a restart will undo), else `nil`.
+    @discardableResult
+    func shutdown() -> [String]? {
+        guard !stopped else { return nil }
         stopped = true
         carrier.logs.closeAll()
         audit.close()
         report.flush(now: clock.wall(), all: true)
-        state.saveNow(engine.savedState, now: clock.monotonic())
+        let last = engine.savedState
+        let saved = state.saveNow(last, now: clock.monotonic())
         watchers.removeAll()
+        return saved ? nil : state.status(current: last).unsaved
     }
 
     func abandon() {
@@ -185,7 +196,7 @@ final class EngineOwner {
     // MARK: - Queries
 
     func statusLine() -> String {
-        SystemdStatusLine.text(status(now: clock.monotonic()), sourceName: sourceName)
+        SystemdStatusLine.text(status(now: clock.monotonic()), sourceName: sourceName, stateSave: stateSave)
     }
 
     func statusReport() -> StatusReport {
@@ -198,8 +209,11 @@ final class EngineOwner {
                 var grown = current.outage
                 grown.seconds += max(0, now - current.at)
                 return grown
-            }, sourceCounts: sourceBoard.counts)
+            }, sourceCounts: sourceBoard.counts, stateSave: stateSave)
     }
+
+    /// How saving the state goes now.
+    private var stateSave: StateSaveStatus { state.status(current: engine.savedState) }
 
     /// The engine's status with what only the daemon knows per client: how its log is written.
     private func status(now: Double) -> EngineStatus {
@@ -268,14 +282,18 @@ final class EngineOwner {
             let result = engine.handle(command, now: now)
             effects = EffectList(result.effects)
             carry(now: now)
-            if case .success(let outcome) = result.outcome, outcome.changed {
+            let reply = ControlReply(id: request.id, result: result.outcome)
+            guard case .success(let outcome) = result.outcome else { return reply }
+            let save = stateSave
+            if outcome.changed {
                 Diagnostics.notice("\(peer): \(ControlRequest(.command(command)).json.serialized): \(outcome.message)")
+                if let warning = save.warning { Diagnostics.warning("\(outcome.message): \(warning)") }
                 audit.record(
                     AuditRecord(
                         time: clock.wall(), peer: peer, request: request, before: before,
                         after: AuditRecord.state(of: command, in: engine.status(now: now))))
             }
-            return ControlReply(id: request.id, result: result.outcome)
+            return reply.noting(save)
         }
     }
 
@@ -290,7 +308,8 @@ final class EngineOwner {
         guard sink.send(Array(reply.line().utf8)) else { return nil }
         let snapshot = ControlEvent.snapshot(
             source: engine.status(now: clock.monotonic()).source, authorizations: engine.authorizations,
-            prompts: engine.prompts, failingLogs: carrier.logs.failing, time: clock.wall(), client: client)
+            prompts: engine.prompts, failingLogs: carrier.logs.failing, stateSave: stateSave, time: clock.wall(),
+            client: client)
         for event in snapshot {
             guard sink.send(event.line()) else { return nil }
         }
@@ -326,6 +345,13 @@ final class EngineOwner {
         }
         if watching { watchers.broadcast(carrier.takeEvents(), services: engine.servicesOn) }
         announceLogChanges()
+        announceStateChange()
+    }
+
+    /// Tells the watchers when saving the state starts to fail or works again (`state` events).
+    private func announceStateChange() {
+        guard state.takeChange(), !watchers.isEmpty else { return }
+        watchers.broadcast([ControlEvent(state: stateSave, time: clock.wall())], services: engine.servicesOn)
     }
 
     /// Tells the watchers of each log that started to fail or works again (`log` events); the

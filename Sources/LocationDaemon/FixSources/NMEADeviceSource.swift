@@ -12,8 +12,8 @@ import Synchronization
 ///   `.connecting` and opened again with capped backoff (0.25 s, doubling to
 ///   5 s) until it is back.
 /// * A FIFO is opened again whenever its writer closes it.
-/// * A plain file is read to its end, reported as `.connecting` ("end of
-///   file"), then followed like `tail -F` (more data is read when it grows; a
+/// * A plain file is read to its end, reported as `.endOfFile` ("at end of
+///   file, following it": no outage), then followed like `tail -F` (more data is read when it grows; a
 ///   replaced file is reopened).
 /// * The epoch in progress is emitted after 0.2 s of silence, so the last
 ///   epoch before a pause is not held back.

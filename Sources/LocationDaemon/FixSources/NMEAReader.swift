@@ -175,7 +175,7 @@ final class NMEAReader {
                 if !atEnd {
                     atEnd = true
                     flushIfPending(&pending)
-                    report(.connecting, "end of file \(path); following it for more data")
+                    report(.endOfFile, "at end of file \(path), following it")
                 }
                 sink.idle()
                 guard pause(timing.follow) else { return .stopped }

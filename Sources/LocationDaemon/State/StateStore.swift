@@ -149,6 +149,14 @@ public struct StateStore: Sendable, Hashable {
         if let error = try file.commit() { throw error }
     }
 
+    /// Whether a save could be written now, without touching the state file: makes the
+    /// directory if needed and creates (then removes) a temporary file beside the state file.
+    public func probe() throws(SystemError) {
+        try FileSystem.makeDirectories(directory, mode: Self.directoryMode)
+        // Never committed: its deinit removes the temporary file.
+        _ = try AtomicFileWriter(path: path, mode: Self.fileMode)
+    }
+
     /// `20260314T235001Z`: a timestamp that sorts and needs no quoting.
     static func timestamp(_ seconds: Double) -> String {
         // The whole second it is in (not the nearest), as ISO 8601 text without its separators.

@@ -2,16 +2,19 @@ import LocationCore
 
 /// The one line systemd shows as the unit's `STATUS=`: what is being
 /// logged and how the source is, e.g. `logging 3D fixes for 1 client; gpsd
-/// 127.0.0.1:2947 connected`. Only counts and states, never a position.
+/// 127.0.0.1:2947 connected`, led by `STATE NOT SAVED …` while the state cannot be saved.
+/// Only counts and states, never a position.
 enum SystemdStatusLine {
     /// The line for the engine's `status`, naming the source `sourceName`; a log that cannot be
     /// written is said after it (`logging` would not be true).
-    static func text(_ status: EngineStatus, sourceName: String) -> String {
+    static func text(_ status: EngineStatus, sourceName: String, stateSave: StateSaveStatus? = nil) -> String {
+        // A state that cannot be saved comes first: systemctl status may cut the line short.
+        let unsaved = stateSave?.ok == false ? "STATE NOT SAVED (decisions are lost on restart; locationctl status); " : ""
         let failing = status.clients.filter { $0.logWrite?.failing == true }
-        guard let first = failing.first, let log = first.logWrite else { return line(status, sourceName: sourceName) }
+        guard let first = failing.first, let log = first.logWrite else { return unsaved + line(status, sourceName: sourceName) }
         let others = failing.count > 1 ? " (and \(failing.count - 1) more)" : ""
         let held = "\(log.held) line\(log.held == 1 ? "" : "s") held, \(log.lost) lost"
-        return line(status, sourceName: sourceName)
+        return unsaved + line(status, sourceName: sourceName)
             + "; cannot write the log of \(first.authorization.client)\(others): \(held)"
     }
 
@@ -19,6 +22,7 @@ enum SystemdStatusLine {
         let source: String
         switch status.source {
         case .connecting: source = "waiting for \(sourceName)"
+        case .endOfFile: source = "\(sourceName) at end of file, following it"
         case .connected: source = "\(sourceName) connected, no fix yet"
         case .noFix: source = "\(sourceName) connected, receiver has no fix"
         case .fix: source = "\(sourceName) connected"

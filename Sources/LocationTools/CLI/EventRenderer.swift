@@ -27,12 +27,16 @@ public enum EventRenderer {
             return text + " — answer: \(TextFormat.answers(prompt))"
         case .engine(.error(let client, let code, let message)):
             return time + "\(client) error \(code.rawValue)" + (message.isEmpty ? "" : ": \(message)")
+        case .engine(.use(let change)):
+            return time + "\(change.client) \(change.kind.rawValue): \(change.message)"
         case .engine(.source(let state)):
             return time + "source → \(state.rawValue)"
         case .engine(.timeJump(let jump)):
             return time + "source: " + jump.sentence
         case .log(let change):
             return time + "\(change.client) log \(change.status.failing ? "failing" : "works again"): \(change.message)"
+        case .state(let state):
+            return time + (state.failureLine.map { "state not saved: " + $0 } ?? "state saved to \(state.path) again")
         case .broker(let broker):
             return time + "\(broker.client) broker \(broker.broker) → \(broker.state.rawValue)"
                 + (broker.detail.isEmpty || broker.detail == broker.state.rawValue ? "" : ": \(broker.detail)")

@@ -25,7 +25,10 @@ public enum ReplyRenderer {
             case .report:
                 return (ReportRenderer.render(reply["clients"]), .ok, false)
             case .command:
-                return (renderOutcome(try reply.commandOutcome()), .ok, false)
+                let text = renderOutcome(try reply.commandOutcome())
+                // In force but not kept across a restart: a script that revokes must hear of it.
+                guard let warning = reply.saveWarning else { return (text, .ok, false) }
+                return (text + "locationctl: warning: \(warning)\n", .refused, false)
             }
         } catch {
             return ("locationctl: \(error)\nIs locationctl the same version as the daemon? (locationctl --version)\n", .refused, true)

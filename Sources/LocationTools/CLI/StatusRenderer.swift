@@ -8,6 +8,8 @@ public enum StatusRenderer {
     public static func render(_ report: StatusReport) -> String {
         let status = report.status
         var lines: [String] = []
+        // First, above everything: the decisions below would not survive a restart.
+        if let line = report.stateSave?.failureLine { lines.append("WARNING: " + line) }
         var source = "\(report.sourceName ?? "source"): \(sourceLine(status))"
         if status.source == .connecting, let outage = report.sourceOutage { source += "; " + outage.summary }
         lines.append(source)
@@ -47,6 +49,8 @@ public enum StatusRenderer {
             return "not connected (retrying)" + (last.map { "; last fix \($0)" } ?? "")
         case .connected:
             return "connected, waiting for the receiver" + (last.map { "; last fix \($0)" } ?? "")
+        case .endOfFile:
+            return "at end of file, following it" + (last.map { "; last fix \($0)" } ?? "")
         case .noFix:
             return "connected, the receiver has no fix" + (last.map { "; last fix \($0)" } ?? "")
         case .fix:

@@ -31,13 +31,20 @@ public enum SummaryRenderer {
                     "  \(TextFormat.clock(gap.start)) – \(TextFormat.clock(gap.end))  \(TextFormat.duration(gap.seconds))\(jump)")
             }
         }
+        let reduced = summary.accuracies[.reduced] ?? 0
         if let median = summary.horizontalErrorMedian, let p95 = summary.horizontalError95 {
-            let of = summary.horizontalErrorCount == summary.fixes ? "" : " (\(summary.horizontalErrorCount) with an estimate)"
+            let full = summary.fixes - reduced
+            var of = summary.horizontalErrorCount == full ? "" : " (\(summary.horizontalErrorCount) with an estimate)"
+            if reduced > 0 { of += "; of the \(full) full-accuracy records only" }
             lines.append(
                 "horizontal accuracy: median \(TextFormat.error(median)), 95 % \(TextFormat.error(p95))"
                     + ", worst \(TextFormat.error(summary.horizontalErrorMaximum ?? p95))\(of)")
         } else {
-            lines.append("horizontal accuracy: no estimates in the log")
+            lines.append("horizontal accuracy: no estimates in the log" + (reduced > 0 ? " for full-accuracy records" : ""))
+        }
+        if reduced > 0 {
+            // A reduced record's hAcc is its grid cell: shown apart, never mixed with receiver errors.
+            lines.append("reduced accuracy: \(reduced) record\(reduced == 1 ? "" : "s") (grid cells, not receiver errors; not in the accuracy figures)")
         }
         let modes = TrackSummary.modeOrder.compactMap { mode in summary.modes[mode].map { "\(mode) \($0)" } }
         let accuracies = [DeliveredAccuracy.full, .reduced].compactMap { a in summary.accuracies[a].map { "\(a.rawValue) \($0)" } }

@@ -10,8 +10,10 @@ import LocationCore
 ///   between the records either side of it, and each gap says how far that
 ///   is); a change of client or accuracy is not a step along the track.
 /// * `horizontalErrorMedian`, `horizontalError95`: percentiles of the
-///   records' `hAcc`, by linear interpolation between closest ranks (as
-///   numpy's default and Python's `statistics.quantiles(method="inclusive")`).
+///   full-accuracy records' `hAcc`, by linear interpolation between closest ranks (as
+///   numpy's default and Python's `statistics.quantiles(method="inclusive")`). A
+///   reduced-accuracy record's `hAcc` is the size of its grid cell, not the
+///   receiver's error, so it is not counted (#32): `accuracies[.reduced]` says how many.
 /// * `rate`: records per second over the duration, `(fixes − 1) / duration`.
 public struct TrackSummary: Sendable, Hashable {
     /// Records in the track (exact repeats not counted).
@@ -26,7 +28,7 @@ public struct TrackSummary: Sendable, Hashable {
     public var gaps: [Track.Gap]
     /// Seconds between two records that make a gap.
     public var gapThreshold: Double
-    /// Records with a horizontal error estimate.
+    /// Full-accuracy records with a horizontal error estimate (reduced ones are grid cells, not errors).
     public var horizontalErrorCount: Int
     /// The median horizontal error estimate in metres.
     public var horizontalErrorMedian: Double?
@@ -93,7 +95,7 @@ public struct TrackSummary: Sendable, Hashable {
         for point in points {
             modes[point.mode, default: 0] += 1
             accuracies[point.accuracy, default: 0] += 1
-            if let error = point.horizontalError { errors.append(error) }
+            if let error = point.horizontalError, point.accuracy == .full { errors.append(error) }
         }
         self.modes = modes
         self.accuracies = accuracies

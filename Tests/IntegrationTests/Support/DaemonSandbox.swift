@@ -94,6 +94,14 @@ final class DaemonSandbox {
             stdoutPath: file("locationd-\(starts).stdout"), stderrPath: stderrPath)
     }
 
+    /// Lets peers of every uid reach the control socket (a running daemon's): mkdtemp made the
+    /// sandbox 0700, and the socket's own mode is what an administrator opens.
+    func openSocketToEveryone() {
+        chmod(path, 0o755)
+        chmod(file("run"), 0o755)
+        chmod(socketPath, 0o666)
+    }
+
     /// The stderr of every daemon started so far, one after the other.
     var allStderr: String {
         stderrPaths.map { FileIO.text($0) ?? "" }.joined()

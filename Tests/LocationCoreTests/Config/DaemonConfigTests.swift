@@ -173,7 +173,10 @@ import Testing
     @Test(arguments: [
         ("[client]\n", "a client needs a name"),
         ("[client.bad name]\n", "a client name is 1 to 64 letters"),
-        ("[clients.logger]\n", "did you mean [client.NAME]?"),
+        ("[clients.logger]\n", "did you mean [client.logger]?"),
+        ("[cleint.logger]\n", "did you mean [client.logger]?"),
+        ("[Client]\n", "did you mean [client.NAME]?"),
+        ("[polcy]\n", "did you mean [policy]?"),
         ("[deamon]\n", "did you mean [daemon]?"),
     ])
     func unknownSectionsSayWhatIsAccepted(text: String, note: String) throws {

@@ -119,12 +119,12 @@ import TestSupport
         try FileIO.write(file, (0..<4).map { NMEASourceText.epoch($0) }.joined())
         let source = NMEADeviceSource(path: file, baud: 9600)
         let log = NMEAEventLog(source.start())
-        #expect(await log.wait { $0.count(.connecting, containing: "end of file") == 1 })
+        #expect(await log.wait { $0.count(.endOfFile, containing: "at end of file") == 1 })
         #expect(log.fixes.map(NMEASourceText.second) == [0, 1, 2, 3])
 
         try FileIO.append(file, Array((4..<6).map { NMEASourceText.epoch($0) }.joined().utf8))
         #expect(await log.wait { $0.fixes.count == 6 })
-        #expect(await log.wait { $0.count(.connecting, containing: "end of file") == 2 })
+        #expect(await log.wait { $0.count(.endOfFile, containing: "at end of file") == 2 })
 
         source.stop()
         #expect(await log.wait { $0.ended })
@@ -137,7 +137,7 @@ import TestSupport
         let source = NMEADeviceSource(path: file, baud: 9600)
         let log = NMEAEventLog(source.start())
         defer { source.stop() }
-        #expect(await log.wait { $0.count(.connecting, containing: "end of file") == 1 })
+        #expect(await log.wait { $0.count(.endOfFile, containing: "at end of file") == 1 })
         // Rotated: a new file takes the name (written aside, then renamed over).
         let fresh = scratch.path + "/track.nmea.new"
         try FileIO.write(fresh, (20..<23).map { NMEASourceText.epoch($0) }.joined())

@@ -95,6 +95,10 @@ import TestSupport
         (Samples.events[7],
          "12:00:03 source: receiver time went back 52 min (to 2026-03-14 11:08:03 UTC); a new time base, logging continues"),
         (Samples.events[8], "12:00:04 logger location 52.3765432,4.8954321 ±4.8 m full"),
+        (Samples.events[9], "12:00:03 logger stop: logger stopped updating; its pending locate is cancelled"),
+        (Samples.events[10],
+         "12:00:03 state not saved: cannot save the state to /s/state.json since 2026-03-14 12:00:03 UTC: EROFS; "
+            + "a restart now would bring back: x"),
     ])
     func rendersOneReadableLinePerEvent(event: ControlEvent, expected: String) {
         #expect(EventRenderer.render(event) == expected)

@@ -83,6 +83,20 @@ import Testing
         #expect(partial.horizontalErrorCount == 2 && partial.horizontalErrorMedian == 5)
     }
 
+    /// #32: a reduced record's hAcc is its grid cell, not the receiver's error: it stays out of
+    /// the accuracy figures and is shown apart.
+    @Test func reducedAccuracyRecordsAreNotInTheAccuracyFiguresAndAreShownApart() {
+        let records = [
+            Self.record(0, 35.68, 139.76, hAcc: 3), Self.record(1, 35.68, 139.76001, hAcc: 5),
+            Self.record(2, 35.69, 139.77, hAcc: 3000, accuracy: .reduced),
+        ]
+        let summary = TrackSummary(Track(records, gap: 10), bytes: 0)
+        #expect(summary.horizontalErrorCount == 2 && summary.horizontalErrorMedian == 4 && summary.horizontalErrorMaximum == 5)
+        let text = SummaryRenderer.render(summary, files: ["a.jsonl"])
+        #expect(text.contains("reduced accuracy: 1 record (grid cells, not receiver errors; not in the accuracy figures)"), "\(text)")
+        #expect(text.contains("of the 2 full-accuracy records only"), "\(text)")
+    }
+
     @Test func rotatedFilesInAnyOrderAreOneTrackAndRepeatsCountOnce() {
         let records = Self.gappy()
         let older = Array(records[..<7]), newer = Array(records[7...])
