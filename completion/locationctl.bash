@@ -33,7 +33,7 @@ _locationctl()
     local command="" i arg=0
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
-            --format | --gap | --lines | --output | --socket | --timeout | -n | -o) ((i++)) ;;
+            --format | --gap | --lines | --output | --reference | --socket | --timeout | -n | -o) ((i++)) ;;
             -*) ;;
             *)
                 if [[ -z $command ]]; then command=${words[i]}; else ((arg++)); fi
@@ -67,11 +67,17 @@ _locationctl()
         summary:--gap)
             return
             ;;
+        summary:--reference)
+            return
+            ;;
         plot:-o | plot:--output)
             _filedir
             return
             ;;
         plot:--gap)
+            return
+            ;;
+        plot:--reference)
             return
             ;;
     esac
@@ -92,8 +98,8 @@ _locationctl()
             locate) words_here="--timeout" ;;
             tail) words_here="-n --lines -f --follow" ;;
             export) words_here="--format -o --output --gap --line" ;;
-            summary) words_here="--gap" ;;
-            plot) words_here="-o --output --gap" ;;
+            summary) words_here="--gap --reference" ;;
+            plot) words_here="-o --output --gap --reference" ;;
         esac
     else
         case $command:$arg in

@@ -296,7 +296,7 @@ public struct TrackPlot: Sendable {
     }
 
     /// The title's two lines: who and when; the main figures.
-    var titleLines: [String] {
+    public var titleLines: [String] {
         let who = summary.clients.isEmpty ? "track" : summary.clients.joined(separator: ", ")
         guard let start = summary.start, let end = summary.end, let duration = summary.duration else {
             return [who + ": no fixes"]
