@@ -118,11 +118,11 @@ public struct ScatterPlot: Sendable {
         put(##"<g id="north" fill="#333333"><path d="M \##(n(left + Self.mapSize - 22)) \##(n(Self.top + 10)) l 7 18 l -14 0 z"/><text x="\##(n(left + Self.mapSize - 22))" y="\##(n(Self.top + 42))" font-size="13" text-anchor="middle">N</text></g>"## + "\n", &out)
 
         // Scale bar under the map.
-        let barMetres = Self.niceLength(below: Self.mapSize / 4 / scale)
+        let barMetres = TrackPlot.niceLength(below: Self.mapSize / 4 / scale, minimum: 0.001)
         let barY = Self.top + Self.mapSize + 20
         put(##"<g id="scale"><rect x="\##(n(left))" y="\##(n(barY))" width="\##(n(barMetres * scale, 6))" height="6" fill="#333333"/>"##, &out)
         put(#"<text x="\#(n(left + barMetres * scale + 8))" y="\#(n(barY + 7))" font-size="13" data-metres="\#(n(barMetres, 3))">"#, &out)
-        ByteText.appendXML(Self.lengthLabel(barMetres), to: &out)
+        ByteText.appendXML(TrackPlot.lengthLabel(barMetres), to: &out)
         put("</text></g>\n", &out)
 
         // Legend: a line per receiver.
@@ -147,22 +147,6 @@ public struct ScatterPlot: Sendable {
         case .mean:
             "metres east and north of the mean; circles around each receiver's mean (+): CEP50, CEP95"
         }
-    }
-
-    /// The longest of 1, 2 or 5 × 10ⁿ metres not above `metres` (from 1 mm).
-    static func niceLength(below metres: Double) -> Double {
-        guard metres.isFinite, metres > 0.001 else { return 0.001 }
-        var unit = 0.001
-        while unit * 10 <= metres { unit *= 10 }
-        for factor in [5.0, 2.0] where unit * factor <= metres { return unit * factor }
-        return unit
-    }
-
-    /// `50 cm`, `20 m`, `2 km`.
-    static func lengthLabel(_ metres: Double) -> String {
-        if metres >= 1000 { return (FixedDecimal.format(metres / 1000, decimals: 0) ?? "?") + " km" }
-        if metres >= 1 { return (FixedDecimal.format(metres, decimals: 0) ?? "?") + " m" }
-        return (FixedDecimal.format(metres * 100, decimals: metres >= 0.01 ? 0 : 1) ?? "?") + " cm"
     }
 
     private func put(_ text: String, _ out: inout [UInt8]) { ByteText.append(text, to: &out) }

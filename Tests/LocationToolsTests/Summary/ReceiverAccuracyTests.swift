@@ -159,7 +159,8 @@ import TestSupport
     }
 
     @Test func niceLengthsGoBelowAMetre() {
-        #expect(ScatterPlot.niceLength(below: 0.3) == 0.2 && ScatterPlot.niceLength(below: 7) == 5)
-        #expect(ScatterPlot.lengthLabel(0.2) == "20 cm" && ScatterPlot.lengthLabel(5) == "5 m" && ScatterPlot.lengthLabel(2000) == "2 km")
+        #expect(TrackPlot.niceLength(below: 0.3, minimum: 0.001) == 0.2 && TrackPlot.niceLength(below: 7, minimum: 0.001) == 5)
+        #expect(TrackPlot.niceLength(below: 0.0005, minimum: 0.001) == 0.001)
+        #expect(TrackPlot.lengthLabel(0.2) == "20 cm" && TrackPlot.lengthLabel(5) == "5 m" && TrackPlot.lengthLabel(2000) == "2 km")
     }
 }
