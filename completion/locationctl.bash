@@ -33,7 +33,7 @@ _locationctl()
     local command="" i arg=0
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
-            --format | --gap | --lines | --output | --since | --socket | --timeout | -n | -o) ((i++)) ;;
+            --format | --gap | --lines | --output | --reference | --since | --socket | --timeout | -n | -o) ((i++)) ;;
             -*) ;;
             *)
                 if [[ -z $command ]]; then command=${words[i]}; else ((arg++)); fi
@@ -70,11 +70,17 @@ _locationctl()
         summary:--gap)
             return
             ;;
+        summary:--reference)
+            return
+            ;;
         plot:-o | plot:--output)
             _filedir
             return
             ;;
         plot:--gap)
+            return
+            ;;
+        plot:--reference)
             return
             ;;
     esac
@@ -96,8 +102,8 @@ _locationctl()
             report) words_here="--since" ;;
             tail) words_here="-n --lines -f --follow" ;;
             export) words_here="--format -o --output --gap --line" ;;
-            summary) words_here="--gap" ;;
-            plot) words_here="-o --output --gap" ;;
+            summary) words_here="--gap --reference" ;;
+            plot) words_here="-o --output --gap --reference" ;;
         esac
     else
         case $command:$arg in

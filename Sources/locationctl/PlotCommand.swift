@@ -6,7 +6,8 @@ import LocationTools
 import LocationClient
 import LocationSystem
 
-/// `plot LOG… -o FILE [--gap S]`: the logs as one track in an SVG file,
+/// `plot LOG… -o FILE [--gap S] [--reference R]`: the logs as one track (or, with a
+/// reference, the receivers' scatter) in an SVG file,
 /// written whole or not at all (or to standard output for `-o -`).
 enum PlotCommand {
     static func run(_ logs: CtlInvocation.TrackLogs) -> ExitCode {
@@ -16,7 +17,17 @@ enum PlotCommand {
             return .refused
         }
         let summary = TrackSummary(read.track, bytes: read.bytes, badLines: read.badLines)
-        let document = TrackPlot(read.track, summary: summary).svg()
+        let document: [UInt8]
+        if let reference = logs.reference {
+            let receivers = ReceiverAccuracy.all(read.track, reference: reference)
+            guard receivers.contains(where: { $0.fixes > 0 }) else {
+                Console.error("locationctl: \(logs.logs.joined(separator: ", ")): no full-accuracy fixes to plot against the reference\n")
+                return .refused
+            }
+            document = ScatterPlot(receivers, reference: reference, title: TrackPlot(read.track, summary: summary).titleLines[0]).svg()
+        } else {
+            document = TrackPlot(read.track, summary: summary).svg()
+        }
         guard let output = logs.output, output != "-" else {
             Console.out(bytes: document)
             return .ok

@@ -1,13 +1,17 @@
 import LocationCore
 import LocationTools
 
-/// `summary LOG… [--gap S]`: the logs' figures as text or, with `--json`, one object.
+/// `summary LOG… [--gap S] [--reference R]`: the logs' figures as text or, with `--json`, one object.
 enum SummaryCommand {
     static func run(_ logs: CtlInvocation.TrackLogs, json: Bool) -> ExitCode {
         guard let read = TrackLogReader.read(logs) else { return .refused }
         let summary = TrackSummary(read.track, bytes: read.bytes, badLines: read.badLines)
         let files = logs.logs.map { $0 == "-" ? "standard input" : $0 }
-        Console.out(json ? SummaryRenderer.renderJSON(summary, files: files) : SummaryRenderer.render(summary, files: files))
+        let receivers = logs.reference.map { ReceiverAccuracy.all(read.track, reference: $0) } ?? []
+        Console.out(
+            json
+                ? SummaryRenderer.renderJSON(summary, files: files, reference: logs.reference, receivers: receivers)
+                : SummaryRenderer.render(summary, files: files, reference: logs.reference, receivers: receivers))
         return .ok
     }
 }

@@ -58,7 +58,7 @@ extension CommandParser {
         }
     }
 
-    /// `summary LOG… [--gap S]` and `plot LOG… -o FILE [--gap S]`.
+    /// `summary LOG… [--gap S] [--reference R]` and `plot LOG… -o FILE [--gap S] [--reference R]`.
     func trackAction() -> Result<CtlInvocation.Action, UsageError> {
         guard !positionals.isEmpty else { return fail("missing LOG") }
         if positionals.contains(where: \.isEmpty) { return fail("LOG must not be empty") }
@@ -70,13 +70,20 @@ extension CommandParser {
             }
             gap = seconds
         }
+        var reference: SurveyReference?
+        if let text = option("--reference") {
+            switch SurveyReference.parse(text) {
+            case .success(let r): reference = r
+            case .failure(let e): return fail(e.message)
+            }
+        }
         let output = option("--output")
         if command == "plot" {
             guard let output else { return fail("missing -o FILE (the SVG to write)") }
             if output.isEmpty { return fail("-o needs a file name") }
-            return .success(.plot(CtlInvocation.TrackLogs(logs: positionals, gap: gap, output: output)))
+            return .success(.plot(CtlInvocation.TrackLogs(logs: positionals, gap: gap, output: output, reference: reference)))
         }
-        return .success(.summary(CtlInvocation.TrackLogs(logs: positionals, gap: gap)))
+        return .success(.summary(CtlInvocation.TrackLogs(logs: positionals, gap: gap, reference: reference)))
     }
 }
 
@@ -89,12 +96,15 @@ extension CtlInvocation {
         public var gap: Double
         /// The file to write (`plot`); `-` is standard output.
         public var output: String?
+        /// `--reference`: measure each receiver's fixes against a mark or its mean.
+        public var reference: SurveyReference?
 
         /// Options from their parts.
-        public init(logs: [String], gap: Double = 10, output: String? = nil) {
+        public init(logs: [String], gap: Double = 10, output: String? = nil, reference: SurveyReference? = nil) {
             self.logs = logs
             self.gap = gap
             self.output = output
+            self.reference = reference
         }
     }
 }

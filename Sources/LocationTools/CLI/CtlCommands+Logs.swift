@@ -54,7 +54,7 @@ extension CtlCommands {
             p.exportAction()
         },
         CtlCommand(
-            name: "summary", synopsis: "summary LOG... [--gap S]",
+            name: "summary", synopsis: "summary LOG... [--gap S] [--reference LAT,LON[,ALT]|mean]",
             summary: "what a coordinate log recorded: fixes, time, distance, gaps, accuracy",
             details: """
                 Reads the logs (a log and its rotated files, in any order; - for standard input)
@@ -63,19 +63,32 @@ extension CtlCommands {
                 times, median and 95th percentile of the horizontal accuracy, fix modes, bytes
                 read and the fix rate. With --json, one object (keys in locationctl(1)).
 
+                With --reference, each receiver (the records' device) is measured against a
+                surveyed mark, or against its own mean position: CEP50/95/99 and 2DRMS of the
+                geodesic horizontal error, the bias (mean offset) and its bearing, the share of
+                fixes whose error is within their hAcc, and with ALT the vertical error's median
+                and 95th percentile. Reduced-accuracy records are left out of these figures.
+
                 Options:
                   --gap S         seconds without a record that make a gap (default 10)
+                  --reference LAT,LON[,ALT]|mean
+                                  measure each receiver against this mark (degrees, metres
+                                  above mean sea level) or its mean position
 
                 Example:
                   locationctl summary /var/log/locationd/logger.jsonl.1 /var/log/locationd/logger.jsonl
+                  locationctl summary field.jsonl --reference 35.6811990,139.7670669,40.2
                 """,
             arguments: [.init("LOG", .file, repeats: true)],
-            options: [.init(["--gap"], value: CtlCommand.Completion.none, help: "seconds that make a gap")]
+            options: [
+                .init(["--gap"], value: CtlCommand.Completion.none, help: "seconds that make a gap"),
+                .init(["--reference"], value: CtlCommand.Completion.none, help: "LAT,LON[,ALT] or mean: measure each receiver"),
+            ]
         ) { p in
             p.trackAction()
         },
         CtlCommand(
-            name: "plot", synopsis: "plot LOG... -o FILE [--gap S]",
+            name: "plot", synopsis: "plot LOG... -o FILE [--gap S] [--reference LAT,LON[,ALT]|mean]",
             summary: "draw coordinate logs as a track in a self-contained SVG",
             details: """
                 Reads the logs as summary does and writes an SVG map of the track: north up,
@@ -84,16 +97,27 @@ extension CtlCommands {
                 accuracy with a legend, and the summary's figures in the title. No map tiles
                 and no network: it opens in any browser.
 
+                With --reference, a scatter instead: each fix a dot in metres east and north of
+                the reference, a CEP50 and a CEP95 circle per receiver, the reference marked, a
+                scale and a legend per receiver with its CEP50 and 2DRMS (as summary computes them).
+
                 Options:
                   -o, --output FILE
                                   the SVG to write (- for standard output)
                   --gap S         seconds without a record that break the line (default 10)
+                  --reference LAT,LON[,ALT]|mean
+                                  draw the scatter around this mark or each receiver's mean
 
                 Example:
                   locationctl plot /var/log/locationd/logger.jsonl -o track.svg
+                  locationctl plot field.jsonl --reference 35.6811990,139.7670669 -o scatter.svg
                 """,
             arguments: [.init("LOG", .file, repeats: true)],
-            options: [.init(["-o", "--output"], value: .file, help: "the SVG to write"), .init(["--gap"], value: CtlCommand.Completion.none, help: "seconds that break the line")]
+            options: [
+                .init(["-o", "--output"], value: .file, help: "the SVG to write"),
+                .init(["--gap"], value: CtlCommand.Completion.none, help: "seconds that break the line"),
+                .init(["--reference"], value: CtlCommand.Completion.none, help: "LAT,LON[,ALT] or mean: draw a scatter"),
+            ]
         ) { p in
             p.trackAction()
         },

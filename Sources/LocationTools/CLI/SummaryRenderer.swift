@@ -3,8 +3,11 @@ import LocationCore
 /// What `locationctl summary` prints: a few lines for a person, or with
 /// `--json` one JSON object (`TrackSummary.json`).
 public enum SummaryRenderer {
-    /// The text for `summary`, ending in a newline. `files` names the logs read.
-    public static func render(_ summary: TrackSummary, files: [String]) -> String {
+    /// The text for `summary`, ending in a newline. `files` names the logs read;
+    /// with a `reference`, each receiver's accuracy against it follows (`receiverLines`).
+    public static func render(
+        _ summary: TrackSummary, files: [String], reference: SurveyReference? = nil, receivers: [ReceiverAccuracy] = []
+    ) -> String {
         var lines: [String] = []
         let clients = summary.clients.isEmpty ? "" : " (" + summary.clients.joined(separator: ", ") + ")"
         lines.append(
@@ -53,14 +56,18 @@ public enum SummaryRenderer {
             lines.append(
                 "rate: \(FixedDecimal.format(rate, decimals: rate < 10 ? 2 : 1) ?? "?") fixes/s; the log grows \(size(perHour)) an hour")
         }
+        if let reference { lines.append(contentsOf: receiverLines(receivers, reference: reference)) }
         lines.append(contentsOf: notes(summary))
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The JSON line for `summary --json`.
-    public static func renderJSON(_ summary: TrackSummary, files: [String]) -> String {
+    /// The JSON line for `summary --json`; with a `reference`, `reference` and `devices` too.
+    public static func renderJSON(
+        _ summary: TrackSummary, files: [String], reference: SurveyReference? = nil, receivers: [ReceiverAccuracy] = []
+    ) -> String {
         guard case .object(var members) = summary.json else { return summary.json.serialized + "\n" }
         members.append(("files", .array(files.map { .string($0) })))
+        if let reference { members.append(contentsOf: ReceiverAccuracy.jsonMembers(receivers, reference: reference)) }
         return JSONValue.object(members).serialized + "\n"
     }
 

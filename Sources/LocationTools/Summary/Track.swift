@@ -5,9 +5,9 @@ import LocationCore
 /// `plot`.
 ///
 /// Records are kept compactly (time, position, horizontal error, mode,
-/// delivered accuracy, client) as they are added in any order; `build`
+/// delivered accuracy, client, altitude, receiver) as they are added in any order; `build`
 /// sorts them by time (records with equal times keep the order they were
-/// added in), drops exact repeats (the same client, time and position twice,
+/// added in), drops exact repeats (the same client, receiver, time and position twice,
 /// as overlapping rotated files or a log given twice hold), and splits the
 /// track where `TrackSegmenter` does: at gaps longer than the threshold, and
 /// where the client or the delivered accuracy changes.
@@ -28,6 +28,10 @@ public struct Track: Sendable {
         public var accuracy: DeliveredAccuracy
         /// Index into `Track.clients`.
         public var client: Int
+        /// Metres above mean sea level, when the log has one.
+        public var altitude: Double? = nil
+        /// The receiver the record names (`device`), when it names one.
+        public var device: String? = nil
     }
 
     /// A stretch between two records more than the gap threshold apart.
@@ -126,7 +130,8 @@ public struct Track: Sendable {
                 Point(
                     time: record.time, latitude: record.latitude, longitude: record.longitude,
                     horizontalError: record.horizontalError.flatMap { $0.isFinite ? $0 : nil }, mode: record.mode,
-                    accuracy: record.accuracy, client: client))
+                    accuracy: record.accuracy, client: client, altitude: record.altitude.flatMap { $0.isFinite ? $0 : nil },
+                    device: record.device))
         }
 
         /// The track: points sorted by time (ties in the order added), exact
@@ -145,6 +150,7 @@ public struct Track: Sendable {
                 if let last = sameTime.last, last.time != point.time { sameTime.removeAll(keepingCapacity: true) }
                 if sameTime.contains(where: {
                     $0.client == point.client && $0.latitude == point.latitude && $0.longitude == point.longitude
+                        && $0.device == point.device
                 }) {
                     repeats += 1
                     continue

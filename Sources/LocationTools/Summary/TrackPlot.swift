@@ -296,7 +296,7 @@ public struct TrackPlot: Sendable {
     }
 
     /// The title's two lines: who and when; the main figures.
-    var titleLines: [String] {
+    public var titleLines: [String] {
         let who = summary.clients.isEmpty ? "track" : summary.clients.joined(separator: ", ")
         guard let start = summary.start, let end = summary.end, let duration = summary.duration else {
             return [who + ": no fixes"]
@@ -316,18 +316,20 @@ public struct TrackPlot: Sendable {
         return [first, figures.joined(separator: " · ")]
     }
 
-    /// The longest of 1, 2 or 5 × 10ⁿ metres not above `metres` (at least 1 m).
-    static func niceLength(below metres: Double) -> Double {
-        guard metres.isFinite, metres > 1 else { return 1 }
-        var unit = 1.0
+    /// The longest of 1, 2 or 5 × 10ⁿ metres not above `metres` (at least `minimum`, itself 10ⁿ m).
+    static func niceLength(below metres: Double, minimum: Double = 1) -> Double {
+        guard metres.isFinite, metres > minimum else { return minimum }
+        var unit = minimum
         while unit * 10 <= metres { unit *= 10 }
         for factor in [5.0, 2.0] where unit * factor <= metres { return unit * factor }
         return unit
     }
 
-    /// `500 m`, `2 km`.
+    /// `20 cm`, `500 m`, `2 km`.
     static func lengthLabel(_ metres: Double) -> String {
-        metres >= 1000 ? "\(Int(metres / 1000)) km" : "\(Int(metres)) m"
+        if metres >= 1000 { return (FixedDecimal.format(metres / 1000, decimals: 0) ?? "?") + " km" }
+        if metres >= 1 { return (FixedDecimal.format(metres, decimals: 0) ?? "?") + " m" }
+        return (FixedDecimal.format(metres * 100, decimals: metres >= 0.01 ? 0 : 1) ?? "?") + " cm"
     }
 
     private func label(_ text: String, x: Double, y: Double, _ out: inout [UInt8]) {

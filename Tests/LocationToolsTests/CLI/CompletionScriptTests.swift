@@ -110,7 +110,7 @@ import TestSupport
         #expect(try await Self.complete(["export", "log.jsonl", "--format", ""], program: fake)
             == ["csv", "geojson", "gpx", "kml"])
         #expect(try await Self.complete(["help", "req"], program: fake) == ["request", "request-full-accuracy"])
-        #expect(try await Self.complete(["plot", "a.jsonl", "-"], program: fake) == ["--gap", "--output", "-o"])
+        #expect(try await Self.complete(["plot", "a.jsonl", "-"], program: fake) == ["--gap", "--output", "--reference", "-o"])
         // An option's value is not counted as an argument.
         #expect(try await Self.complete(["locate", "--timeout", "5", "l"], program: fake) == ["logger"])
         #expect(try await Self.complete(["tail", "-n", "5", "--"], program: fake) == ["--follow", "--lines"])

@@ -70,6 +70,15 @@ import Testing
         (["--json", "summary", "-"], .summary(.init(logs: ["-"]))),
         (["plot", "a.jsonl", "-o", "walk.svg"], .plot(.init(logs: ["a.jsonl"], gap: 10, output: "walk.svg"))),
         (["plot", "a.jsonl.1", "a.jsonl", "--output=-", "--gap=5"], .plot(.init(logs: ["a.jsonl.1", "a.jsonl"], gap: 5, output: "-"))),
+        (
+            ["plot", "a.jsonl", "-o", "s.svg", "--reference", "35.6811990,139.7670669"],
+            .plot(.init(logs: ["a.jsonl"], output: "s.svg", reference: .mark(latitude: 35.6811990, longitude: 139.7670669, altitude: nil)))
+        ),
+        (
+            ["summary", "a.jsonl", "--reference=-33.5, 151.25 ,12.5"],
+            .summary(.init(logs: ["a.jsonl"], reference: .mark(latitude: -33.5, longitude: 151.25, altitude: 12.5)))
+        ),
+        (["summary", "a.jsonl", "--reference", "mean"], .summary(.init(logs: ["a.jsonl"], reference: .mean))),
         (["help"], .help(command: nil)),
         (["help", "authorize"], .help(command: "authorize")),
         (["authorize", "--help"], .help(command: "authorize")),
@@ -162,6 +171,14 @@ import Testing
         (["summary", "-", "-"], "standard input (-) can be read only once", "summary"),
         (["plot", "a.jsonl"], "missing -o FILE", "plot"),
         (["plot", "-o", "x.svg"], "missing LOG", "plot"),
+        (["summary", "a.jsonl", "--reference", "35.68"], "--reference must be LAT,LON[,ALT]", "summary"),
+        (["summary", "a.jsonl", "--reference", "1,2,3,4"], "--reference must be LAT,LON[,ALT]", "summary"),
+        (["summary", "a.jsonl", "--reference", "middle"], "--reference must be LAT,LON[,ALT]", "summary"),
+        (["summary", "a.jsonl", "--reference", "91,0"], "latitude must be a number of degrees from -90 to 90, not \"91\"", "summary"),
+        (["summary", "a.jsonl", "--reference", "0,east"], "longitude must be a number of degrees from -180 to 180", "summary"),
+        (["plot", "a.jsonl", "-o", "x.svg", "--reference", "0,0,nan"], "altitude must be a number of metres", "plot"),
+        (["plot", "a.jsonl", "-o", "x.svg", "--reference", ",0"], "latitude must be", "plot"),
+        (["summary", "a.jsonl", "--reference"], "--reference", "summary"),
     ]
 
     @Test(arguments: refused)
