@@ -2,8 +2,13 @@
 ///
 /// ```
 /// {"time":"2026-03-14T23:50:01.000Z","lat":35.6811990,"lon":139.7670669,"alt":40.0,"hAcc":17.1,
-///  "vAcc":27.6,"speed":0.26,"course":90.0,"mode":3,"accuracy":"full","client":"logger"}
+///  "vAcc":27.6,"speed":0.26,"course":90.0,"mode":3,"sats":8,"device":"/dev/ttyUSB0","accuracy":"full",
+///  "client":"logger"}
 /// ```
+///
+/// `device` names the receiver the fix came from (gpsd's TPV `device`, an NMEA
+/// source's path); records written before receivers were named have none, and
+/// are read as such.
 ///
 /// Precision written (see docs/protocol.md, "Log records"): `lat`/`lon`
 /// exactly 7 decimals (about 1 cm); `alt`, `hAcc`, `vAcc`, `speed`, `course`
@@ -32,6 +37,8 @@ public struct LogRecord: Sendable, Hashable {
     public var mode: FixMode
     /// Satellites used in the solution, when known.
     public var satellites: Int?
+    /// The receiver the fix came from, when named.
+    public var device: String?
     /// Full or reduced (obfuscated) accuracy.
     public var accuracy: DeliveredAccuracy
     /// The client the fix was delivered to.
@@ -46,7 +53,7 @@ public struct LogRecord: Sendable, Hashable {
     public init(
         time: Double, latitude: Double, longitude: Double, altitude: Double? = nil, horizontalError: Double? = nil,
         verticalError: Double? = nil, speed: Double? = nil, course: Double? = nil, mode: FixMode = .threeD,
-        satellites: Int? = nil, accuracy: DeliveredAccuracy = .full, client: String
+        satellites: Int? = nil, device: String? = nil, accuracy: DeliveredAccuracy = .full, client: String
     ) {
         self.time = time
         self.latitude = latitude
@@ -58,6 +65,7 @@ public struct LogRecord: Sendable, Hashable {
         self.course = course
         self.mode = mode
         self.satellites = satellites
+        self.device = device
         self.accuracy = accuracy
         self.client = client
     }
@@ -75,7 +83,8 @@ public struct LogRecord: Sendable, Hashable {
             time: time, latitude: fix.latitude, longitude: fix.longitude, altitude: fix.altitude.finite,
             horizontalError: fix.horizontalError.finite, verticalError: fix.verticalError.finite,
             speed: fix.speed.finite, course: fix.course.finite, mode: fix.mode,
-            satellites: fix.satellitesUsed.flatMap { $0 >= 0 ? $0 : nil }, accuracy: delivery.accuracy,
+            satellites: fix.satellitesUsed.flatMap { $0 >= 0 ? $0 : nil }, device: fix.device,
+            accuracy: delivery.accuracy,
             client: delivery.client)
     }
 
@@ -84,7 +93,7 @@ public struct LogRecord: Sendable, Hashable {
         Fix(
             time: time, mode: mode, latitude: latitude, longitude: longitude, altitude: altitude,
             horizontalError: horizontalError, verticalError: verticalError, speed: speed, course: course,
-            satellitesUsed: satellites)
+            satellitesUsed: satellites, device: device)
     }
 
     /// The delivery this record describes.
@@ -118,6 +127,7 @@ public struct LogRecord: Sendable, Hashable {
             cursor.put(UInt8(ascii: "{"))
             writeSharedMembers(to: &cursor)
         }
+        appendDeviceAndAccuracy(to: &out)
     }
 
     /// What ends a line begun by `appendLinePrefix`: the client's name as a
@@ -134,7 +144,20 @@ public struct LogRecord: Sendable, Hashable {
     /// share them after its own `"event":"location",`.
     func appendMembers(to out: inout [UInt8]) {
         ByteCursor.append(to: &out, capacity: Self.sharedMembersCapacity) { writeSharedMembers(to: &$0) }
+        appendDeviceAndAccuracy(to: &out)
         ByteText.appendJSONString(client, to: &out)
+    }
+
+    /// `,"device":"…"` (when named; a path of any length, escaped, so outside the fixed-size cursor),
+    /// then `,"accuracy":"…","client":`.
+    private func appendDeviceAndAccuracy(to out: inout [UInt8]) {
+        if let device {
+            ByteText.append(#","device":"#, to: &out)
+            ByteText.appendJSONString(device, to: &out)
+        }
+        ByteText.append(#","accuracy":""#, to: &out)
+        out.append(contentsOf: accuracy.rawValue.utf8)
+        ByteText.append(#"","client":"#, to: &out)
     }
 
     /// Room for the longest `writeSharedMembers` can write: 325 bytes, with
@@ -143,7 +166,7 @@ public struct LogRecord: Sendable, Hashable {
     /// measurements are far shorter).
     private static let sharedMembersCapacity = 384
 
-    /// Every member but the client's name, ending in `"client":`.
+    /// The members up to `sats` (those of fixed size).
     private func writeSharedMembers(to cursor: inout ByteCursor) {
         cursor.put(#""time":""#)
         ByteText.writeUTC(time, to: &cursor)
@@ -162,9 +185,6 @@ public struct LogRecord: Sendable, Hashable {
             cursor.put(#","sats":"#)
             cursor.putInteger(satellites)
         }
-        cursor.put(#","accuracy":""#)
-        cursor.put(contentsOf: accuracy.rawValue)
-        cursor.put(#"","client":"#)
     }
 
     /// Writes a coordinate with `coordinateDecimals` places (a non-finite one as 0).

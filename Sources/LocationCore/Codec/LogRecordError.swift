@@ -65,6 +65,12 @@ extension LogRecord {
             }
             satellites = n
         }
+        // Absent in records written before receivers were named.
+        var device: String?
+        if let member = value["device"], member != .null {
+            guard let text = member.stringValue else { throw LogRecordError(#""device" must be a string when present"#) }
+            device = text
+        }
         self.init(
             time: time, latitude: latitude, longitude: longitude,
             altitude: try Self.optionalNumber(value, "alt"),
@@ -72,7 +78,7 @@ extension LogRecord {
             verticalError: try Self.optionalNumber(value, "vAcc"),
             speed: try Self.optionalNumber(value, "speed"),
             course: try Self.optionalNumber(value, "course"),
-            mode: mode, satellites: satellites, accuracy: accuracy, client: client)
+            mode: mode, satellites: satellites, device: device, accuracy: accuracy, client: client)
     }
 
     private static func number(

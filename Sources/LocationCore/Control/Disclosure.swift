@@ -76,7 +76,7 @@ public struct Disclosure: Sendable, Hashable {
         Fix(
             time: fix.time, mode: fix.mode, latitude: .nan, longitude: .nan,
             horizontalError: fix.horizontalError, verticalError: fix.verticalError,
-            satellitesUsed: fix.satellitesUsed)
+            satellitesUsed: fix.satellitesUsed, device: fix.device)
     }
 
     /// What a sky view says, named field by field: counts and DOPs, never a position.

@@ -48,6 +48,9 @@ public struct Fix: Sendable, Hashable {
     public var course: Double?
     /// Satellites used in the solution, when known.
     public var satellitesUsed: Int?
+    /// The receiver it came from: gpsd's TPV `device`, or an NMEA source's device path; `nil` when
+    /// the source names none (an old log record, a source with one unnamed receiver).
+    public var device: String?
 
     /// A fix with every optional field unknown unless given.
     public init(
@@ -60,7 +63,8 @@ public struct Fix: Sendable, Hashable {
         verticalError: Double? = nil,
         speed: Double? = nil,
         course: Double? = nil,
-        satellitesUsed: Int? = nil
+        satellitesUsed: Int? = nil,
+        device: String? = nil
     ) {
         self.time = time
         self.mode = mode
@@ -76,6 +80,7 @@ public struct Fix: Sendable, Hashable {
         // 360° is north as 0° is.
         self.course = Self.finite(course).map { $0 == 360 ? 0 : $0 }
         self.satellitesUsed = satellitesUsed.flatMap { (0...255).contains($0) ? $0 : nil }
+        self.device = device
     }
 
     /// `value` when it is finite, else unknown.

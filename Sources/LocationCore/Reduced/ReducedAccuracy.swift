@@ -21,6 +21,7 @@ public enum ReducedAccuracy {
         var out = Fix(time: fix.time, mode: fix.mode, latitude: snappedLat, longitude: snappedLon)
         out.horizontalError = max(grid, fix.horizontalError ?? grid)
         out.satellitesUsed = fix.satellitesUsed
+        out.device = fix.device
         return out
     }
 
