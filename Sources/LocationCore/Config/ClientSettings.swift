@@ -125,6 +125,9 @@ public struct ClientSettings: Sendable, Hashable {
     public var programs: ProgramSettings
     /// Where the log's records are published over MQTT; `nil`: nowhere (the engine never reads it).
     public var mqtt: MQTTSettings?
+    /// The receiver this client follows (`receiver = DEVICE`, a gpsd device path or an NMEA source's
+    /// path); `nil` for `best`, the one chosen for every such client (docs/sources.md).
+    public var receiver: String?
 
     /// A client with the SPEC's defaults for everything not given.
     public init(
@@ -144,7 +147,8 @@ public struct ClientSettings: Sendable, Hashable {
         reducedInterval: Double = 900,
         locateTimeout: Double = 30,
         programs: ProgramSettings = ProgramSettings(),
-        mqtt: MQTTSettings? = nil
+        mqtt: MQTTSettings? = nil,
+        receiver: String? = nil
     ) {
         self.name = name
         self.log = log
@@ -163,6 +167,7 @@ public struct ClientSettings: Sendable, Hashable {
         self.locateTimeout = locateTimeout
         self.programs = programs
         self.mqtt = mqtt
+        self.receiver = receiver
     }
 }
 
@@ -177,8 +182,15 @@ public struct EngineSettings: Sendable, Hashable {
     /// Where the restriction comes from, for error messages (e.g. `[policy] restricted in /etc/locationd/locationd.conf`).
     public var policySource: String
 
+    /// Seconds without a usable fix from the receiver `best` clients follow before another is chosen (`[source] failover`).
+    public var failover: Double
+
     /// Settings from their parts.
-    public init(clients: [ClientSettings], services: Bool = true, restricted: Set<String> = [], policySource: String = "[policy] restricted") {
+    public init(
+        clients: [ClientSettings], services: Bool = true, restricted: Set<String> = [],
+        policySource: String = "[policy] restricted", failover: Double = 3
+    ) {
+        self.failover = failover
         self.clients = clients
         self.services = services
         self.restricted = restricted

@@ -56,6 +56,8 @@ public enum Event: Sendable, Hashable {
     case source(SourceState)
     /// The receiver's time went back: a new time base starts (reported once per jump).
     case timeJump(TimeJump)
+    /// The receiver `best` clients follow changed (docs/sources.md, "Several receivers").
+    case receiver(ReceiverChoice.Switch)
 }
 
 /// What the caller must carry out after an engine input.

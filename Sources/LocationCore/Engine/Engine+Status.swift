@@ -9,9 +9,9 @@ extension Engine {
         var status = EngineStatus(
             services: services, source: source, lastFix: lastFix, lastFixAge: lastFixArrival.map { max(0, now - $0) },
             clients: clients.indices.map { clientStatus($0, now: now) })
-        status.timeJumps = timeBase.jumps
-        status.lastTimeJump = timeBase.lastJump
-        status.lastTimeJumpAge = timeBase.lastJump.map { max(0, now - $0.at) }
+        status.timeJumps = timeBases.jumps
+        status.lastTimeJump = timeBases.lastJump
+        status.lastTimeJumpAge = timeBases.lastJump.map { max(0, now - $0.at) }
         return status
     }
 

@@ -151,6 +151,8 @@ public final class EffectCarrier {
             Diagnostics.info("source: \(state.rawValue)")
         case .timeJump(let jump):
             Diagnostics.warning("source: " + jump.sentence)
+        case .receiver(let change):
+            Diagnostics.notice("source: " + change.sentence)
         }
         if collectsEvents { pending.append(ControlEvent(event, time: time)) }
     }
