@@ -36,6 +36,8 @@ public struct DaemonConfig: Sendable, Hashable {
     public var fsync: FsyncPolicy
     /// Where fixes come from (`[source]`).
     public var source: SourceConfig
+    /// Seconds without a usable fix from the followed receiver before another is chosen (`[source] failover`).
+    public var failover: Double
     /// The clients, in file order (`[client.NAME]`).
     public var clients: [ClientSettings]
     /// Clients an administrator has locked, in file order (`[policy] restricted`).
@@ -51,6 +53,7 @@ public struct DaemonConfig: Sendable, Hashable {
         services: Bool = true,
         fsync: FsyncPolicy = .always,
         source: SourceConfig = .defaultGPSD,
+        failover: Double = 3,
         clients: [ClientSettings] = [],
         restricted: [String] = []
     ) {
@@ -62,6 +65,7 @@ public struct DaemonConfig: Sendable, Hashable {
         self.services = services
         self.fsync = fsync
         self.source = source
+        self.failover = failover
         self.clients = clients
         self.restricted = restricted
     }
@@ -97,7 +101,9 @@ public struct DaemonConfig: Sendable, Hashable {
 
     /// What the authorization engine needs.
     public var engineSettings: EngineSettings {
-        EngineSettings(clients: clients, services: services, restricted: Set(restricted), policySource: policySource)
+        EngineSettings(
+            clients: clients, services: services, restricted: Set(restricted), policySource: policySource,
+            failover: failover)
     }
 
     /// `state_dir/state.json`.
@@ -156,6 +162,7 @@ public struct DaemonConfig: Sendable, Hashable {
             line("device", device)
             line("baud", String(baud))
         }
+        line("failover", Self.number(failover))
         for client in clients {
             out += "\n[client.\(client.name)]\n"
             line("log", client.log ?? "")
@@ -167,6 +174,7 @@ public struct DaemonConfig: Sendable, Hashable {
             line("in_use", client.inUse ? "on" : "off")
             line("usage", client.usage ?? "")
             line("usage_always", client.usageAlways ?? "")
+            line("receiver", client.receiver ?? "best")
             for key in client.purposes.keys.sorted() {
                 line("purpose.\(key)", client.purposes[key] ?? "")
             }
