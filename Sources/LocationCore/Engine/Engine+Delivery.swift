@@ -11,7 +11,10 @@ extension Engine {
         }
         let usable = fix.isUsable
         let device = fix.device ?? ""
-        if let change = receivers.observe(device, quality: usable ? ReceiverQuality(fix) : nil, now: now) {
+        // The first choice is no change anyone follows; a move from one receiver to another is.
+        if let change = receivers.observe(device, quality: usable ? ReceiverQuality(fix) : nil, now: now),
+            change.from != nil
+        {
             effects.append(.event(.receiver(change)))
         }
         // The source's state and outages follow the receiver `best` clients follow: another receiver's

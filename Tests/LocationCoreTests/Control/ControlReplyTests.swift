@@ -121,6 +121,13 @@ import Testing
             location: LogRecord(
                 time: Samples.t0 + 1, latitude: 52.3765432, longitude: 4.8954321, horizontalError: 4.8,
                 accuracy: .full, client: "logger")),
+        ControlEvent(
+            .receiver(.init(from: "/dev/ttyUSB0", to: "/dev/ttyACM0", reason: .silent(seconds: 3))), time: Samples.t0),
+        ControlEvent(.receiver(.init(from: "/dev/ttyACM0", to: "/dev/ttyUSB0", reason: .better(metres: 12.5))), time: Samples.t0),
+        ControlEvent(
+            location: LogRecord(
+                time: Samples.t0 + 2, latitude: 52.3765432, longitude: 4.8954321, horizontalError: 4.8,
+                device: "/dev/ttyUSB0", accuracy: .full, client: "logger")),
     ]
 
     @Test(arguments: events)

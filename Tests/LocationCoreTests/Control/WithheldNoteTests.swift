@@ -31,7 +31,7 @@ import Testing
             #expect(named == filter.allows(event), "\(event.name): in the note \(named), allowed \(filter.allows(event))")
             #expect(note.events.contains(event.name) == !filter.allows(event))
         }
-        #expect(carried.hasSuffix("source, broker and log events"), "\(carried)")
+        #expect(carried.hasSuffix("source, receiver, broker and log events"), "\(carried)")
         #expect(Disclosure(tier: .unprivileged, services: false).withheldNote(group: nil)?.message.hasPrefix(
             "location events go only to root; ") == true)
     }
