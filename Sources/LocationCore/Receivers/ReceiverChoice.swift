@@ -2,7 +2,9 @@
 /// (docs/sources.md, "Several receivers"). Pure: the engine hands it each
 /// fix's receiver and quality with its monotonic `now`.
 ///
-/// * The first receiver with a usable fix is chosen.
+/// * The first receiver with a usable fix is chosen; for `failover` seconds
+///   after that, while no track has been built on it, one that ranks above it
+///   takes over at once (receivers answer in no particular order at start).
 /// * The chosen receiver is kept while it gives usable fixes. When it has
 ///   given none for `failover` seconds (silent, or reporting no fix), the
 ///   next usable fix of another receiver that is itself fresh moves the choice
@@ -74,6 +76,8 @@ public struct ReceiverChoice: Sendable, Hashable {
     public static let sustain = 10.0
     /// The receiver `best` clients follow; `nil` before any usable fix.
     public private(set) var chosen: String?
+    /// When the first receiver was chosen.
+    private var firstChosenAt: Double?
     /// Every receiver seen, by name ("" for an unnamed one).
     public private(set) var seen: [String: Seen] = [:]
 
@@ -91,6 +95,7 @@ public struct ReceiverChoice: Sendable, Hashable {
         guard let quality else { return nil }
         guard let current = chosen else {
             chosen = device
+            firstChosenAt = now
             return Switch(from: nil, to: device, reason: .first)
         }
         if current == device { return nil }
@@ -101,6 +106,10 @@ public struct ReceiverChoice: Sendable, Hashable {
             return move(from: current, to: to, reason: .silent(seconds: silentFor))
         }
         guard let held = incumbent.quality else { return nil }
+        if let first = firstChosenAt, now - first < failover, ReceiverRank.ranksAbove(quality, held) {
+            let metres = held.horizontalError.flatMap { h in quality.horizontalError.map { h - $0 } }
+            return move(from: current, to: device, reason: .better(metres: metres))
+        }
         switch ReceiverRank.compare(quality, with: held) {
         case .clearlyBetter(let metres):
             let since = entry.betterSince ?? now

@@ -46,6 +46,16 @@ import Testing
         #expect(choice.observe("B", quality: Self.poor, now: 3)?.to == "B")
     }
 
+    @Test func atTheStartABetterReceiverTakesOverAtOnceButOnlyThen() {
+        var choice = ReceiverChoice(failover: 3)
+        _ = choice.observe("B", quality: Self.poor, now: 0)
+        #expect(choice.observe("A", quality: Self.good, now: 0.4)?.reason == .better(metres: 12))
+        var later = ReceiverChoice(failover: 3)
+        _ = later.observe("B", quality: Self.poor, now: 0)
+        _ = later.observe("B", quality: Self.poor, now: 3)
+        #expect(later.observe("A", quality: Self.good, now: 3) == nil)
+    }
+
     @Test func betterOnlySometimesNeverSwitches() {
         var choice = ReceiverChoice(failover: 3)
         _ = choice.observe("A", quality: Self.poor, now: 0)
