@@ -12,6 +12,7 @@ extension Engine {
         status.timeJumps = timeBases.jumps
         status.lastTimeJump = timeBases.lastJump
         status.lastTimeJumpAge = timeBases.lastJump.map { max(0, now - $0.at) }
+        status.receivers = receiverStatuses(now: now)
         return status
     }
 

@@ -46,7 +46,7 @@ public struct ReceiverChoice: Sendable, Hashable {
             case .first:
                 return "following \(to): the first receiver with a fix"
             case .silent(let seconds):
-                let s = seconds.isFinite ? TextFormat.duration(max(1, seconds.rounded())) : "ever"
+                let s = seconds.isFinite ? (FixedDecimal.format(seconds, decimals: 1) ?? "?") + " s" : "ever"
                 return "following \(to): \(Self.name(from ?? "")) gave no usable fix for \(s)"
             case .better(let metres):
                 let by = metres.map { " (estimate \(FixedDecimal.format($0, decimals: 1) ?? "?") m smaller)" } ?? " (a better fix mode or an estimate)"
@@ -68,6 +68,8 @@ public struct ReceiverChoice: Sendable, Hashable {
         public var lastUsableAt: Double?
         /// Since when it has been clearly better than the chosen one, if it is.
         var betterSince: Double?
+        /// Fixes (usable or not) it gave.
+        public var fixes = 0
     }
 
     /// Seconds without a usable fix before leaving a receiver (`[source] failover`).
@@ -90,6 +92,7 @@ public struct ReceiverChoice: Sendable, Hashable {
     public mutating func observe(_ device: String, quality: ReceiverQuality?, now: Double) -> Switch? {
         var entry = seen[device] ?? Seen()
         entry.quality = quality
+        entry.fixes += 1
         if quality != nil { entry.lastUsableAt = now }
         seen[device] = entry
         guard let quality else { return nil }
