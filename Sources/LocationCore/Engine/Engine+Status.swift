@@ -84,6 +84,22 @@ extension Engine {
     func stoppedReason(_ i: Int, now: Double, rate: String) -> (String, String?) {
         let c = clients[i]
         let waiting = c.locate != nil && !c.updating ? "locating (one fix): " : ""
+        // A pinned receiver that gives nothing is this client's outage, whatever the others do.
+        if let pinned = c.settings.receiver {
+            let seen = receivers.seen[pinned]
+            let age = seen?.lastUsableAt.map { now - $0 }
+            if seen == nil {
+                let others = receivers.seen.keys.sorted().joined(separator: ", ")
+                return (
+                    waiting + "its receiver \(pinned) (receiver = \(pinned)) has not reported"
+                        + (others.isEmpty ? "" : "; receivers reporting: \(others)"), nil
+                )
+            }
+            if age.map({ $0 >= receivers.failover }) ?? true {
+                let how = age.map { "for \(TextFormat.duration($0))" } ?? "yet"
+                return (waiting + "its receiver \(pinned) (receiver = \(pinned)) has given no usable fix \(how)", nil)
+            }
+        }
         // `status` runs no timers: the 5 s without a usable fix may be up without an input since.
         if outage || now >= outageDeadline || c.track.lastDrop == .unusable {
             guard let since = lastUsableAt ?? startedAt else { return (waiting + "no usable fix yet", nil) }

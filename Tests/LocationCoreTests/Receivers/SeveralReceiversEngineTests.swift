@@ -66,6 +66,21 @@ import Testing
         #expect(!events.contains { if case .error(_, .locationUnknown, _) = $0 { true } else { false } })
     }
 
+    @Test func aPinnedClientWhoseReceiverIsSilentSaysSoInStatus() throws {
+        var engine = TestEngine.engine(Self.clients())
+        for t in 0..<20 {
+            var fixes = [Self.fix(Double(t), "A", error: 3)]
+            if t < 5 { fixes.append(Self.fix(Double(t), "B", error: 20)) }
+            for f in fixes { _ = engine.handle(.fix(f), now: TestEngine.t0 + Double(t)) }
+        }
+        let status = engine.status(now: TestEngine.t0 + 20)
+        let pinned = try #require(status.clients.first { $0.authorization.client == "poor-only" })
+        #expect(!pinned.delivering)
+        #expect(pinned.reason == "its receiver B (receiver = B) has given no usable fix for 16 s", "\(pinned.reason)")
+        #expect(status.clients.first { $0.authorization.client == "best" }?.delivering == true)
+        #expect(status.receivers.first { $0.device == "B" }?.state == .silent)
+    }
+
     @Test func theSameEpochFromAnotherReceiverIsNotLoggedTwice() {
         var engine = TestEngine.engine([TestEngine.client("best", authorization: .always)])
         _ = engine.handle(.fix(Self.fix(0, "A", error: 3)), now: TestEngine.t0)
