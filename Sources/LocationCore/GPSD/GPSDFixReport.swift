@@ -93,8 +93,9 @@ public struct GPSDFixReport: Sendable, Hashable {
             latitude: latitude ?? .nan,
             longitude: longitude ?? .nan,
             altitude: altitude,
-            horizontalError: eph,
-            verticalError: epv,
+            // gpsd writes eph/epv 0 for a receiver's DOP 0.00 ("not computed"): unknown, not a broken fix (#29).
+            horizontalError: eph == 0 ? nil : eph,
+            verticalError: epv == 0 ? nil : epv,
             speed: speed,
             course: track,
             satellitesUsed: satellitesUsed,

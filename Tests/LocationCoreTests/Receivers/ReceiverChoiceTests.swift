@@ -59,7 +59,8 @@ import Testing
     @Test func betterOnlySometimesNeverSwitches() {
         var choice = ReceiverChoice(failover: 3)
         _ = choice.observe("A", quality: Self.poor, now: 0)
-        for t in 1...60 {
+        // Past the start, when a better receiver would take over at once.
+        for t in 4...60 {
             _ = choice.observe("A", quality: Self.poor, now: Double(t))
             // Clearly better on nine seconds out of ten: the run starts again each time.
             let q = t % 10 == 0 ? Self.poor : Self.good
