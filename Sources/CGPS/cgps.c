@@ -297,7 +297,7 @@ static bool unpack_line(cgps_session *session, char *line, cgps_report *report, 
         break;
     }
     /* A TPV in gpsd's own shape is read without libgps (tpv.h). */
-    if (use_fast_tpv && cgps_tpv_decode(line, &report->fix)) {
+    if (use_fast_tpv && cgps_tpv_decode(line, &report->fix, report->text, sizeof report->text)) {
         report->kind = CGPS_REPORT_TPV;
         return true;
     }
@@ -309,6 +309,9 @@ static bool unpack_line(cgps_session *session, char *line, cgps_report *report, 
      * `set` and leaves those a SKY does not name as they were; cleared to
      * NaN, they are this line's or unknown. */
     gps_clear_dop(&gps->dop);
+    /* libgps keeps dev.path from line to line; cleared, a TPV's or SKY's
+     * path is its own "device" (or empty), as the TPV reader gives it. */
+    gps->dev.path[0] = '\0';
     /* gpsd announces a closed receiver as "activated":0, which libgps 3.22
      * stores but then rejects as a bad attribute, so DEVICE_SET stays clear.
      * A sentinel in `activated` shows whether such a line was parsed. */
@@ -325,8 +328,10 @@ static bool unpack_line(cgps_session *session, char *line, cgps_report *report, 
         /* Of all report classes only TPV sets STATUS_SET (APIs 11–16). */
         report->kind = CGPS_REPORT_TPV;
         copy_fix(gps, &report->fix);
+        copy_text(report->text, sizeof report->text, gps->dev.path, sizeof gps->dev.path);
     } else if ((set & SATELLITE_SET) != 0) {
         report->kind = CGPS_REPORT_SKY;
+        copy_text(report->text, sizeof report->text, gps->dev.path, sizeof gps->dev.path);
         /* libgps counts both from the satellite list; a SKY with only DOPs
          * leaves them 0, which means "not reported", not "none". */
         if (gps->satellites_visible > 0) {

@@ -180,6 +180,7 @@ typedef enum {
     M_EPY,
     M_SPEED,
     M_TRACK,
+    M_DEVICE,
 } member;
 
 static member member_named(const char *name, size_t length)
@@ -207,6 +208,10 @@ static member member_named(const char *name, size_t length)
             return M_ALT_HAE;
         if (IS("altMSL"))
             return M_ALT_MSL;
+        break;
+    case 'd':
+        if (IS("device"))
+            return M_DEVICE;
         break;
     case 'g':
         if (IS("geoidSep"))
@@ -239,7 +244,7 @@ static void known(double value, uint32_t bit, uint32_t *set)
         *set |= bit;
 }
 
-bool cgps_tpv_decode(const char *line, cgps_fix *fix)
+bool cgps_tpv_decode(const char *line, cgps_fix *fix, char *device, size_t device_size)
 {
     static const char opening[] = "{\"class\":\"TPV\",";
     if (strncmp(line, opening, sizeof opening - 1) != 0)
@@ -256,6 +261,8 @@ bool cgps_tpv_decode(const char *line, cgps_fix *fix)
     long time_nsec = 0;
     int mode = 0;
     double latitude = NAN, longitude = NAN;
+    const char *device_text = NULL;
+    size_t device_length = 0;
 
     for (;;) {
         if (*p != '"')
@@ -281,6 +288,9 @@ bool cgps_tpv_decode(const char *line, cgps_fix *fix)
             if (which == M_TIME) {
                 if (!fast_time(text, length, &time_sec, &time_nsec))
                     return false;
+            } else if (which == M_DEVICE) {
+                device_text = text;
+                device_length = length;
             } else if (which != M_OTHER) {
                 return false; /* a quoted number: libgps's error to report */
             }
@@ -298,8 +308,8 @@ bool cgps_tpv_decode(const char *line, cgps_fix *fix)
                 return false;
             mode = *p == '-' ? -value : value;
             p = s;
-        } else if (which == M_TIME) {
-            return false; /* an unquoted time */
+        } else if (which == M_TIME || which == M_DEVICE) {
+            return false; /* an unquoted time or device */
         } else if (which == M_OTHER) {
             /* A member locationd does not read: its token as libgps takes it
              * (up to a comma or brace), the number unread. Longer than
@@ -377,5 +387,12 @@ bool cgps_tpv_decode(const char *line, cgps_fix *fix)
     known(read.track, CGPS_HAS_TRACK, &set);
     read.set = set;
     *fix = read;
+    /* The receiver's path, as libgps copies it into dev.path (empty when the TPV names none). */
+    if (device_size > 0) {
+        size_t n = device_length < device_size - 1 ? device_length : device_size - 1;
+        if (n > 0)
+            memcpy(device, device_text, n);
+        device[n] = '\0';
+    }
     return true;
 }

@@ -14,11 +14,13 @@
 #define CGPS_TPV_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "cgps.h"
 
-/* Fills *fix (as the shim fills it from libgps's fix) and returns true, or
- * returns false and leaves *fix alone. `line` is NUL-terminated. */
-bool cgps_tpv_decode(const char *line, cgps_fix *fix);
+/* Fills *fix (as the shim fills it from libgps's fix) and `device` with the
+ * TPV's "device" (empty when it has none), and returns true, or returns false
+ * and leaves both alone. `line` is NUL-terminated. */
+bool cgps_tpv_decode(const char *line, cgps_fix *fix, char *device, size_t device_size);
 
 #endif /* CGPS_TPV_H */

@@ -97,6 +97,14 @@ public final class GPSFake: Sendable {
     public static func start(
         log: String, options: Options = Options(), startTimeout: Double = 120, replacing previous: GPSFake? = nil
     ) async throws(GPSFakeError) -> GPSFake {
+        try await start(logs: [log], options: options, startTimeout: startTimeout, replacing: previous)
+    }
+
+    /// `start(log:…)` with several logs: gpsfake gives each its own pty, one receiver each on the
+    /// one gpsd, and feeds them a sentence at a time in turn (each sentence waits `cycle`).
+    public static func start(
+        logs: [String], options: Options = Options(), startTimeout: Double = 120, replacing previous: GPSFake? = nil
+    ) async throws(GPSFakeError) -> GPSFake {
         if previous?.stop(handingOverSlot: true) != true { await GPSFakeSlots.shared.acquire() }
         let deadline = monotonicNow() + startTimeout
         var attempt = 0
@@ -112,7 +120,7 @@ public final class GPSFake: Sendable {
             }
             let fake: GPSFake
             do {
-                fake = try GPSFake(log: log, options: options)
+                fake = try GPSFake(logs: logs, options: options)
             } catch {
                 GPSFakeSlots.shared.release()
                 throw error
@@ -172,18 +180,22 @@ public final class GPSFake: Sendable {
         return .serving
     }
 
-    /// Starts gpsfake on `log`; it may not be listening yet.
-    private init(log: String, options: Options) throws(GPSFakeError) {
+    /// Starts gpsfake on `logs`; it may not be listening yet.
+    private init(logs: [String], options: Options) throws(GPSFakeError) {
         if let reason = GPSFake.unavailableReason { throw GPSFakeError(description: reason) }
         guard !options.gated || options.once else {
             throw GPSFakeError(description: "a gated gpsfake must play its log once")
         }
-        guard let lines = FileIO.lineCount(log) else { throw GPSFakeError(description: "cannot read \(log)") }
+        var lines = 0
+        for log in logs {
+            guard let n = FileIO.lineCount(log) else { throw GPSFakeError(description: "cannot read \(log)") }
+            lines += n
+        }
         // Each sentence consumes one line from the gate; more is harmless.
         prompts = lines + 16
         // The gate is written in one go: it must fit in the pipe.
         guard !options.gated || prompts < 60_000 else {
-            throw GPSFakeError(description: "\(log) has too many lines for a gated run")
+            throw GPSFakeError(description: "\(logs.joined(separator: ", ")) have too many lines for a gated run")
         }
         let port: Int
         do {
@@ -199,7 +211,7 @@ public final class GPSFake: Sendable {
         ]
         if options.once { arguments.append("-1") }
         if options.gated { arguments.append("-i") }
-        arguments.append(log)
+        arguments += logs
 
         var gateEnds: [Int32] = [-1, -1]
         if options.gated {

@@ -80,6 +80,13 @@ public enum Samples {
         ControlEvent(
             state: StateSaveStatus(ok: false, path: "/s/state.json", error: "EROFS", since: t0, unsaved: ["x"]),
             time: t0),
+        ControlEvent(
+            .receiver(.init(from: "/dev/ttyUSB0", to: "/dev/ttyACM0", reason: .silent(seconds: 3))), time: t0),
+        ControlEvent(.receiver(.init(from: "/dev/ttyACM0", to: "/dev/ttyUSB0", reason: .better(metres: 12.5))), time: t0),
+        ControlEvent(
+            location: LogRecord(
+                time: t0 + 2, latitude: 52.3765432, longitude: 4.8954321, horizontalError: 4.8,
+                device: "/dev/ttyUSB0", accuracy: .full, client: "logger")),
     ]
 
     /// A full record in Tokyo.

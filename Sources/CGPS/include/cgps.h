@@ -175,7 +175,7 @@ typedef struct cgps_report {
     double vdop;                /* SKY; NaN likewise */
     int32_t devices;            /* DEVICES */
     bool activated;             /* DEVICE */
-    char text[128];             /* VERSION, DEVICE, ERROR; NUL-terminated */
+    char text[128];             /* VERSION, DEVICE, ERROR; TPV and SKY: the receiver's path ("device", empty if none); NUL-terminated */
 } cgps_report;
 
 /** cgps_wait results. */

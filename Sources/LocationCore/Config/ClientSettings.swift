@@ -127,6 +127,9 @@ public struct ClientSettings: Sendable, Hashable {
     public var mqtt: MQTTSettings?
     /// Who the client's app is (`app_users`, `app_groups`, `app_units`).
     public var app: AppSettings
+    /// The receiver this client follows (`receiver = DEVICE`, a gpsd device path or an NMEA source's
+    /// path); `nil` for `best`, the one chosen for every such client (docs/sources.md).
+    public var receiver: String?
 
     /// A client with locationd.conf(5)'s defaults for everything not given.
     public init(
@@ -147,7 +150,8 @@ public struct ClientSettings: Sendable, Hashable {
         locateTimeout: Double = 30,
         programs: ProgramSettings = ProgramSettings(),
         mqtt: MQTTSettings? = nil,
-        app: AppSettings = AppSettings()
+        app: AppSettings = AppSettings(),
+        receiver: String? = nil
     ) {
         self.name = name
         self.log = log
@@ -167,6 +171,7 @@ public struct ClientSettings: Sendable, Hashable {
         self.programs = programs
         self.mqtt = mqtt
         self.app = app
+        self.receiver = receiver
     }
 }
 
@@ -181,8 +186,15 @@ public struct EngineSettings: Sendable, Hashable {
     /// Where the restriction comes from, for error messages (e.g. `[policy] restricted in /etc/locationd/locationd.conf`).
     public var policySource: String
 
+    /// Seconds without a usable fix from the receiver `best` clients follow before another is chosen (`[source] failover`).
+    public var failover: Double
+
     /// Settings from their parts.
-    public init(clients: [ClientSettings], services: Bool = true, restricted: Set<String> = [], policySource: String = "[policy] restricted") {
+    public init(
+        clients: [ClientSettings], services: Bool = true, restricted: Set<String> = [],
+        policySource: String = "[policy] restricted", failover: Double = 3
+    ) {
+        self.failover = failover
         self.clients = clients
         self.services = services
         self.restricted = restricted

@@ -2,10 +2,10 @@
 /// and value, collects every problem, and builds a `DaemonConfig`.
 struct ConfigReader {
     static let daemonKeys = ["socket", "socket_group", "socket_mode", "report_days", "state_dir", "log_dir", "services", "fsync"]
-    static let sourceKeys = ["type", "host", "port", "device", "baud"]
+    static let sourceKeys = ["type", "host", "port", "device", "baud", "failover"]
     static let clientKeys = [
         "log", "distance_filter", "desired_accuracy", "authorization", "precise", "updating", "in_use",
-        "usage", "usage_always", "purpose.KEY", "once_grace", "reduced_grid", "reduced_interval", "locate_timeout",
+        "usage", "usage_always", "receiver", "purpose.KEY", "once_grace", "reduced_grid", "reduced_interval", "locate_timeout",
     ] + ProgramSettings.keys + AppSettings.keys + MQTTSettings.keys
     static let policyKeys = ["restricted"]
 
@@ -165,6 +165,10 @@ struct ConfigReader {
                 if let n = value(entry, section, Self.integer, accepted: bauds, where: SourceConfig.bauds.contains) {
                     baud = n
                 }
+            case "failover":
+                if let s = value(entry, section, Self.decimal, accepted: "a number of seconds greater than 0", where: { $0 > 0 }) {
+                    config.failover = s
+                }
             default:
                 errors.append(.unknownKey(file: file, line: entry.line, section: section.name, key: entry.key, accepted: Self.sourceKeys))
             }
@@ -245,6 +249,14 @@ struct ConfigReader {
                 client.usage = entry.value.isEmpty ? nil : entry.value
             case "usage_always":
                 client.usageAlways = entry.value.isEmpty ? nil : entry.value
+            case "receiver":
+                if entry.value == "best" {
+                    client.receiver = nil
+                } else if !entry.value.isEmpty, !entry.value.contains(where: { $0 == " " || $0 == "\t" }) {
+                    client.receiver = entry.value
+                } else {
+                    bad(entry, section, accepted: "best, or a receiver's device path as gpsd names it (e.g. /dev/ttyUSB0)")
+                }
             case "once_grace":
                 if let s = value(entry, section, Self.decimal, accepted: "a number of seconds (0 or more)", where: { $0 >= 0 }) { client.onceGrace = s }
             case "reduced_grid":

@@ -43,6 +43,8 @@ public struct DaemonConfig: Sendable, Hashable {
     public var fsync: FsyncPolicy
     /// Where fixes come from (`[source]`).
     public var source: SourceConfig
+    /// Seconds without a usable fix from the followed receiver before another is chosen (`[source] failover`).
+    public var failover: Double
     /// The clients, in file order (`[client.NAME]`).
     public var clients: [ClientSettings]
     /// Clients an administrator has locked, in file order (`[policy] restricted`).
@@ -58,6 +60,7 @@ public struct DaemonConfig: Sendable, Hashable {
         services: Bool = true,
         fsync: FsyncPolicy = .always,
         source: SourceConfig = .defaultGPSD,
+        failover: Double = 3,
         clients: [ClientSettings] = [],
         restricted: [String] = []
     ) {
@@ -69,6 +72,7 @@ public struct DaemonConfig: Sendable, Hashable {
         self.services = services
         self.fsync = fsync
         self.source = source
+        self.failover = failover
         self.clients = clients
         self.restricted = restricted
     }
@@ -104,7 +108,9 @@ public struct DaemonConfig: Sendable, Hashable {
 
     /// What the authorization engine needs.
     public var engineSettings: EngineSettings {
-        EngineSettings(clients: clients, services: services, restricted: Set(restricted), policySource: policySource)
+        EngineSettings(
+            clients: clients, services: services, restricted: Set(restricted), policySource: policySource,
+            failover: failover)
     }
 
     /// `state_dir/state.json`.
@@ -165,6 +171,7 @@ public struct DaemonConfig: Sendable, Hashable {
             line("device", device)
             line("baud", String(baud))
         }
+        line("failover", Self.number(failover))
         for client in clients {
             out += "\n[client.\(client.name)]\n"
             line("log", client.log ?? "")
@@ -176,6 +183,7 @@ public struct DaemonConfig: Sendable, Hashable {
             line("in_use", client.inUse ? "on" : "off")
             line("usage", client.usage ?? "")
             line("usage_always", client.usageAlways ?? "")
+            line("receiver", client.receiver ?? "best")
             for key in client.purposes.keys.sorted() {
                 line("purpose.\(key)", client.purposes[key] ?? "")
             }

@@ -9,6 +9,7 @@
 /// {"event":"source","time":"…","state":"no-fix"}
 /// {"event":"use","time":"…","client":"logger","change":"stop","inUse":true,"updating":false,"locatePending":false,"message":"…"}
 /// {"event":"source","time":"…","state":"fix","timeJump":3153.6,"from":"…","to":"…","message":"receiver time went back …"}
+/// {"event":"receiver","time":"…","from":"/dev/ttyUSB0","to":"/dev/ttyACM0","reason":"silent","seconds":3.0,"message":"…"}
 /// {"event":"broker","time":"…","client":"fleet","broker":"mqtt://…","state":"connected",…}
 /// {"event":"log","time":"…","client":"logger","path":"…","written":120,"held":1,"lost":0,"failing":true,"error":"…",…}
 /// {"event":"state","time":"…","ok":false,"path":"…/state.json","since":"…","error":"…","unsaved":["logger: never (…)"]}
@@ -73,9 +74,9 @@ public struct ControlEvent: Sendable, Hashable {
 
     /// Every `event` word a `watch` stream can carry, in the order the
     /// protocol documents them (each is some kind's `name`).
-    public static let names = ["authorization", "prompt", "location", "error", "source", "use", "broker", "log", "state"]
+    public static let names = ["authorization", "prompt", "location", "error", "source", "receiver", "use", "broker", "log", "state"]
 
-    /// The `event` word: `authorization`, `prompt`, `location`, `error`, `source`, `use`, `broker`, `log`, `state`.
+    /// The `event` word: `authorization`, `prompt`, `location`, `error`, `source`, `receiver`, `use`, `broker`, `log`, `state`.
     public var name: String {
         switch kind {
         case .location: "location"
@@ -87,6 +88,7 @@ public struct ControlEvent: Sendable, Hashable {
         case .engine(.error): "error"
         case .engine(.use): "use"
         case .engine(.source), .engine(.timeJump): "source"
+        case .engine(.receiver): "receiver"
         }
     }
 
@@ -101,7 +103,7 @@ public struct ControlEvent: Sendable, Hashable {
         case .engine(.prompt(let p, _)): p.client
         case .engine(.error(let client, _, _)): client
         case .engine(.use(let change)): change.client
-        case .engine(.source), .engine(.timeJump): nil
+        case .engine(.source), .engine(.timeJump), .engine(.receiver): nil
         }
     }
 
@@ -150,6 +152,20 @@ public struct ControlEvent: Sendable, Hashable {
                 if UTCTime.isWritable(jump.from) { members.append(("from", .string(UTCTime.format(jump.from)))) }
                 if UTCTime.isWritable(jump.to) { members.append(("to", .string(UTCTime.format(jump.to)))) }
                 members.append(("message", .string(jump.sentence)))
+            case .receiver(let change):
+                if let from = change.from { members.append(("from", .string(from))) }
+                members.append(("to", .string(change.to)))
+                switch change.reason {
+                case .first:
+                    members.append(("reason", .string("first")))
+                case .silent(let seconds):
+                    members.append(("reason", .string("silent")))
+                    if seconds.isFinite { members.append(("seconds", .number(seconds))) }
+                case .better(let metres):
+                    members.append(("reason", .string("better")))
+                    if let metres { members.append(("metres", .number(metres))) }
+                }
+                members.append(("message", .string(change.sentence)))
             }
             ByteText.append(object(with: members).serialized, to: &out)
         }
@@ -205,6 +221,20 @@ public struct ControlEvent: Sendable, Hashable {
             let prompt = try Prompt(json: value)
             do throws(FieldReader.FieldError) {
                 self.init(.prompt(prompt, open: try f.optionalBool("open") ?? true), time: time)
+            } catch {
+                throw error.decodeError
+            }
+        case "receiver":
+            do throws(FieldReader.FieldError) {
+                let reason: ReceiverChoice.Reason =
+                    switch try f.word("reason", ["first", "silent", "better"], { $0 }) {
+                    case "first": .first
+                    case "silent": .silent(seconds: try f.optionalNumber("seconds") ?? .infinity)
+                    default: .better(metres: try f.optionalNumber("metres"))
+                    }
+                self.init(
+                    .receiver(ReceiverChoice.Switch(from: try f.optionalString("from"), to: try f.string("to"), reason: reason)),
+                    time: time)
             } catch {
                 throw error.decodeError
             }

@@ -54,6 +54,7 @@ public struct Disclosure: Sendable, Hashable {
             lastFixAge: full.lastFixAge, clients: full.clients)
         // The receiver's clock is no coordinate: its jumps stay, as does the offset (from `time`).
         status.timeJumps = full.timeJumps
+        status.receivers = full.receivers
         status.lastTimeJump = full.lastTimeJump
         status.lastTimeJumpAge = full.lastTimeJumpAge
         // No coordinate in any of these (BrokerStatus, ProgramCounts, ConnectedProgram, SourceOutage, SourceCounts, StateSaveStatus hold none).

@@ -134,6 +134,7 @@ extension EngineStatus {
             if let age = lastTimeJumpAge, age.isFinite { j.append(("age", .number(age))) }
             members.append(("lastTimeJump", .object(j)))
         }
+        if !receivers.isEmpty { members.append(("receivers", .array(receivers.map(\.json)))) }
         return members
     }
 
@@ -173,6 +174,7 @@ extension EngineStatus {
         } catch {
             throw error.decodeError
         }
+        for item in value["receivers"]?.arrayValue ?? [] { receivers.append(try ReceiverStatus(json: item)) }
     }
 }
 

@@ -18,10 +18,12 @@ struct DeliveryTrack: Sendable, Hashable {
     /// The horizontal error of the latest fix the accuracy gate stopped.
     private(set) var lastGatedError: Double?
 
-    /// Whether `time` in base `base` is an epoch this client already has.
+    /// Whether `time` in base `base` is an epoch this client already has: the same time in the same
+    /// base, or the same time from another receiver (a client's log never holds one epoch twice, from
+    /// two receivers, when its receiver changes).
     @inline(__always)
     func isSameEpoch(_ time: Double, base: Int) -> Bool {
-        lastBase == base && lastTime == time
+        lastTime == time && (lastBase == base || !ReceiverTimeBases.sameReceiver(lastBase, base))
     }
 
     /// A fix was delivered.

@@ -61,6 +61,8 @@ public enum Event: Sendable, Hashable {
     case timeJump(TimeJump)
     /// What a client asks for changed: session, updates, a locate (pending or ended).
     case use(UseChange)
+    /// The receiver `best` clients follow changed (docs/sources.md, "Several receivers").
+    case receiver(ReceiverChoice.Switch)
 }
 
 /// What the caller must carry out after an engine input.

@@ -10,14 +10,26 @@ extension Engine {
             finish(before, now: now, effects: &effects, deferPersist: true)
         }
         let usable = fix.isUsable
-        noteSource(fix, usable: usable, now: now, effects: &effects)
+        let device = fix.device ?? ""
+        // The first choice is no change anyone follows; a move from one receiver to another is.
+        if let change = receivers.observe(device, quality: usable ? ReceiverQuality(fix) : nil, now: now),
+            change.from != nil
+        {
+            effects.append(.event(.receiver(change)))
+        }
+        // The source's state and outages follow the receiver `best` clients follow: another receiver's
+        // "no fix" is no outage while the chosen one reports.
+        if receivers.chosen == nil || receivers.chosen == device {
+            noteSource(fix, usable: usable, now: now, effects: &effects)
+        }
         if usable, let time = fix.time {
-            if let jump = timeBase.observe(time, now: now) { effects.append(.event(.timeJump(jump))) }
-            deliver(fix, time: time, now: now, effects: &effects)
+            let (base, jump) = timeBases.observe(device, time: time, now: now)
+            if let jump { effects.append(.event(.timeJump(jump))) }
+            deliver(fix, time: time, base: base, device: device, now: now, effects: &effects)
         } else {
             // Unusable fixes deliver nothing, but they still end runs of clients that fail steps 1–3,
             // and each client counts the fix under the first step it fails.
-            for i in clients.indices {
+            for i in clients.indices where follows(i, device) {
                 if let refusal = eligibilityRefusal(i) {
                     clients[i].anchor = nil
                     clients[i].track.drop(refusal)
@@ -57,18 +69,24 @@ extension Engine {
         }
     }
 
-    /// Steps 1–8 for every client; every fix not delivered is counted under its reason.
-    mutating func deliver(_ fix: Fix, time: Double, now: Double, effects: inout EffectList) {
+    /// Whether client `i` takes `device`'s fixes: its pinned receiver, or the one `best` clients follow.
+    @inline(__always)
+    func follows(_ i: Int, _ device: String) -> Bool {
+        if let pinned = clients[i].settings.receiver { return pinned == device }
+        return receivers.chosen == nil || receivers.chosen == device
+    }
+
+    /// Steps 1–8 for every client that follows `device`; every fix not delivered is counted under its reason.
+    mutating func deliver(_ fix: Fix, time: Double, base: Int, device: String, now: Double, effects: inout EffectList) {
         var fixPoint: EarthPoint?
         /// Where `fix` is in `effects.fixes` once a client gets it at full accuracy (stored once for all).
         var fullFix: Int?
-        let base = timeBase.id
-        for i in clients.indices {
+        for i in clients.indices where follows(i, device) {
             // Steps 1–2.
             if let refusal = authorizationRefusal(i) {
                 clients[i].anchor = nil
                 clients[i].track.drop(refusal)
-                if clients[i].grant.isProvisional { considerUpgradePrompt(i, fix: fix, time: time, effects: &effects) }
+                if clients[i].grant.isProvisional { considerUpgradePrompt(i, fix: fix, time: time, base: base, effects: &effects) }
                 continue
             }
             // Step 3.

@@ -9,9 +9,10 @@ extension Engine {
         var status = EngineStatus(
             services: services, source: source, lastFix: lastFix, lastFixAge: lastFixArrival.map { max(0, now - $0) },
             clients: clients.indices.map { clientStatus($0, now: now) })
-        status.timeJumps = timeBase.jumps
-        status.lastTimeJump = timeBase.lastJump
-        status.lastTimeJumpAge = timeBase.lastJump.map { max(0, now - $0.at) }
+        status.timeJumps = timeBases.jumps
+        status.lastTimeJump = timeBases.lastJump
+        status.lastTimeJumpAge = timeBases.lastJump.map { max(0, now - $0.at) }
+        status.receivers = receiverStatuses(now: now)
         return status
     }
 
@@ -86,6 +87,22 @@ extension Engine {
         if source == .endOfFile {
             let last = lastUsableAt.map { "; last usable fix \(TextFormat.duration(now - $0)) ago" } ?? ""
             return (waiting + "the source is at the end of its file, following it\(last)", nil)
+        }
+        // A pinned receiver that gives nothing is this client's outage, whatever the others do.
+        if let pinned = c.settings.receiver {
+            let seen = receivers.seen[pinned]
+            let age = seen?.lastUsableAt.map { now - $0 }
+            if seen == nil {
+                let others = receivers.seen.keys.sorted().joined(separator: ", ")
+                return (
+                    waiting + "its receiver \(pinned) (receiver = \(pinned)) has not reported"
+                        + (others.isEmpty ? "" : "; receivers reporting: \(others)"), nil
+                )
+            }
+            if age.map({ $0 >= receivers.failover }) ?? true {
+                let how = age.map { "for \(TextFormat.duration($0))" } ?? "yet"
+                return (waiting + "its receiver \(pinned) (receiver = \(pinned)) has given no usable fix \(how)", nil)
+            }
         }
         // `status` runs no timers: the 5 s without a usable fix may be up without an input since.
         if outage || now >= outageDeadline || c.track.lastDrop == .unusable {

@@ -42,8 +42,10 @@ public struct Engine: Sendable {
     var longitudeTrig = IncrementalSinCos()
     /// Set by the fix path when it changed saved state (reduced-accuracy secret, upgrade prompt shown).
     var persistPending = false
-    /// The receiver's time line: epochs, jumps back (step 4).
-    var timeBase = TimeBase()
+    /// Each receiver's time line: epochs, jumps back (step 4).
+    var timeBases = ReceiverTimeBases()
+    /// The receiver `best` clients follow (docs/sources.md, "Several receivers").
+    var receivers: ReceiverChoice
 
     /// Wall-clock UTC seconds minus `now`: how the owner's monotonic `now` maps to the wall clock,
     /// which only the saved reduced-accuracy interval needs (it must survive restarts). 0 when `now`
@@ -59,6 +61,7 @@ public struct Engine: Sendable {
     /// daemon passes a fresh random word, tests a fixed one.
     public init(settings: EngineSettings, saved: SavedState?, seed: UInt64) {
         self.seed = seed
+        receivers = ReceiverChoice(failover: settings.failover)
         services = saved?.services ?? settings.services
         let (unique, index) = Self.deduplicated(settings.clients)
         var settings = settings
@@ -143,6 +146,7 @@ public struct Engine: Sendable {
                 newClients.append(ClientState(settings: client, restricted: restricted, saved: nil, seed: seed))
             }
         }
+        receivers.failover = settings.failover
         var kept = settings
         kept.clients = unique
         kept.services = self.settings.services

@@ -17,6 +17,8 @@ public struct EngineStatus: Sendable, Hashable {
     public var lastTimeJump: TimeJump?
     /// Seconds since it was seen.
     public var lastTimeJumpAge: Double?
+    /// Every receiver seen since the daemon started, by name (docs/sources.md, "Several receivers").
+    public var receivers: [ReceiverStatus] = []
 
     /// A status from its parts.
     public init(services: Bool, source: SourceState, lastFix: Fix?, lastFixAge: Double?, clients: [ClientStatus]) {

@@ -12,12 +12,12 @@ extension Engine {
     /// The upgrade prompt at a fix a provisional client could not take (the fix path, steps 1–2 failed;
     /// out of line, so the fix loop stays small).
     @inline(never)
-    mutating func considerUpgradePrompt(_ i: Int, fix: Fix, time: Double, effects: inout EffectList) {
+    mutating func considerUpgradePrompt(_ i: Int, fix: Fix, time: Double, base: Int, effects: inout EffectList) {
         let c = clients[i]
         guard case .always(provisional: true) = c.grant, services, !c.restricted, !c.inUse,
             c.updating || c.locate != nil, !c.upgradePromptShown, c.prompt == nil
         else { return }
-        if c.track.isSameEpoch(time, base: timeBase.id) { return }
+        if c.track.isSameEpoch(time, base: base) { return }
         if let error = fix.horizontalError, !(error <= c.accuracyLimit) { return }
         let prompt = PendingPrompt.alwaysUpgrade(text: c.settings.usageAlways ?? c.settings.usage ?? "")
         clients[i].prompt = prompt

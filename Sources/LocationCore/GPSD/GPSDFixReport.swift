@@ -13,13 +13,15 @@ public struct GPSDFixReport: Sendable, Hashable {
     public var epy: Double?
     public var speed: Double?
     public var track: Double?
+    /// The receiver gpsd read it from (TPV `device`, its path); `nil` when the TPV names none.
+    public var device: String?
 
     /// A report from its values.
     public init(
         time: Time?, mode: FixMode, latitude: Double? = nil, longitude: Double? = nil,
         altitudeMSL: Double? = nil, altitudeHAE: Double? = nil, geoidSeparation: Double? = nil,
         eph: Double? = nil, epv: Double? = nil, epx: Double? = nil, epy: Double? = nil,
-        speed: Double? = nil, track: Double? = nil
+        speed: Double? = nil, track: Double? = nil, device: String? = nil
     ) {
         self.time = time
         self.mode = mode
@@ -34,6 +36,7 @@ public struct GPSDFixReport: Sendable, Hashable {
         self.epy = epy
         self.speed = speed
         self.track = track
+        self.device = device
     }
 
     /// Which values are known, for comparing how complete two reports are.
@@ -69,7 +72,8 @@ public struct GPSDFixReport: Sendable, Hashable {
             epx: newer.epx != nil && newer.epy != nil ? newer.epx : epx,
             epy: newer.epx != nil && newer.epy != nil ? newer.epy : epy,
             speed: newer.speed ?? speed,
-            track: newer.track ?? track
+            track: newer.track ?? track,
+            device: newer.device ?? device
         )
     }
 
@@ -89,11 +93,13 @@ public struct GPSDFixReport: Sendable, Hashable {
             latitude: latitude ?? .nan,
             longitude: longitude ?? .nan,
             altitude: altitude,
-            horizontalError: eph,
-            verticalError: epv,
+            // gpsd writes eph/epv 0 for a receiver's DOP 0.00 ("not computed"): unknown, not a broken fix (#29).
+            horizontalError: eph == 0 ? nil : eph,
+            verticalError: epv == 0 ? nil : epv,
             speed: speed,
             course: track,
-            satellitesUsed: satellitesUsed
+            satellitesUsed: satellitesUsed,
+            device: device
         )
     }
 

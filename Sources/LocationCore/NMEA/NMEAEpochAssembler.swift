@@ -389,13 +389,16 @@ struct NMEAEpochAssembler: Sendable {
         return value
     }
 
-    /// An HDOP field: a positive number is the estimate; an empty one says nothing; anything else
-    /// (0, negative, unreadable) is out of its domain and the epoch is no fix — an HDOP that cannot
-    /// be read must not become "accuracy unknown", which every accuracy gate passes.
+    /// An HDOP field: a positive number is the estimate; an empty one or 0.00 says nothing (receivers
+    /// write 0.00 for "not computed" beside a valid position: a fix with its estimate unknown, #29);
+    /// anything else (negative, unreadable) is out of its domain and the epoch is no fix — an HDOP
+    /// that cannot be read must not become "accuracy unknown", which every accuracy gate passes.
     private mutating func takeHDOP(_ field: NMEAField) {
         guard !field.isEmpty else { return }
         if let value = positiveDecimal(field) {
             hdop = value
+        } else if field.decimal() == 0 {
+            hdop = nil
         } else {
             epoch.invalidity.insert(.outOfDomain)
         }

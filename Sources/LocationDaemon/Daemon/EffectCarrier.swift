@@ -170,6 +170,8 @@ public final class EffectCarrier {
             Diagnostics.warning("source: " + jump.sentence)
         case .use(let change):
             Diagnostics.info("\(change.client): \(change.kind.rawValue): \(change.message)")
+        case .receiver(let change):
+            Diagnostics.notice("source: " + change.sentence)
         }
         if collectsEvents { pending.append(ControlEvent(event, time: time)) }
     }

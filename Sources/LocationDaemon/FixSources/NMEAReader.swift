@@ -238,6 +238,9 @@ final class NMEAReader {
     // MARK: - Reporting
 
     private func deliver(_ fix: Fix) {
+        // The device path names the receiver (docs/sources.md, "Several receivers").
+        var fix = fix
+        fix.device = path
         if fix.isUsable {
             if reported?.state != .fix { report(.fix, "the receiver reports a \(fix.mode) fix") }
         } else if reported?.state != .noFix {

@@ -33,6 +33,8 @@ public enum EventRenderer {
             return time + "source → \(state.rawValue)"
         case .engine(.timeJump(let jump)):
             return time + "source: " + jump.sentence
+        case .engine(.receiver(let change)):
+            return time + "receiver: " + change.sentence
         case .log(let change):
             return time + "\(change.client) log \(change.status.failing ? "failing" : "works again"): \(change.message)"
         case .state(let state):

@@ -18,6 +18,7 @@ public enum StatusRenderer {
         if let sky = skyLine(report) { lines.append(sky) }
         if let clock = receiverClockLine(report) { lines.append(clock) }
         if let jumps = timeJumpLine(report) { lines.append(jumps) }
+        lines.append(contentsOf: receiverLines(status))
         lines.append("Location Services: " + (status.services ? "on" : "off — no client gets locations (locationctl services on)"))
         if status.clients.isEmpty { lines.append("No clients are configured.") }
         for client in status.clients {

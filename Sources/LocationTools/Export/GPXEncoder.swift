@@ -2,7 +2,7 @@ import LocationCore
 
 /// GPX 1.1 (topografix.com/GPX/1/1): a `<trk>` per client named after it,
 /// a `<trkseg>` per segment (see `TrackSegmenter`), a `<trkpt>` per record
-/// with `ele`, `time`, `fix`, `sat` in the schema's order, and speed and
+/// with `ele`, `time`, `src` (the receiver, when named), `fix`, `sat` in the schema's order, and speed and
 /// course in Garmin's TrackPointExtension v2 (which gpsbabel and most
 /// track tools read).
 public struct GPXEncoder: ExportEncoder {
@@ -55,6 +55,12 @@ public struct GPXEncoder: ExportEncoder {
         ByteText.append("<time>", to: &out)
         ByteText.appendUTC(record.time, to: &out)
         ByteText.append("</time>", to: &out)
+        // GPX's "source of data" element, in the schema's place (after time, before fix): the receiver.
+        if let device = record.device {
+            ByteText.append("<src>", to: &out)
+            ByteText.appendXML(device, to: &out)
+            ByteText.append("</src>", to: &out)
+        }
         switch record.mode {
         case .twoD: ByteText.append("<fix>2d</fix>", to: &out)
         case .threeD: ByteText.append("<fix>3d</fix>", to: &out)

@@ -3,7 +3,7 @@ import LocationCore
 /// GeoJSON (RFC 7946): a FeatureCollection with one Point feature per
 /// record, coordinates `[lon, lat]`, and the record's fields as properties
 /// (`time`, `client`, `accuracy`, `mode`, and `alt`, `hAcc`, `vAcc`,
-/// `speed`, `course`, `sats` when known) plus `track` and `segment` numbers,
+/// `speed`, `course`, `sats`, `device` when known) plus `track` and `segment` numbers,
 /// so QGIS's "Points to path" can draw the segments as lines. One feature
 /// per line.
 public struct GeoJSONEncoder: ExportEncoder {
@@ -61,6 +61,10 @@ public struct GeoJSONEncoder: ExportEncoder {
         if let sats = record.satellites {
             ByteText.append(#","sats":"#, to: &out)
             ByteText.append(sats, to: &out)
+        }
+        if let device = record.device {
+            ByteText.append(#","device":"#, to: &out)
+            ByteText.appendJSONString(device, to: &out)
         }
         ByteText.append(#","track":"#, to: &out)
         ByteText.append(segmenter.trackCount, to: &out)

@@ -70,7 +70,16 @@ import Testing
         #expect(fix.horizontalError == nil)
     }
 
-    @Test(arguments: ["0.0", "-1.2", "0", "1e999", "abc"])
+    /// #29: receivers write DOP 0.00 for "not computed" beside a valid position: a fix with the estimate unknown.
+    @Test(arguments: ["0.0", "0", "0.00"])
+    func anHDOPOfZeroIsAFixWithTheEstimateUnknown(_ hdop: String) throws {
+        let fixes = N.parse(N.epoch("120000", hdop: hdop) + N.epoch("120001")).fixes
+        let fix = try #require(fixes.first)
+        #expect(fix.isUsable, "HDOP \(hdop)")
+        #expect(fix.horizontalError == nil)
+    }
+
+    @Test(arguments: ["-1.2", "1e999", "abc"])
     func anHDOPOutOfItsDomainMakesTheEpochNoFix(_ hdop: String) {
         let fixes = N.parse(N.epoch("120000", hdop: hdop) + N.epoch("120001")).fixes
         #expect(fixes.first?.isUsable == false, "HDOP \(hdop)")

@@ -38,11 +38,6 @@ enum GPSDCorpusExpectations {
         GGA says quality 2 with 00 satellites while RMC says A and two GSAs say 3D with 11 PRNs; gpsd \
         3.22 takes the 00 as no fix, the parser goes by the receiver's GSA (docs/nmea.md §5)
         """
-    static let hdopZero = """
-        the epoch's GSAs give HDOP 0.00, out of its domain: the epoch is no fix (an estimate that \
-        cannot be read must not become "accuracy unknown", which every accuracy gate passes; \
-        docs/nmea.md §2, issue #8); gpsd 3.22 reports it as 3D with eph 0
-        """
     static let twoEpochsTenMillisecondsApart = """
         the receiver sends two epochs 10 ms apart (10:21:43.990 and 10:21:44.000) while its DOPs \
         are 99.0; gpsd gives the second the first one's eph from an earlier HDOP, the parser its own
@@ -92,11 +87,6 @@ enum GPSDCorpusExpectations {
             for t in [
                 "04:58:50.000", "04:58:52.000", "04:58:59.000", "04:59:16.000", "04:59:18.000", "04:59:23.000",
             ] { e.modes[t] = noAltitude }
-        case "jl-micro-jlt.log":
-            for t in [
-                "01:22:39.000", "01:22:40.000", "01:22:41.000", "01:22:42.000", "01:22:43.000", "01:22:44.000",
-                "01:22:45.000",
-            ] { e.modes[t] = hdopZero }
         case "motorola-t805.log":
             for t in [
                 "21:26:25.000", "21:26:29.000", "21:26:30.000", "21:26:31.000",

@@ -56,7 +56,7 @@ enum NMEAOracle {
             let epoch = Epoch(
                 timeOfDay: timeOfDay, mode: value["mode"]?.intValue ?? 0,
                 latitude: value["lat"]?.numberValue, longitude: value["lon"]?.numberValue,
-                eph: value["eph"]?.numberValue)
+                eph: value["eph"]?.numberValue.flatMap { $0 == 0 ? nil : $0 })  // gpsd's eph 0 for HDOP 0.00: unknown (#29)
             if epochs.last?.timeOfDay == timeOfDay {
                 epochs[epochs.count - 1] = epoch
             } else {

@@ -32,7 +32,7 @@ import TestSupport
             #expect(named == filter.allows(event), "\(event.name): in the note \(named), allowed \(filter.allows(event))")
             #expect(note.events.contains(event.name) == !filter.allows(event))
         }
-        #expect(carried.hasSuffix("source, use, broker, log and state events"), "\(carried)")
+        #expect(carried.hasSuffix("source, receiver, use, broker, log and state events"), "\(carried)")
         #expect(Disclosure(tier: .unprivileged, services: false).withheldNote(group: nil)?.message.hasPrefix(
             "location events go only to root; ") == true)
     }

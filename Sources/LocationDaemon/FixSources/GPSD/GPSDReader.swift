@@ -19,7 +19,7 @@ struct GPSDReader {
     private let endpoint: String
     private let tuning: GPSDTuning
     private var backoff: ReconnectBackoff
-    private var assembler: GPSDEpochAssembler
+    private var assembler: GPSDReceiverAssemblers
     private var reporter = SourceStateReporter()
     private var statistics = GPSDSourceStatistics()
     private var published: GPSDSourceStatistics?
@@ -35,7 +35,7 @@ struct GPSDReader {
         self.endpoint = GPSDSession.endpoint(host: host, port: port)
         self.tuning = tuning
         self.backoff = ReconnectBackoff(policy: tuning.backoff)
-        self.assembler = GPSDEpochAssembler(tuning: tuning.epochs)
+        self.assembler = GPSDReceiverAssemblers(tuning: tuning.epochs)
     }
 
     /// Runs until a stop is requested, then finishes the sink.
@@ -94,8 +94,8 @@ struct GPSDReader {
                     switch incoming {
                     case .tpv(let tpv):
                         take(tpv, watching: watching)
-                    case .sky(let view):
-                        assembler.sky(satellitesUsed: view.satellitesUsed)
+                    case .sky(let view, let device):
+                        assembler.sky(device: device, satellitesUsed: view.satellitesUsed)
                         if !view.isEmpty { control.yield(.sky(view)) }
                     case .version(let text):
                         release = text
@@ -201,7 +201,7 @@ struct GPSDReader {
     /// epochs are collected first: delivering touches `self`, which the
     /// assembler step is still mutating. The collection's storage is kept
     /// from one call to the next.)
-    private mutating func deliver(_ step: (inout GPSDEpochAssembler, (Fix) -> Void) -> Void) {
+    private mutating func deliver(_ step: (inout GPSDReceiverAssemblers, (Fix) -> Void) -> Void) {
         var completed = scratch
         scratch = []
         completed.removeAll(keepingCapacity: true)

@@ -4,8 +4,9 @@ import LocationCore
 enum GPSDReport: Sendable, Hashable {
     /// Time-position-velocity.
     case tpv(GPSDFixReport)
-    /// Satellite view: counts `nil` when that SKY listed no satellites, DOPs when it had them.
-    case sky(SkyView)
+    /// Satellite view: counts `nil` when that SKY listed no satellites, DOPs when it had them;
+    /// `device` the receiver it describes (`nil` when the SKY names none).
+    case sky(SkyView, device: String?)
     /// gpsd's greeting, with its release (e.g. `3.22`).
     case version(release: String)
     /// How many receivers gpsd has.

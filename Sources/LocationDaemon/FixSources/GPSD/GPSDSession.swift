@@ -93,12 +93,15 @@ struct GPSDSession: ~Copyable {
     private static func convert(_ report: inout cgps_report) -> GPSDReport {
         switch report.kind {
         case CGPS_REPORT_TPV:
-            return .tpv(convert(report.fix))
+            var tpv = convert(report.fix)
+            tpv.device = device(&report)
+            return .tpv(tpv)
         case CGPS_REPORT_SKY:
             return .sky(
                 SkyView(
                     satellitesUsed: Int(report.satellites_used), satellitesVisible: Int(report.satellites_visible),
-                    hdop: report.hdop, pdop: report.pdop, vdop: report.vdop))
+                    hdop: report.hdop, pdop: report.pdop, vdop: report.vdop),
+                device: device(&report))
         case CGPS_REPORT_VERSION:
             return .version(release: text(&report))
         case CGPS_REPORT_DEVICES:
@@ -114,6 +117,12 @@ struct GPSDSession: ~Copyable {
         default:
             return .other
         }
+    }
+
+    /// A TPV's or SKY's receiver path; `nil` when it names none.
+    private static func device(_ report: inout cgps_report) -> String? {
+        let path = text(&report)
+        return path.isEmpty ? nil : path
     }
 
     private static func text(_ report: inout cgps_report) -> String {

@@ -1,0 +1,89 @@
+/// One receiver in `status` (docs/protocol.md, "status"): its name, whether
+/// `best` clients follow it, its latest fix's mode and estimate, how long ago it
+/// gave a usable fix, how many fixes it gave, and the clients that follow it.
+/// No coordinate: what a receiver says about its quality is for every reader.
+public struct ReceiverStatus: Sendable, Hashable {
+    /// How a receiver stands.
+    public enum State: String, Sendable, Hashable, CaseIterable {
+        /// `best` clients follow it.
+        case followed
+        /// It gives usable fixes; nobody follows it for `best`.
+        case standby
+        /// No usable fix for `failover` seconds or more.
+        case silent
+    }
+
+    /// Its path as gpsd names it ("" for an unnamed receiver).
+    public var device: String
+    /// How it stands.
+    public var state: State
+    /// Its latest usable fix's quality; `nil` once it reports no fix.
+    public var quality: ReceiverQuality?
+    /// Seconds since its last usable fix (the daemon's monotonic clock).
+    public var lastFixAge: Double?
+    /// Fixes (epochs, usable or not) it gave since the daemon started.
+    public var fixes: Int
+    /// The clients whose track it is, in config order.
+    public var clients: [String]
+
+    /// A status from its parts.
+    public init(
+        device: String, state: State, quality: ReceiverQuality?, lastFixAge: Double?, fixes: Int, clients: [String]
+    ) {
+        self.device = device
+        self.state = state
+        self.quality = quality
+        self.lastFixAge = lastFixAge
+        self.fixes = fixes
+        self.clients = clients
+    }
+
+    /// `{"device":…,"state":…,"mode":3,"hAcc":2.1,"lastFixAge":0.4,"fixes":120,"clients":[…]}`.
+    public var json: JSONValue {
+        var members: [(String, JSONValue)] = [("device", .string(device)), ("state", .string(state.rawValue))]
+        if let quality {
+            members.append(("mode", .number(Double(quality.mode.rawValue))))
+            if let h = quality.horizontalError { members.append(("hAcc", .number(h))) }
+        }
+        if let lastFixAge, lastFixAge.isFinite { members.append(("lastFixAge", .number(lastFixAge))) }
+        members.append(("fixes", .number(Double(fixes))))
+        members.append(("clients", .array(clients.map { .string($0) })))
+        return .object(members)
+    }
+
+    /// Reads what `json` writes.
+    public init(json value: JSONValue) throws(ControlDecodeError) {
+        let f = FieldReader(value: value, context: "receiver")
+        do throws(FieldReader.FieldError) {
+            let device = value["device"]?.stringValue ?? ""
+            let state = try f.word("state", State.allCases.map(\.rawValue)) { State(rawValue: $0) }
+            var quality: ReceiverQuality?
+            if let mode = try f.optionalInt("mode") {
+                quality = ReceiverQuality(mode: FixMode(rawValue: mode) ?? .unknown, horizontalError: try f.optionalNumber("hAcc"))
+            }
+            let clients = (value["clients"]?.arrayValue ?? []).compactMap(\.stringValue)
+            self.init(
+                device: device, state: state, quality: quality, lastFixAge: try f.optionalNumber("lastFixAge"),
+                fixes: try f.optionalInt("fixes") ?? 0, clients: clients)
+        } catch {
+            throw error.decodeError
+        }
+    }
+}
+
+extension Engine {
+    /// Every receiver seen, by name, with who follows it.
+    func receiverStatuses(now: Double) -> [ReceiverStatus] {
+        receivers.seen.keys.sorted().map { device in
+            let seen = receivers.seen[device] ?? ReceiverChoice.Seen()
+            let age = seen.lastUsableAt.map { max(0, now - $0) }
+            let state: ReceiverStatus.State =
+                receivers.chosen == device ? .followed : (age.map { $0 < receivers.failover } == true ? .standby : .silent)
+            let followers = clients.indices.filter { i in
+                clients[i].settings.receiver.map { $0 == device } ?? (receivers.chosen == device)
+            }.map { clients[$0].settings.name }
+            return ReceiverStatus(
+                device: device, state: state, quality: seen.quality, lastFixAge: age, fixes: seen.fixes, clients: followers)
+        }
+    }
+}
