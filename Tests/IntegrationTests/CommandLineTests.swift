@@ -73,7 +73,7 @@ struct CommandLineTests {
         try FileIO.write(sandbox.configPath, Array("[daemon]\nfsync = sometimes\n".utf8))
         let result = try await sandbox.runLocationd(["run", "--config", sandbox.configPath])
         #expect(result.status == 78, "EX_CONFIG: the unit's RestartPreventExitStatus=78 does not restart it")
-        #expect(result.stderr.contains("<3>\(sandbox.configPath):2"))
+        #expect(result.stderr.contains("<3>daemon: \(sandbox.configPath):2"))
         #expect(result.stderr.contains("not started"))
     }
 

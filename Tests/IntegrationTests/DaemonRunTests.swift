@@ -260,7 +260,7 @@ struct DaemonRunTests {
         torn += problems.count
         #expect(problems.isEmpty, "\(problems)")
         #expect(records.count > kills * 5)
-        let repairs = sandbox.allStderr.occurrences(of: "<4>repaired \(sandbox.logPath()): dropped")
+        let repairs = sandbox.allStderr.occurrences(of: "<4>log: repaired \(sandbox.logPath()): dropped")
         #expect(repairs >= repairsForced)
         FaultReport.figure(
             "sigkill-fsync-always",
@@ -366,7 +366,7 @@ struct DaemonRunTests {
                 daemon.kill()
                 continue
             }
-            let told = daemon.stderr.contains("<4>state file \(sandbox.statePath) cannot be used (")
+            let told = daemon.stderr.contains("<4>state: state file \(sandbox.statePath) cannot be used (")
             #expect(told, "\(name): \(daemon.stderr)")
             let aside = Set(try FileIO.list(sandbox.stateDirectory)).subtracting(before).filter { $0.hasPrefix("state.json.corrupt-") }
             #expect(aside.count == 1, "\(name): set aside as \(aside)")

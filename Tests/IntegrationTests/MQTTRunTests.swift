@@ -102,7 +102,7 @@ struct MQTTRunTests {
         #expect(connected, "\(daemon.stderr)")
         let names = mappedLibraries(daemon.pid)
         #expect(loaded(names).contains { $0.hasPrefix("libmosquitto.so") }, "\(names.sorted())")
-        #expect(daemon.stderr.contains("MQTT: loaded libmosquitto.so.1"), "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("mqtt: loaded libmosquitto.so.1"), "\(daemon.stderr)")
         daemon.signal(SIGTERM)
         #expect(await daemon.wait(timeout: 60))
         #expect(daemon.exitStatus == 0, "\(daemon.stderr)")
@@ -177,9 +177,12 @@ struct MQTTRunTests {
         }
         #expect(published, "\(daemon.stderr)")
 
+        // The walk goes on meanwhile: a record logged after the wait may not have arrived yet,
+        // so what arrived is the log's records in order, from the first, every one of them reduced.
+        let got = arrivals(subscriber)
         let reduced = sandbox.records("fleet")
         #expect(reduced.allSatisfy { $0.accuracy == .reduced })
-        #expect(arrivals(subscriber) == keys(reduced))
+        #expect(!got.isEmpty && keys(reduced).starts(with: got) && got.count + 1 >= reduced.count, "\(got) vs \(keys(reduced))")
         let fullPositions = Set(sandbox.records("field").map { "\($0.latitude) \($0.longitude)" })
         for payload in subscriber.payloads {
             let value = try JSONValue.parse(payload)

@@ -18,7 +18,7 @@ struct AppDirectory: Sendable {
             warnings += problems
             if let app { apps.append((client.name, app)) }
         }
-        for warning in warnings { Diagnostics.warning(warning) }
+        for warning in warnings { Diagnostics.control.warning(warning) }
     }
 
     /// Whether some client names its app by unit, so a peer's cgroup is worth reading.

@@ -16,7 +16,7 @@ public final class AuditLog: Sendable {
     public init(path: String) throws(SystemError) {
         self.path = path
         let writer = try LogWriter(path: path, fsync: .always)
-        if let notice = writer.repairNotice { Diagnostics.log(notice.level, notice.description) }
+        if let notice = writer.repairNotice { Diagnostics.audit.log(notice.level, notice.description) }
         self.writer = Mutex(writer)
     }
 
@@ -30,7 +30,7 @@ public final class AuditLog: Sendable {
     @discardableResult
     public func record(_ record: AuditRecord) -> LogWriter.Notice? {
         let notice = writer.withLock { $0.append(record.line()) }
-        if let notice { Diagnostics.log(notice.level, notice.description) }
+        if let notice { Diagnostics.audit.log(notice.level, notice.description) }
         return notice
     }
 
@@ -38,7 +38,7 @@ public final class AuditLog: Sendable {
     @discardableResult
     public func flushIfDue(now: Double) -> LogWriter.Notice? {
         let notice = writer.withLock { $0.flushIfDue(now: now) }
-        if let notice { Diagnostics.log(notice.level, notice.description) }
+        if let notice { Diagnostics.audit.log(notice.level, notice.description) }
         return notice
     }
 
@@ -47,7 +47,7 @@ public final class AuditLog: Sendable {
         let dropped = try writer.withLock { writer throws(SystemError) in try writer.reopen() }
         if dropped > 0 {
             let notice = LogWriter.Notice.repaired(path: path, droppedBytes: dropped)
-            Diagnostics.log(notice.level, notice.description)
+            Diagnostics.audit.log(notice.level, notice.description)
         }
     }
 
@@ -58,7 +58,7 @@ public final class AuditLog: Sendable {
     @discardableResult
     public func close() -> LogWriter.Notice? {
         let notice = writer.withLock { $0.close() }
-        if let notice { Diagnostics.log(notice.level, notice.description) }
+        if let notice { Diagnostics.audit.log(notice.level, notice.description) }
         return notice
     }
 }

@@ -68,7 +68,7 @@ final class ControlConversation: ServerConversation {
         case .success(let credentials): peer = credentials
         case .failure(let error):
             // Unknown peer: let it read, never change.
-            Diagnostics.warning("\(name): \(error); treating the peer as unprivileged")
+            Diagnostics.control.warning("\(name): \(error); treating the peer as unprivileged")
             peer = PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max, mayChange: false)
         }
         if let adjustPeer { peer = adjustPeer(peer) }
@@ -193,7 +193,7 @@ final class ControlConversation: ServerConversation {
         loop.spawn {
             let reply = await handler.handle(ControlRequest(.command(.session(client: client, inUse: false))), from: peer)
             if let (code, message) = reply.error {
-                Diagnostics.warning("\(name): the last connection of \(client)'s app went; session end: \(code): \(message)")
+                Diagnostics.control.warning("\(name): the last connection of \(client)'s app went; session end: \(code): \(message)")
             }
         }
     }

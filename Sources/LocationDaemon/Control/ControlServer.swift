@@ -120,9 +120,9 @@ public final class ControlServer: Sendable {
         self.listener = listener
         self.group = group
         self.warnings = warnings
-        for warning in warnings { Diagnostics.warning(warning) }
+        for warning in warnings { Diagnostics.control.warning(warning) }
         if socketGroup == nil {
-            Diagnostics.info("control socket \(path): no socket_group is set, so only root may change state")
+            Diagnostics.control.info("control socket \(path): no socket_group is set, so only root may change state")
         }
     }
 

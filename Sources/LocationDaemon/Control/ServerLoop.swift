@@ -99,7 +99,7 @@ final class ServerLoop<Conversation: ServerConversation>: @unchecked Sendable {
             let timeout = pollTimeout(now: now, accepting: accepting)
             let ready = pollFDs.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), timeout) }
             if ready < 0 && errno != EINTR {
-                Diagnostics.error("control socket \(path): poll failed: \(String(cString: strerror(errno))); retrying")
+                Diagnostics.control.error("control socket \(path): poll failed: \(String(cString: strerror(errno))); retrying")
                 usleep(100_000)
                 continue
             }
@@ -181,14 +181,14 @@ final class ServerLoop<Conversation: ServerConversation>: @unchecked Sendable {
                 case EAGAIN, EWOULDBLOCK:
                     if acceptFailing {
                         acceptFailing = false
-                        Diagnostics.notice("control socket \(path): accepting connections again")
+                        Diagnostics.control.notice("control socket \(path): accepting connections again")
                     }
                     return
                 default:
                     // Out of descriptors or memory: pause accepting rather than spin on a readable listener.
                     if !acceptFailing {
                         acceptFailing = true
-                        Diagnostics.warning(
+                        Diagnostics.control.warning(
                             "control socket \(path): cannot accept a connection (\(String(cString: strerror(code)))); "
                                 + "pausing new connections briefly; this is reported once until it recovers")
                     }

@@ -158,7 +158,7 @@ struct UnixListener: Sendable {
             guard unlink(path) == 0 || errno == ENOENT else {
                 throw .system(SystemError("remove the stale socket \(path)", errno: errno))
             }
-            Diagnostics.notice("removed \(path), a \(role) left by a locationd that is no longer running")
+            Diagnostics.control.notice("removed \(path), a \(role) left by a locationd that is no longer running")
         case .unknown(let code):
             throw .system(SystemError("connect to the existing \(path)", errno: code))
         }

@@ -37,7 +37,7 @@ public enum Daemon {
         do {
             try CoreExecutor.shared.start()
         } catch {
-            Diagnostics.error("not started: cannot start the core thread: \(error)")
+            Diagnostics.daemon.error("not started: cannot start the core thread: \(error)")
             return .refused
         }
         return await withTaskExecutorPreference(CoreExecutor.shared) {
@@ -54,7 +54,7 @@ public enum Daemon {
         do {
             signals = try SignalSource([.terminate, .interrupt, .hangup])
         } catch {
-            Diagnostics.error("cannot handle signals: \(error)")
+            Diagnostics.daemon.error("cannot handle signals: \(error)")
             return .refused
         }
         defer { signals.cancel() }
@@ -65,7 +65,7 @@ public enum Daemon {
         do {
             passed = try SocketActivation(environment: activation).controlSocket()
         } catch {
-            Diagnostics.error("not started: \(error)")
+            Diagnostics.daemon.error("not started: \(error)")
             return .refused
         }
         SocketActivation.unsetProcessEnvironment()
@@ -74,19 +74,19 @@ public enum Daemon {
         do {
             config = try ConfigLoader.load(path: configPath)
         } catch {
-            for problem in error.errors { Diagnostics.error(problem.description) }
-            Diagnostics.error("not started: the configuration has errors (locationd check-config --config \(configPath) lists them)")
+            for problem in error.errors { Diagnostics.daemon.error(problem.description) }
+            Diagnostics.daemon.error("not started: the configuration has errors (locationd check-config --config \(configPath) lists them)")
             return .configuration
         }
         // What only this machine can say: the program sockets' groups exist.
         let hostProblems = ProgramSocketAccess.problems(config)
         guard hostProblems.isEmpty else {
-            for problem in hostProblems { Diagnostics.error(problem.description) }
-            Diagnostics.error("not started: the configuration has errors (locationd check-config --config \(configPath) lists them)")
+            for problem in hostProblems { Diagnostics.daemon.error(problem.description) }
+            Diagnostics.daemon.error("not started: the configuration has errors (locationd check-config --config \(configPath) lists them)")
             return .configuration
         }
         let clientNames = config.clients.map(\.name).joined(separator: ", ")
-        Diagnostics.notice(
+        Diagnostics.daemon.notice(
             "locationd \(LocationdVersion.string) starting: configuration \(configPath), source \(DaemonCore.name(of: config.source)), "
                 + (config.clients.isEmpty ? "no clients" : "clients \(clientNames)"))
 
@@ -94,7 +94,7 @@ public enum Daemon {
         // race the state file (or append to the logs) of the one already running.
         // (systemd listening on a socket it passed is not another daemon.)
         if control != nil, passed == nil, isServed(config.socket) {
-            Diagnostics.error(
+            Diagnostics.daemon.error(
                 "not started: another locationd is running on \(config.socket); stop it first (systemctl stop locationd), "
                     + "or give this one another socket, state_dir and log_dir")
             return .refused
@@ -104,8 +104,8 @@ public enum Daemon {
         do {
             core = try DaemonCore(config: config, seed: DaemonCore.randomSeed())
         } catch {
-            for line in error.description.split(separator: "\n") { Diagnostics.error(String(line)) }
-            Diagnostics.error("not started: the logs cannot be opened")
+            for line in error.description.split(separator: "\n") { Diagnostics.daemon.error(String(line)) }
+            Diagnostics.daemon.error("not started: the logs cannot be opened")
             return .refused
         }
 
@@ -115,7 +115,7 @@ public enum Daemon {
             do {
                 services.append(try control(config, core, passed))
             } catch {
-                Diagnostics.error("not started: \(error)")
+                Diagnostics.daemon.error("not started: \(error)")
                 core.abandon()
                 return .refused
             }
@@ -124,7 +124,7 @@ public enum Daemon {
             do {
                 services.append(try ProgramService(config: config, core: core))
             } catch {
-                Diagnostics.error("not started: \(error)")
+                Diagnostics.daemon.error("not started: \(error)")
                 core.abandon()
                 return .refused
             }
@@ -139,22 +139,22 @@ public enum Daemon {
                 await reload(configPath: configPath, core: core, notifier: notifier)
             },
             onStopping: { reason in
-                Diagnostics.notice("stopping (\(reason))")
+                Diagnostics.daemon.notice("stopping (\(reason))")
             })
-        Diagnostics.notice("ready: \(core.statusLine())")
+        Diagnostics.daemon.notice("ready: \(core.statusLine())")
         do {
             try await group.run()
         } catch {
-            Diagnostics.error("stopped: \(error)")
+            Diagnostics.daemon.error("stopped: \(error)")
             return .refused
         }
         // A decision the state file lacks is undone by the next start: say which (#32).
         if let lost = core.lostAtShutdown {
             let what = lost.isEmpty ? "no decision is lost, only the reduced-accuracy clocks" : "the next start undoes: " + lost.joined(separator: "; ")
-            Diagnostics.error("stopped, but the state could not be saved to \(core.config.statePath): \(what)")
+            Diagnostics.daemon.error("stopped, but the state could not be saved to \(core.config.statePath): \(what)")
             return .refused
         }
-        Diagnostics.notice("stopped cleanly")
+        Diagnostics.daemon.notice("stopped cleanly")
         return .ok
     }
 
@@ -174,7 +174,7 @@ public enum Daemon {
     /// it to the core; a file with errors is reported and the running
     /// configuration kept.
     public static func reload(configPath: String, core: DaemonCore, notifier: NotifierService?) async {
-        Diagnostics.notice("SIGHUP: reopening the logs and reloading \(configPath)")
+        Diagnostics.daemon.notice("SIGHUP: reopening the logs and reloading \(configPath)")
         notifier?.reloading()
         core.reopenLogs()
         do {
@@ -182,17 +182,17 @@ public enum Daemon {
             let running = core.config
             let needRestart = core.reload(config)
             let changes = ConfigChanges.between(running, core.config)
-            Diagnostics.notice(
+            Diagnostics.daemon.notice(
                 "reloaded the configuration from \(configPath): "
                     + (changes.isEmpty ? "no setting changed" : changes.joined(separator: "; ")))
             if !needRestart.isEmpty {
-                Diagnostics.warning(
+                Diagnostics.daemon.warning(
                     "changes to \(needRestart.joined(separator: ", ")) take effect only after a restart "
                         + "(systemctl restart locationd); the running values are kept until then")
             }
         } catch {
-            for problem in error.errors { Diagnostics.error(problem.description) }
-            Diagnostics.error("kept the running configuration: \(configPath) has the errors above")
+            for problem in error.errors { Diagnostics.daemon.error(problem.description) }
+            Diagnostics.daemon.error("kept the running configuration: \(configPath) has the errors above")
         }
         await notifier?.reloaded()
     }

@@ -112,7 +112,7 @@ public final class EffectCarrier {
         if let unloggable = fanout.deliver(run, of: list, logs: logs) {
             counted.unloggable += unloggable.count
             if counted.unloggable == unloggable.count {
-                Diagnostics.warning("a fix for \(unloggable.first) has no writable time or position; it is not logged")
+                Diagnostics.log.warning("a fix for \(unloggable.first) has no writable time or position; it is not logged")
             }
         }
         if let report, let time = carryTime {
@@ -151,27 +151,27 @@ public final class EffectCarrier {
         case .authorization(let authorization):
             counted.authorizationChanges += 1
             programs?.grantChanged(authorization.client)
-            Diagnostics.notice("\(authorization.client) is now \(authorization.statusDescription), \(authorization.accuracy) accuracy")
+            Diagnostics.clients.notice("\(authorization.client) is now \(authorization.statusDescription), \(authorization.accuracy) accuracy")
         case .prompt(let prompt, let open):
             if open {
                 counted.promptsOpened += 1
                 let answers = prompt.answers.map(\.rawValue).joined(separator: "|")
-                Diagnostics.notice(
+                Diagnostics.clients.notice(
                     "\(prompt.client) asks (\(prompt.kind.rawValue)): \"\(prompt.text)\"; answer with: locationctl answer \(prompt.client) \(answers)")
             } else {
-                Diagnostics.info("\(prompt.client)'s \(prompt.kind.rawValue) prompt closed")
+                Diagnostics.clients.info("\(prompt.client)'s \(prompt.kind.rawValue) prompt closed")
             }
         case .error(let client, let code, let message):
             counted.errors[code, default: 0] += 1
-            Diagnostics.log(code == .denied ? .notice : .info, "\(client): \(code.rawValue): \(message)")
+            Diagnostics.clients.log(code == .denied ? .notice : .info, "\(client): \(code.rawValue): \(message)")
         case .source(let state):
-            Diagnostics.info("source: \(state.rawValue)")
+            Diagnostics.source.info(state.rawValue)
         case .timeJump(let jump):
-            Diagnostics.warning("source: " + jump.sentence)
+            Diagnostics.source.warning(jump.sentence)
         case .use(let change):
-            Diagnostics.info("\(change.client): \(change.kind.rawValue): \(change.message)")
+            Diagnostics.clients.info("\(change.client): \(change.kind.rawValue): \(change.message)")
         case .receiver(let change):
-            Diagnostics.notice("source: " + change.sentence)
+            Diagnostics.source.notice(change.sentence)
         }
         if collectsEvents { pending.append(ControlEvent(event, time: time)) }
     }

@@ -75,7 +75,7 @@ final class EngineOwner {
         watchers.report = self.report
         programs.attach(self.report)
         let written = [config.statePath, config.auditLogPath] + logs.clients.compactMap { logs.path(of: $0) }
-        for problem in SafeFile.directoryProblems(of: written) { Diagnostics.warning(problem) }
+        for problem in SafeFile.directoryProblems(of: written) { Diagnostics.daemon.warning(problem) }
         effects.reserveCapacity(16)
         // A state directory that cannot be written is known and reported (status, STATUS=,
         // every change's reply) before anyone decides anything (#32).
@@ -101,7 +101,7 @@ final class EngineOwner {
         case .state(let sourceState, let detail):
             if sourceState != reportedSource {
                 // The sources log their own connects and losses; this is the engine's view.
-                Diagnostics.debug("\(sourceName): \(sourceState.rawValue): \(detail)")
+                Diagnostics.daemon.debug("\(sourceName): \(sourceState.rawValue): \(detail)")
                 reportedSource = sourceState
             }
             engine.handle(.source(sourceState), now: now, into: &effects)
@@ -155,9 +155,9 @@ final class EngineOwner {
         do {
             try audit.reopen()
         } catch {
-            Diagnostics.error("cannot reopen the audit log \(audit.path) (\(error)); still writing the file open before")
+            Diagnostics.daemon.error("cannot reopen the audit log \(audit.path) (\(error)); still writing the file open before")
         }
-        Diagnostics.notice("reopened \(open) log\(open == 1 ? "" : "s") and the audit log")
+        Diagnostics.daemon.notice("reopened \(open) log\(open == 1 ? "" : "s") and the audit log")
     }
 
     func reload(_ newConfig: DaemonConfig) -> [String] {
@@ -286,8 +286,8 @@ final class EngineOwner {
             guard case .success(let outcome) = result.outcome else { return reply }
             let save = stateSave
             if outcome.changed {
-                Diagnostics.notice("\(peer): \(ControlRequest(.command(command)).json.serialized): \(outcome.message)")
-                if let warning = save.warning { Diagnostics.warning("\(outcome.message): \(warning)") }
+                Diagnostics.daemon.notice("\(peer): \(ControlRequest(.command(command)).json.serialized): \(outcome.message)")
+                if let warning = save.warning { Diagnostics.daemon.warning("\(outcome.message): \(warning)") }
                 audit.record(
                     AuditRecord(
                         time: clock.wall(), peer: peer, request: request, before: before,

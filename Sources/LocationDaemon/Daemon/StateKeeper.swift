@@ -43,10 +43,10 @@ public final class StateKeeper {
     public func load() -> SavedState? {
         switch store.load() {
         case .missing:
-            Diagnostics.notice("no state file at \(store.path): first start, using the configuration's initial values")
+            Diagnostics.state.notice("no state file at \(store.path): first start, using the configuration's initial values")
             return nil
         case .setAside(let report):
-            Diagnostics.log(report.level, report.description)
+            Diagnostics.state.log(report.level, report.description)
             return nil
         case .bytes(let bytes):
             do {
@@ -54,7 +54,7 @@ public final class StateKeeper {
                 return onDisk
             } catch {
                 let report = store.setAside(reason: error.description)
-                Diagnostics.log(report.level, report.description)
+                Diagnostics.state.log(report.level, report.description)
                 return nil
             }
         }
@@ -127,7 +127,7 @@ public final class StateKeeper {
         if failure != nil {
             failure = nil
             changedFailing = true
-            Diagnostics.notice("saved the state to \(store.path) again")
+            Diagnostics.state.notice("saved the state to \(store.path) again")
         }
         return true
     }
@@ -138,7 +138,7 @@ public final class StateKeeper {
         guard first else { return }
         changedFailing = true
         let kept = onDisk == nil ? "there is no state file yet" : "the previous state file is kept"
-        Diagnostics.error(
+        Diagnostics.state.error(
             "cannot save the state to \(store.path) (\(error)); \(kept); "
                 + "\(status(current: state).consequence); retrying every second")
     }

@@ -74,7 +74,7 @@ struct WatcherList {
         }
         for id in dropped {
             if let watcher = watchers[id] {
-                Diagnostics.info("stopped sending events to the watcher of \(watcher.peer): it fell too far behind")
+                Diagnostics.control.info("stopped sending events to the watcher of \(watcher.peer): it fell too far behind")
             }
             remove(id)
         }

@@ -50,7 +50,7 @@ public final class GPSDSource: FixSource {
             wakeup = try Wakeup()
         } catch {
             let message = "cannot start the gpsd reader: \(error)"
-            Diagnostics.error("gpsd: \(message)")
+            Diagnostics.gpsd.error("\(message)")
             _ = sink.take(.state(.connecting, detail: message))
             sink.finish()
             return
@@ -75,7 +75,7 @@ public final class GPSDSource: FixSource {
             }
         } catch {
             let message = "cannot start the gpsd reader: \(error)"
-            Diagnostics.error("gpsd: \(message)")
+            Diagnostics.gpsd.error("\(message)")
             control.yield(.state(.connecting, detail: message))
             control.readerFinished()
         }

@@ -89,7 +89,7 @@ final class NMEAReader {
                 break reading
             case .gone(let reason):
                 // Unplugged, or the device failed: a person should know (as gpsd's "lost the connection").
-                Diagnostics.warning("nmea: lost \(path): \(reason); opening it again")
+                Diagnostics.nmea.warning("lost \(path): \(reason); opening it again")
                 report(.connecting, "\(path): \(reason); opening it again in \(Self.seconds(retry))")
                 outage = SourceOutageTracker(since: SystemClock.monotonic(), reason: reason)
                 guard wait(retry) else { break reading }
@@ -295,8 +295,8 @@ final class NMEAReader {
         guard let current = outage else { return }
         outage = nil
         let seconds = SourceOutageTracker.seconds(((SystemClock.monotonic() - current.since) * 10).rounded() / 10)
-        Diagnostics.notice(
-            "nmea: opened \(path) again after \(current.attempts + 1) attempt(s) in \(seconds) s; \(current.waitsText)")
+        Diagnostics.nmea.notice(
+            "opened \(path) again after \(current.attempts + 1) attempt(s) in \(seconds) s; \(current.waitsText)")
         send(.outage(nil))
     }
 

@@ -310,7 +310,7 @@ public final class ClientLogs {
                 && entries[sync.slot].writer.map(ObjectIdentifier.init) == sync.writer
                 ? sync.slot : entries.firstIndex { $0.writer.map(ObjectIdentifier.init) == sync.writer }
             guard let slot, let writer = entries[slot].writer else {
-                if let error { Diagnostics.error("cannot sync a log closed meanwhile: \(error)") }
+                if let error { Diagnostics.log.error("cannot sync a log closed meanwhile: \(error)") }
                 continue
             }
             if let notice = writer.finishSync(error) { report(notice, slot: slot) }
@@ -344,7 +344,7 @@ public final class ClientLogs {
                     if dropped > 0 { Self.report(.repaired(path: writer.path, droppedBytes: dropped)) }
                     open += 1
                 } catch {
-                    Diagnostics.error("cannot reopen \(path) (\(error)); still writing the file open before")
+                    Diagnostics.log.error("cannot reopen \(path) (\(error)); still writing the file open before")
                     open += 1
                 }
             } else {
@@ -353,13 +353,13 @@ public final class ClientLogs {
                     entries[slot].openError = nil
                     entries[slot].openFailedSince = nil
                     let message = "opened \(path), which could not be opened before"
-                    Diagnostics.notice(message)
+                    Diagnostics.log.notice(message)
                     noteChange(entries[slot], message: message)
                     open += 1
                 } catch {
                     entries[slot].openError = error
                     entries[slot].openFailedSince = entries[slot].openFailedSince ?? SystemClock.utc()
-                    Diagnostics.error("cannot open \(path) (\(error)); fixes for \(entries[slot].name) are not logged")
+                    Diagnostics.log.error("cannot open \(path) (\(error)); fixes for \(entries[slot].name) are not logged")
                 }
             }
         }
@@ -404,7 +404,7 @@ public final class ClientLogs {
                     entry.openError = error
                     entry.openFailedSince = entry.openFailedSince ?? SystemClock.utc()
                     let message = "\(OpenError(client: client.name, path: path, error: error)); its fixes are not logged until SIGHUP opens it"
-                    Diagnostics.error(message)
+                    Diagnostics.log.error(message)
                     if !already { noteChange(entry, message: message) }
                 }
             }
@@ -437,7 +437,7 @@ public final class ClientLogs {
 
     /// Logs a writer's notice at its level.
     static func report(_ notice: LogWriter.Notice) {
-        Diagnostics.log(notice.level, notice.description)
+        Diagnostics.log.log(notice.level, notice.description)
     }
 
     /// Logs the notice of the writer at `slot`, and keeps a change to failing or back for the watchers.

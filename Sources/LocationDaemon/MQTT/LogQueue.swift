@@ -275,7 +275,7 @@ final class LogQueue {
         let identity = FileIdentity(info)
         if identity == current.identity {
             if UInt64(info.st_size) < offset + UInt64(buffer.count) {
-                Diagnostics.warning(
+                Diagnostics.mqtt.warning(
                     "\(path) became shorter than what was already read for publishing (truncated?): publishing it again from its start")
                 open(current, at: 0)
                 return true
@@ -295,7 +295,7 @@ final class LogQueue {
             return false
         }
         if !buffer.isEmpty {
-            Diagnostics.warning(
+            Diagnostics.mqtt.warning(
                 "\(current.path) ends in \(buffer.count) bytes without a newline (a torn last line); they are not published")
         }
         retired.append(current)
@@ -305,7 +305,7 @@ final class LogQueue {
         open(next, at: 0)
         next.countedTo = counted
         next.counted = lines
-        Diagnostics.info("publishing moved on from the rotated log to the new \(path)")
+        Diagnostics.mqtt.info("publishing moved on from the rotated log to the new \(path)")
         return true
     }
 

@@ -20,7 +20,7 @@ enum MQTTLibrary {
         var message = [CChar](repeating: 0, count: 512)
         let loaded = cmqtt_library_load(&message, message.count)
         guard loaded >= 0 else { throw MQTTFailure(state: .misconfigured, detail: Self.text(message)) }
-        if loaded == 1 { Diagnostics.info("MQTT: loaded \(name), libmosquitto \(version ?? "?")") }
+        if loaded == 1 { Diagnostics.mqtt.info("loaded \(name), libmosquitto \(version ?? "?")") }
     }
 
     /// The loaded library's version (`2.0.11`), `nil` before it is loaded.

@@ -162,9 +162,9 @@ private struct PublisherLoop {
         case .missing: cursor = nil
         case .cursor(let saved): cursor = saved
         case .unreadable(let why):
-            Diagnostics.warning("\(publisher.client): MQTT cursor: \(why); publishing \(publisher.logPath) from its start")
+            Diagnostics.mqtt.warning("\(publisher.client): MQTT cursor: \(why); publishing \(publisher.logPath) from its start")
         }
-        for note in queue.start(at: cursor) { Diagnostics.warning("\(publisher.client): \(note)") }
+        for note in queue.start(at: cursor) { Diagnostics.mqtt.warning("\(publisher.client): \(note)") }
         while !publisher.stopping {
             let now = SystemClock.monotonic()
             if connection == nil {
@@ -236,7 +236,7 @@ private struct PublisherLoop {
                 up = true
                 sessionStarted = now
                 publisher.update { $0.state = .connected; $0.detail = "connected" }
-                Diagnostics.notice("\(publisher.client): connected to MQTT broker \(settings.scheme)://\(settings.broker)")
+                Diagnostics.mqtt.notice("\(publisher.client): connected to MQTT broker \(settings.scheme)://\(settings.broker)")
                 try fillWindow(connection)
             }
             connection.takeAcks { acknowledged($0) }
@@ -255,7 +255,7 @@ private struct PublisherLoop {
             guard let parsed else {
                 skipped += 1
                 if skipped == 1 {
-                    Diagnostics.warning(
+                    Diagnostics.mqtt.warning(
                         "\(publisher.client): a line of \(publisher.logPath) is no log record; it is skipped (not published)")
                 }
                 inFlight.append(InFlight(mid: nil, identity: record.identity, head: record.head, end: record.end, acked: true))
@@ -306,7 +306,7 @@ private struct PublisherLoop {
         let detail = wasUp ? "connection lost: \(failure.detail)" : failure.detail
         publisher.update { $0.state = failure.state; $0.detail = detail }
         let level: Diagnostics.Level = wasUp || publisher.status.published == 0 ? .warning : .info
-        Diagnostics.log(
+        Diagnostics.mqtt.log(
             level,
             "\(publisher.client): MQTT broker \(settings.scheme)://\(settings.broker): \(detail); trying again in \(Int(delay.rounded())) s")
         saveCursorIfDue(now: now, force: true)
@@ -342,13 +342,13 @@ private struct PublisherLoop {
             lastSave = now
             if saveFailed {
                 saveFailed = false
-                Diagnostics.notice("\(publisher.client): the MQTT cursor \(store.path) is saved again")
+                Diagnostics.mqtt.notice("\(publisher.client): the MQTT cursor \(store.path) is saved again")
             }
         } catch {
             lastSave = now  // try again in a second, not every turn
             if !saveFailed {
                 saveFailed = true
-                Diagnostics.error(
+                Diagnostics.mqtt.error(
                     "\(publisher.client): cannot save the MQTT cursor \(store.path): \(error); after a restart records already "
                         + "published may be sent again")
             }

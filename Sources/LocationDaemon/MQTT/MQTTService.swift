@@ -42,7 +42,7 @@ public final class MQTTService: Service {
     public func run() async throws {
         for publisher in publishers {
             try publisher.start()
-            Diagnostics.info(
+            Diagnostics.mqtt.info(
                 "\(publisher.client): publishing \(publisher.logPath) to \(publisher.settings.scheme)://\(publisher.settings.broker) "
                     + "topic \(publisher.settings.topic), QoS \(publisher.settings.qos)")
         }

@@ -107,13 +107,13 @@ final class AccessLedger: Sendable {
                 defer { state.failing = false }
                 return state.failing
             }
-            if recovered { Diagnostics.notice("access report \(path): writing again") }
+            if recovered { Diagnostics.report.notice("access report \(path): writing again") }
         } catch {
             let first = state.withLock { state in
                 defer { state.failing = true }
                 return !state.failing
             }
-            if first { Diagnostics.warning("access report \(path): \(error); these counts are lost, and this is said once until it works again") }
+            if first { Diagnostics.report.warning("access report \(path): \(error); these counts are lost, and this is said once until it works again") }
         }
     }
 
@@ -132,7 +132,7 @@ final class AccessLedger: Sendable {
             try writer.write(Array(kept.map(\.line).joined().utf8))
             if let error = try writer.commit() { throw error }
         } catch {
-            Diagnostics.warning("access report \(path): cannot drop the counts older than \(days) days: \(error)")
+            Diagnostics.report.warning("access report \(path): cannot drop the counts older than \(days) days: \(error)")
         }
     }
 

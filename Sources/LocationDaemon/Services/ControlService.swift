@@ -26,9 +26,9 @@ public final class ControlService: Service {
             limits: ControlServer.Limits(), adjustPeer: nil, executor: CoreExecutor.shared, passed: passed,
             socketMode: mode_t(config.socketMode), apps: AppDirectory(config))
         if let passed {
-            Diagnostics.info("control socket \(passed.path): passed by systemd (locationd.socket)")
+            Diagnostics.control.info("control socket \(passed.path): passed by systemd (locationd.socket)")
             if passed.path != config.socket {
-                Diagnostics.warning(
+                Diagnostics.control.warning(
                     "systemd passed the control socket \(passed.path), but [daemon] socket is \(config.socket): serving "
                         + "\(passed.path); make locationd.socket's ListenStream= and the configuration name the same path")
             }

@@ -82,7 +82,7 @@ public final class NotifierService: Service {
                 try body()
                 failures.clear()
             } catch {
-                if failures.set() { Diagnostics.warning("cannot notify systemd: \(error)") }
+                if failures.set() { Diagnostics.systemd.warning("cannot notify systemd: \(error)") }
             }
         }
     }

@@ -136,7 +136,7 @@ public final class ServiceGroup: Sendable {
                         finished.insert(done)
                         if let error, failure == nil {
                             failure = ServiceFailure(service: services[done].name, error: error)
-                            Diagnostics.error("\(failure?.description ?? error) (while stopping)")
+                            Diagnostics.daemon.error("\(failure?.description ?? error) (while stopping)")
                         }
                     }
                 }

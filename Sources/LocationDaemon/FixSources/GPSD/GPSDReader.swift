@@ -41,7 +41,7 @@ struct GPSDReader {
     /// Runs until a stop is requested, then finishes the sink.
     mutating func run() {
         outage = SourceOutageTracker(since: SystemClock.monotonic())
-        Diagnostics.notice("gpsd: connecting to \(endpoint)")
+        Diagnostics.gpsd.notice("connecting to \(endpoint)")
         report(.connecting, "connecting to gpsd at \(endpoint)")
         while !control.isStopping {
             statistics.connectionAttempts += 1
@@ -112,7 +112,7 @@ struct GPSDReader {
                     case .device(let path, let activated):
                         if !activated && watching { receiverClosed(path) }
                     case .error(let message):
-                        Diagnostics.warning("gpsd: gpsd at \(endpoint) reported an error: \(message)")
+                        Diagnostics.gpsd.warning("gpsd at \(endpoint) reported an error: \(message)")
                     case .unreadable:
                         statistics.unreadableReports += 1
                         unreadable(statistics.unreadableReports)
@@ -183,8 +183,8 @@ struct GPSDReader {
         var power = 1
         while power < count { power *= 10 }
         guard power == count else { return }
-        Diagnostics.warning(
-            "gpsd: gpsd at \(endpoint) sent \(count) line\(count == 1 ? "" : "s") naming \"class\" twice or not at the start; "
+        Diagnostics.gpsd.warning(
+            "gpsd at \(endpoint) sent \(count) line\(count == 1 ? "" : "s") naming \"class\" twice or not at the start; "
                 + "not read (libgps would never return from them); reading goes on")
     }
 
@@ -223,13 +223,13 @@ struct GPSDReader {
         let now = SystemClock.monotonic()
         if everConnected, let outage {
             let seconds = ((now - outage.since) * 10).rounded() / 10
-            Diagnostics.notice(
-                "gpsd: reconnected to \(gpsd) at \(endpoint) after \(outage.attempts) attempt(s) in \(seconds) s; \(outage.waitsText)")
+            Diagnostics.gpsd.notice(
+                "reconnected to \(gpsd) at \(endpoint) after \(outage.attempts) attempt(s) in \(seconds) s; \(outage.waitsText)")
         } else if let outage, outage.attempts > 1 {
-            Diagnostics.notice(
-                "gpsd: connected to \(gpsd) at \(endpoint) after \(outage.attempts) attempts; \(outage.waitsText)")
+            Diagnostics.gpsd.notice(
+                "connected to \(gpsd) at \(endpoint) after \(outage.attempts) attempts; \(outage.waitsText)")
         } else {
-            Diagnostics.notice("gpsd: connected to \(gpsd) at \(endpoint)")
+            Diagnostics.gpsd.notice("connected to \(gpsd) at \(endpoint)")
         }
         everConnected = true
         if outage?.waitCount ?? 0 > 0 { control.yield(.outage(nil)) }
@@ -241,7 +241,7 @@ struct GPSDReader {
 
     private mutating func receiverClosed(_ path: String) {
         deliver { assembler, emit in assembler.flush(emit) }
-        Diagnostics.notice("gpsd: gpsd at \(endpoint) closed receiver \(path)")
+        Diagnostics.gpsd.notice("gpsd at \(endpoint) closed receiver \(path)")
         report(.connected, "connected to gpsd at \(endpoint); gpsd closed receiver \(path)")
     }
 
@@ -252,8 +252,8 @@ struct GPSDReader {
         outage = SourceOutageTracker(since: SystemClock.monotonic(), attempts: 0, reason: error.reason)
         // How long the session lasted decides where the backoff starts again (`ReconnectBackoff.stableAfter`).
         let healthy = duration >= tuning.backoff.stableAfter
-        Diagnostics.warning(
-            "gpsd: lost the connection after \(SourceOutageTracker.seconds((duration * 10).rounded() / 10)) s: \(error); reconnecting"
+        Diagnostics.gpsd.warning(
+            "lost the connection after \(SourceOutageTracker.seconds((duration * 10).rounded() / 10)) s: \(error); reconnecting"
                 + (healthy ? " (the backoff starts over)" : ""))
         report(.connecting, "\(error); reconnecting")
     }
@@ -262,12 +262,12 @@ struct GPSDReader {
     private mutating func failed(_ error: GPSDError) {
         var current = outage ?? SourceOutageTracker(since: SystemClock.monotonic())
         if current.reason == nil {
-            Diagnostics.warning(
-                "gpsd: \(error); retrying, with backoff up to \(seconds(tuning.backoff.cap)) s between attempts")
+            Diagnostics.gpsd.warning(
+                "\(error); retrying, with backoff up to \(seconds(tuning.backoff.cap)) s between attempts")
         } else if current.reason != error.reason {
-            Diagnostics.info("gpsd: \(error); still retrying")
+            Diagnostics.gpsd.info("\(error); still retrying")
         } else {
-            Diagnostics.debug("gpsd: attempt \(current.attempts) failed: \(error)")
+            Diagnostics.gpsd.debug("attempt \(current.attempts) failed: \(error)")
         }
         current.reason = error.reason
         outage = current
