@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import LocationCore
 
 /// #32: what a state that cannot be saved says — which decisions a restart would undo, the
