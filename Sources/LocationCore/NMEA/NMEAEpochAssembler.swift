@@ -66,7 +66,12 @@ struct NMEAEpochAssembler: Sendable {
     private(set) var usableFixes = 0
     private(set) var undatedEpochs = 0
     private(set) var lateSentences = 0
+    /// Sentences of a known type with too few fields (dropped).
     private(set) var malformed = 0
+    /// Sentences merged into an epoch and not dropped later as late.
+    private(set) var used = 0
+    /// Of those, timed sentences whose time was unreadable (their other fields count).
+    private(set) var unreadableTimes = 0
 
     init() {}
 
@@ -79,10 +84,11 @@ struct NMEAEpochAssembler: Sendable {
         let key = NMEAKeyCounts.key(fields[0])
         let limit = cycle.limit(for: key, timed: type.isTimed)
         var time: Int64?
+        var unreadableTime = false
         if type.isTimed {
             let field = fields[type.timeField]
             time = field.timeOfDay()
-            if time == nil && !field.isEmpty { malformed += 1 }
+            unreadableTime = time == nil && !field.isEmpty
         }
 
         if let time {
@@ -128,6 +134,8 @@ struct NMEAEpochAssembler: Sendable {
 
         merge(type, fields)
         epoch.sentences += 1
+        used += 1
+        if unreadableTime { unreadableTimes += 1 }
         last = (key, counts.add(key))
         // Emit at the learned end of the cycle, unless the epoch could not be
         // emitted yet anyway (no date so far): then a late RMC may still date it.
@@ -160,6 +168,8 @@ struct NMEAEpochAssembler: Sendable {
     /// gathered since that epoch ended. A date in it is still good.
     private mutating func late(_ type: NMEASentenceType, _ fields: NMEAFields) {
         lateSentences += 1 + epoch.sentences
+        // Those gathered since the epoch ended were counted as used: now they are late.
+        used -= epoch.sentences
         if lastClosure == .ender { cycle.enderFailed() }
         let carried = dateReference
         resetEpoch()

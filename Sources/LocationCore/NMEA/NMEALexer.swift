@@ -44,8 +44,10 @@ struct NMEALexer: Sendable {
     private(set) var framed = 0
     /// Sentences whose checksum did not match.
     private(set) var badChecksums = 0
-    /// Fragments abandoned: truncated, interrupted and never resumed, broken by
-    /// an unprintable byte, a bad leader, or over-long.
+    /// Sentences framed but longer than `maximumLength`.
+    private(set) var overLong = 0
+    /// Fragments abandoned, never framed as sentences: truncated, interrupted
+    /// and never resumed, broken by an unprintable byte or a bad leader.
     private(set) var broken = 0
 
     init() {}
@@ -233,7 +235,7 @@ struct NMEALexer: Sendable {
             // gpsd's lexer accepts it (resuming any stashed fragment) and its
             // decoder then rejects it; only the bytes we keep are too few to
             // check its checksum, which does not change the outcome.
-            broken += 1
+            overLong += 1
             resumePending = true
             return false
         }

@@ -74,8 +74,11 @@ public struct NMEAParser: Sendable {
         var s = NMEAStatistics()
         s.sentences = lexer.framed
         s.badChecksums = lexer.badChecksums
-        s.malformed = lexer.broken + assembler.malformed
+        s.malformed = lexer.overLong + assembler.malformed
         s.ignored = ignored
+        s.used = assembler.used
+        s.unreadableTimes = assembler.unreadableTimes
+        s.fragments = lexer.broken
         s.epochs = assembler.epochs
         s.usableFixes = assembler.usableFixes
         s.undatedEpochs = assembler.undatedEpochs

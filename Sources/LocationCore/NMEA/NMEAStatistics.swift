@@ -1,17 +1,30 @@
 /// Counts of what an `NMEAParser` has read, for `locationd replay`'s summary
 /// and the device source's diagnostics.
+///
+/// Every sentence framed is counted once, by its fate, so that
+/// `sentences == badChecksums + malformed + ignored + lateSentences + used`.
+/// Pieces of text that never became a sentence (no line end, a bad leader,
+/// an unprintable byte) are `fragments`, counted apart.
 public struct NMEAStatistics: Sendable, Hashable {
     /// Complete sentences framed (`$` … LF), whatever became of them.
     public var sentences = 0
     /// Sentences whose checksum did not match.
     public var badChecksums = 0
-    /// Truncated, interrupted, over-long or unprintable-byte fragments, and
-    /// sentences of a known type with too few fields or an unreadable time.
+    /// Sentences that are over-long, or of a known type with too few fields.
     public var malformed = 0
     /// Well-formed sentences of types the parser makes no fix from (GSV,
     /// whose count in view only goes into the sky view; TXT, proprietary and
     /// marine sentences, …).
     public var ignored = 0
+    /// Sentences whose fields went into an epoch (emitted or dropped undated).
+    public var used = 0
+    /// Of `used`, timed sentences whose time was unreadable: their other fields count.
+    public var unreadableTimes = 0
+    /// Pieces of text that were not sentences: truncated, interrupted and never
+    /// resumed, broken by an unprintable byte or a CR without LF, or after a bad leader.
+    public var fragments = 0
+    /// Whether every sentence is counted once: the sum above holds.
+    public var addsUp: Bool { sentences == badChecksums + malformed + ignored + lateSentences + used }
     /// Epochs turned into fixes (any mode).
     public var epochs = 0
     /// Of those, fixes that are usable (2D/3D, position, time).

@@ -38,9 +38,13 @@ public struct ReplaySummary: Sendable {
         let s = statistics
         var lines: [String] = []
         lines.append("replayed \(input == "-" ? "standard input" : input): \(Self.size(bytes))")
+        // Each sentence is counted once, by what became of it, so the parts add up to the
+        // total; fragments never became sentences and are counted apart.
+        let unreadable = s.unreadableTimes > 0 ? " (\(s.unreadableTimes) with an unreadable time)" : ""
         lines.append(
-            "sentences: \(s.sentences) (bad checksums \(s.badChecksums), malformed \(s.malformed), "
-                + "not used \(s.ignored), late or repeated \(s.lateSentences))")
+            "sentences: \(s.sentences) = used \(s.used)\(unreadable) + not used \(s.ignored) "
+                + "+ late or repeated \(s.lateSentences) + bad checksums \(s.badChecksums) + malformed \(s.malformed)")
+        lines.append("fragments (not sentences, dropped): \(s.fragments)")
         lines.append("epochs: \(s.epochs), usable fixes \(s.usableFixes), dropped without a date \(s.undatedEpochs)")
         if let first = firstFixTime, let last = lastFixTime {
             lines.append("time span: \(UTCTime.format(first)) to \(UTCTime.format(last)) (\(Self.duration(last - first)))")

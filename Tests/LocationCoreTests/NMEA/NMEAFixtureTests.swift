@@ -112,10 +112,14 @@ import LocationCore
         #expect(result.fixes.allSatisfy { $0.isUsable })
         let s = result.statistics
         #expect(s.badChecksums == 2)  // the GGA at 17:45:02, the GSA at 17:45:09
-        // Truncated GGA, merged GSA, NUL in RMC, over-long TXT, tab in GSA,
-        // CR-only GSA, bad leader, and the unreadable GGA latitude's epoch
-        // keeps its other fields (counted as nothing).
-        #expect(s.malformed == 8)
+        // Eight pieces of damage: truncated GGA, merged GSA, NUL in RMC, over-long TXT, tab in
+        // GSA, CR-only GSA, bad leader. Three were framed as sentences (too short or too long:
+        // malformed), five never were (fragments). The unreadable GGA latitude's epoch keeps its
+        // other fields (counted as nothing).
+        #expect(s.malformed == 3)
+        #expect(s.fragments == 5)
+        #expect(s.unreadableTimes == 0)
+        #expect(s.addsUp)
         #expect(s.ignored == 1)  // $PGRME
         // The GGA of 17:45:02 is lost: that epoch has no altitude, but RMC's position.
         #expect(result.fixes[2].altitude == nil && result.fixes[2].mode == .threeD)

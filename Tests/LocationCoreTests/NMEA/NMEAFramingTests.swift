@@ -84,7 +84,7 @@ import LocationCore
         // A CR followed by anything but LF abandons the sentence (gpsd drops it).
         let crOnly = second.replacingOccurrences("\r\n", "\r")
         let result = NMEATest.parse(first + crOnly + "\r\n" + third)
-        #expect(result.statistics.malformed == 2)  // GGA and GSA; the RMC ends with CR LF
+        #expect(result.statistics.fragments == 2)  // GGA and GSA; the RMC ends with CR LF
         #expect(result.fixes[1].altitude == nil)
     }
 
@@ -95,7 +95,7 @@ import LocationCore
             damaged[0] = String(decoding: bytes.prefix(20), as: UTF8.self) + bad
                 + String(decoding: bytes.dropFirst(20), as: UTF8.self)
             let result = NMEATest.parse(first + damaged.joined() + third)
-            #expect(result.statistics.malformed == 1, "byte \(bad.unicodeScalars.first?.value ?? 0)")
+            #expect(result.statistics.fragments == 1, "byte \(bad.unicodeScalars.first?.value ?? 0)")
             #expect(result.fixes.count == 3)
             #expect(result.fixes[1].altitude == nil)  // the GGA was lost
         }
@@ -138,7 +138,7 @@ import LocationCore
         let merged = second.replacingFirst("*03\r\n$GPRMC", with: "*03$GPRMC")
         #expect(merged != second)
         let result = NMEATest.parse(first + merged + third)
-        #expect(result.statistics.malformed == 1)
+        #expect(result.statistics.fragments == 1)
         #expect(result.fixes.count == 3)
         #expect(result.fixes[1].speed != nil)
     }
@@ -157,7 +157,7 @@ import LocationCore
         let result = NMEATest.parse(
             first + "$XXGGA,bogus*00\r\n" + NMEATest.epoch("093001.00", talker: "GI") + third)
         #expect(result.statistics.sentences == 6)
-        #expect(result.statistics.malformed == 4)
+        #expect(result.statistics.fragments == 4)
         #expect(result.fixes.count == 2)
     }
 
@@ -169,7 +169,7 @@ import LocationCore
 
     @Test func anIncompleteLastLineIsDropped() {
         let result = NMEATest.parse(first + second + String(decoding: Array(third.utf8).dropLast(2), as: UTF8.self))
-        #expect(result.statistics.malformed == 1)
+        #expect(result.statistics.fragments == 1)
         #expect(result.fixes.count == 3)
         #expect(result.fixes[2].speed == nil)  // the unterminated RMC never arrived
     }
