@@ -93,7 +93,7 @@ final class ProgramConversation: ServerConversation {
         guard let unrecorded = throttle.record(key, now: SystemClock.monotonic()) else { return }
         let who = peer.map { "\($0.name ?? "a program") (\($0.credentials))" } ?? "a program"
         let repeats = unrecorded == 0 ? "" : " (and \(unrecorded) refusal\(unrecorded == 1 ? "" : "s") of the same peer before, counted in status, not recorded)"
-        Diagnostics.notice("\(endpoint.name): refused \(who): \(why)\(repeats)")
+        Diagnostics.programs.notice("\(endpoint.name): refused \(who): \(why)\(repeats)")
         var arguments: [(String, JSONValue)] = [("via", .string(endpoint.key)), ("refused", .string(why))]
         if unrecorded > 0 { arguments.append(("unrecorded", .number(Double(unrecorded)))) }
         let record = AuditRecord(
@@ -201,7 +201,7 @@ final class ProgramConversation: ServerConversation {
             tell = { sentence in output.enqueue(GPSDReply.error(sentence)) }
         case .nmea:
             let name = endpoint.name
-            tell = { sentence in Diagnostics.notice("\(name): a program connected; \(sentence)") }
+            tell = { sentence in Diagnostics.programs.notice("\(name): a program connected; \(sentence)") }
         }
         use.post(.began(endpoint, peer: program.peer.credentials, first: first, tell: tell))
     }
@@ -270,7 +270,7 @@ final class ProgramConversation: ServerConversation {
         guard let program = programs[connection.id] else { return }
         let endpoint = endpoints[program.endpoint]
         sinks.countCutOff(endpoint.client)
-        Diagnostics.info("\(endpoint.name): cut off \(program.peer.name ?? "a program") (\(program.peer.credentials)): it fell too far behind")
+        Diagnostics.programs.info("\(endpoint.name): cut off \(program.peer.name ?? "a program") (\(program.peer.credentials)): it fell too far behind")
     }
 
     func closed(_ connection: ServerConnection, loop: ServerLoop<ProgramConversation>) {

@@ -99,8 +99,8 @@ public final class ProgramServer: Sendable {
         isEmpty = endpoints.isEmpty
         unixListeners = unix
         tcpDescriptors = tcp
-        for warning in warnings { Diagnostics.warning(warning) }
-        for endpoint in all { Diagnostics.info("serving \(endpoint.name) to programs") }
+        for warning in warnings { Diagnostics.programs.warning(warning) }
+        for endpoint in all { Diagnostics.programs.info("serving \(endpoint.name) to programs") }
     }
 
     deinit {

@@ -68,7 +68,7 @@ final class ProgramUse: Sendable {
         acting.mayChange = true
         let reply = await handler.handle(ControlRequest(.command(command)), from: acting)
         if let (code, message) = reply.error, code != CommandError.Code.denied.rawValue {
-            Diagnostics.warning("programs of \(command.client ?? "?"): \(ControlRequest(.command(command)).json.serialized): \(code): \(message)")
+            Diagnostics.programs.warning("programs of \(command.client ?? "?"): \(ControlRequest(.command(command)).json.serialized): \(code): \(message)")
         }
     }
 
