@@ -14,7 +14,7 @@
 //    gpxlogger connects first; then both rates again with locationd
 //    connected first (gpsd wakes its clients in the order they connected,
 //    which moves each one's CPU per fix), and the two orders' mean ratio.
-//  * Replay: `locationd replay FILE` (parse, engine, log every fix) against
+//  * Replay: `locationd replay FILE...` (parse, engine, log every fix) against
 //    `gpsdecode < FILE` (parse, JSON out) on the same file, best of three;
 //    and replay's CPU per fix with 1 and with 100 clients.
 //  * Start → READY (the daemon's `ready:` line) and SIGTERM → exit.

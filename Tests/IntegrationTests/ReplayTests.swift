@@ -49,6 +49,40 @@ struct ReplayTests {
         #expect(result.stdout.contains("bad checksums 0"))
     }
 
+    /// fixtures/receivers: a good receiver for 20 s and a poor one 30 m north for 40 s (docs/sources.md "Several receivers").
+    static let good = PackagePaths.path("fixtures/receivers/good.nmea")
+    static let poor = PackagePaths.path("fixtures/receivers/poor.nmea")
+    /// The good recording's last epoch (2026-03-14 09:30:19 UTC) and the poor one's.
+    static let goodEnd = 1_773_480_619.0
+    static let poorEnd = 1_773_480_639.0
+
+    @Test func twoRecordingsFollowTheBetterReceiverThenFailOverOnceAndReplayByteForByte() async throws {
+        let sandbox = try DaemonSandbox("replay-receivers")
+        try sandbox.writeConfig(port: 2947, clients: DaemonSandbox.logger(filter: "none"))
+        var logs: [[UInt8]] = []
+        for run in 0..<2 {
+            let out = sandbox.file("out\(run)")
+            let result = try await sandbox.runLocationd(
+                ["replay", Self.good, Self.poor, "--config", sandbox.configPath, "--log-dir", out])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("replayed \(Self.good), \(Self.poor):"), "\(result.stdout)")
+            #expect(result.stdout.contains("epochs: 60, usable fixes 60"), "\(result.stdout)")
+            logs.append(try FileIO.read(out + "/logger.jsonl"))
+        }
+        #expect(logs[1] == logs[0], "the same recordings give the same log")
+        let records = sandbox.records(file: sandbox.file("out0/logger.jsonl"))
+        // Every record names its receiver by its path; one epoch at most once, in time order.
+        #expect(records.allSatisfy { $0.device == Self.good || $0.device == Self.poor })
+        for (a, b) in zip(records, records.dropFirst()) { #expect(a.time < b.time, "\(a.text) then \(b.text)") }
+        // The good receiver for every epoch while both report, then the poor one after `failover` (3 s): one switch.
+        #expect(records.filter { $0.time <= Self.goodEnd }.map(\.device) == Array(repeating: Self.good, count: 20))
+        let devices = records.map(\.device)
+        #expect(zip(devices, devices.dropFirst()).filter { $0 != $1 }.count == 1)
+        let after = try #require(records.first { $0.device == Self.poor }, "never failed over")
+        #expect(after.time > Self.goodEnd && after.time <= Self.goodEnd + 4, "first poor fix at \(after.time)")
+        #expect(records.last?.time == Self.poorEnd)
+    }
+
     @Test func theSameFileConfigAndEventsGiveByteIdenticalLogs() async throws {
         let sandbox = try Self.sandbox("replay-same")
         let events = """

@@ -64,14 +64,15 @@ public enum DaemonArguments {
         let config = values["--config"] ?? defaultConfig
         switch command {
         case "replay":
-            guard let input = positionals.first else { return .failure(error("missing FILE", command: command)) }
-            guard positionals.count == 1 else {
-                return .failure(error("unexpected argument \"\(positionals[1])\"", command: command))
+            guard !positionals.isEmpty else { return .failure(error("missing FILE", command: command)) }
+            // Each file is its own receiver, named by its path: the same path twice would be one receiver read twice.
+            if let twice = positionals.indices.first(where: { positionals[..<$0].contains(positionals[$0]) }) {
+                return .failure(error("\"\(positionals[twice])\" given twice", command: command))
             }
             return .success(
                 .replay(
                     DaemonInvocation.Replay(
-                        input: input, config: config, events: values["--events"], logDirectory: values["--log-dir"],
+                        inputs: positionals, config: config, events: values["--events"], logDirectory: values["--log-dir"],
                         state: values["--state"])))
         default:
             if let extra = positionals.first {

@@ -2,7 +2,7 @@
 public enum DaemonInvocation: Sendable, Hashable {
     /// `locationd run [--config PATH]`: the daemon, in the foreground.
     case run(config: String)
-    /// `locationd replay FILE …`: feed a recorded NMEA file through the engine.
+    /// `locationd replay FILE… …`: feed recorded NMEA files through the engine.
     case replay(Replay)
     /// `locationd check-config [--config PATH]`: validate and print the effective configuration.
     case checkConfig(config: String)
@@ -11,10 +11,10 @@ public enum DaemonInvocation: Sendable, Hashable {
     /// Print the version, exit 0.
     case version
 
-    /// `replay FILE [--config PATH] [--events FILE] [--log-dir DIR] [--state FILE]`.
+    /// `replay FILE... [--config PATH] [--events FILE] [--log-dir DIR] [--state FILE]`.
     public struct Replay: Sendable, Hashable {
-        /// The recorded NMEA file (`-` for standard input).
-        public var input: String
+        /// The recorded NMEA files, each its own receiver (`-` for standard input), at least one.
+        public var inputs: [String]
         /// The config file.
         public var config: String
         /// Control requests with `at` times to apply during the replay.
@@ -25,8 +25,8 @@ public enum DaemonInvocation: Sendable, Hashable {
         public var state: String?
 
         /// Options from their parts.
-        public init(input: String, config: String, events: String? = nil, logDirectory: String? = nil, state: String? = nil) {
-            self.input = input
+        public init(inputs: [String], config: String, events: String? = nil, logDirectory: String? = nil, state: String? = nil) {
+            self.inputs = inputs
             self.config = config
             self.events = events
             self.logDirectory = logDirectory

@@ -20,12 +20,14 @@ public enum DaemonUsage {
             """
         ),
         (
-            "replay", "replay FILE [--config PATH] [--events FILE] [--log-dir DIR] [--state FILE]",
+            "replay", "replay FILE... [--config PATH] [--events FILE] [--log-dir DIR] [--state FILE]",
             """
-            Feeds a recorded NMEA file (- for standard input) through the same engine as fast as it
+            Feeds recorded NMEA files (- for standard input) through the same engine as fast as they
             can be read, with the fixes' own times as the clock, writes the configured clients' logs
-            and prints a summary: sentences, bad checksums, fixes, and deliveries per client. It
-            never touches the daemon's own state.
+            and prints a summary: sentences, bad checksums, fixes, and deliveries per client. Each
+            file is its own receiver, named by its path; several are interleaved by time and the
+            clients follow the best receiver as the daemon does. It never touches the daemon's own
+            state.
 
             Options:
               --config PATH   config file (default $LOCATIOND_CONFIG, else \(defaultConfigPath))

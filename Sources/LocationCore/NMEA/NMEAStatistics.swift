@@ -39,4 +39,21 @@ public struct NMEAStatistics: Sendable, Hashable {
 
     /// All zero.
     public init() {}
+
+    /// The counts of two inputs together (a replay of several recordings).
+    public static func + (lhs: Self, rhs: Self) -> Self {
+        var sum = lhs
+        sum.sentences += rhs.sentences
+        sum.badChecksums += rhs.badChecksums
+        sum.malformed += rhs.malformed
+        sum.ignored += rhs.ignored
+        sum.epochs += rhs.epochs
+        sum.usableFixes += rhs.usableFixes
+        sum.undatedEpochs += rhs.undatedEpochs
+        sum.lateSentences += rhs.lateSentences
+        sum.used += rhs.used
+        sum.unreadableTimes += rhs.unreadableTimes
+        sum.fragments += rhs.fragments
+        return sum
+    }
 }

@@ -4,7 +4,7 @@ import Glibc
 import LocationCore
 import LocationSystem
 
-/// `locationd replay FILE [--config PATH] [--events FILE] [--log-dir DIR] [--state FILE]`:
+/// `locationd replay FILE... [--config PATH] [--events FILE] [--log-dir DIR] [--state FILE]`:
 /// reads the configuration, the events and the state, runs the `Replayer`,
 /// prints its summary on stdout. Every input it cannot use is refused (exit 1)
 /// with what is wrong; `--state` is only read, never written or set aside.
@@ -59,7 +59,7 @@ public enum ReplayCommand {
         do {
             let summary = try Replayer.run(
                 Replayer.Options(
-                    input: options.input, config: config, events: events, logDirectory: options.logDirectory,
+                    inputs: options.inputs, config: config, events: events, logDirectory: options.logDirectory,
                     saved: saved))
             output(summary.text)
             return .ok

@@ -12,8 +12,8 @@ public struct ReplaySummary: Sendable {
         public var log: String?
     }
 
-    /// The input file (`-`: standard input).
-    public var input: String
+    /// The input files (`-`: standard input), in the order given.
+    public var inputs: [String]
     /// Bytes read.
     public var bytes: Int
     /// The parser's counts: sentences, bad checksums, epochs, usable fixes…
@@ -37,7 +37,8 @@ public struct ReplaySummary: Sendable {
     public var text: String {
         let s = statistics
         var lines: [String] = []
-        lines.append("replayed \(input == "-" ? "standard input" : input): \(Self.size(bytes))")
+        let names = inputs.map { $0 == "-" ? "standard input" : $0 }.joined(separator: ", ")
+        lines.append("replayed \(names): \(Self.size(bytes))")
         // Each sentence is counted once, by what became of it, so the parts add up to the
         // total; fragments never became sentences and are counted apart.
         let unreadable = s.unreadableTimes > 0 ? " (\(s.unreadableTimes) with an unreadable time)" : ""

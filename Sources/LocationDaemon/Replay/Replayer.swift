@@ -4,10 +4,14 @@ import Glibc
 import LocationCore
 import LocationSystem
 
-/// `locationd replay` (docs/design.md §8): a recorded NMEA file through the
-/// same engine and the same `EffectCarrier` as the daemon, as fast as it can
+/// `locationd replay` (docs/design.md §8): recorded NMEA files through the
+/// same engine and the same `EffectCarrier` as the daemon, as fast as they can
 /// be read.
 ///
+/// * Each file is its own receiver, named by its path (`ReplayInput`); the
+///   fixes of several are handed to the engine in time order (the earliest
+///   pending fix first; on a tie, the file named first), so clients follow the
+///   best receiver by the daemon's own rule.
 /// * The engine's clock is a monotonic clock built from the fixes' own times
 ///   (`ReplayClock`: forward steps advance it, a step back adds nothing), so
 ///   timers due by a fix fire first and no ticks are needed; a recording whose
@@ -24,8 +28,8 @@ import LocationSystem
 public enum Replayer {
     /// What to replay.
     public struct Options: Sendable {
-        /// The NMEA file; `-` is standard input.
-        public var input: String
+        /// The NMEA files, each its own receiver; `-` is standard input.
+        public var inputs: [String]
         /// The configuration (clients, their settings and logs).
         public var config: DaemonConfig
         /// Events in `at` order (as `ReplayEvents.parse` returns them).
@@ -37,14 +41,22 @@ public enum Replayer {
 
         /// Options from their parts.
         public init(
-            input: String, config: DaemonConfig, events: [ReplayEvent] = [], logDirectory: String? = nil,
+            inputs: [String], config: DaemonConfig, events: [ReplayEvent] = [], logDirectory: String? = nil,
             saved: SavedState? = nil
         ) {
-            self.input = input
+            self.inputs = inputs
             self.config = config
             self.events = events
             self.logDirectory = logDirectory
             self.saved = saved
+        }
+
+        /// Options for one file.
+        public init(
+            input: String, config: DaemonConfig, events: [ReplayEvent] = [], logDirectory: String? = nil,
+            saved: SavedState? = nil
+        ) {
+            self.init(inputs: [input], config: config, events: events, logDirectory: logDirectory, saved: saved)
         }
     }
 
@@ -73,17 +85,14 @@ public enum Replayer {
     /// Runs the replay and returns its summary.
     public static func run(_ options: Options, clock: DaemonClock = .system) throws(Failure) -> ReplaySummary {
         let started = clock.monotonic()
-        let fd: Int32
-        if options.input == "-" {
-            fd = 0
-        } else {
+        var inputs: [ReplayInput] = []
+        for path in options.inputs {
             do {
-                fd = try retryingEINTR("open \(options.input)") { open(options.input, O_RDONLY | O_CLOEXEC | O_NOCTTY) }
+                inputs.append(try ReplayInput(path: path))
             } catch {
                 throw .input(error)
             }
         }
-        defer { if fd != 0 { close(fd) } }
 
         let logs: ClientLogs
         do {
@@ -92,29 +101,34 @@ public enum Replayer {
             throw .logs(error)
         }
         let session = ReplaySession(options: options, carrier: EffectCarrier(logs: logs))
-        var parser = NMEAParser()
-        var total = 0
-        var readError: SystemError?
-        do {
-            total = try DescriptorIO.readChunks(fd, chunkSize: chunkSize, name: options.input) { piece in
-                parser.feed(piece) { session.handle($0) }
-            }
-        } catch {
-            // What was read before the error is still replayed (and the logs closed) before it is reported.
-            readError = error
+        // What was read before an input's read error is still replayed (and the logs closed) before it is reported.
+        while let input = earliest(inputs), let fix = input.take() {
+            session.handle(fix)
         }
-        parser.finish { session.handle($0) }
         session.finish()
         logs.closeAll()
-        if let readError { throw .input(readError) }
+        if let readError = inputs.lazy.compactMap(\.error).first { throw .input(readError) }
         let tally = session.carrier.tally
         return ReplaySummary(
-            input: options.input, bytes: total, statistics: parser.statistics, firstFixTime: session.firstFixTime,
+            inputs: options.inputs, bytes: inputs.reduce(0) { $0 + $1.bytes },
+            statistics: inputs.map(\.statistics).reduce(NMEAStatistics(), +), firstFixTime: session.firstFixTime,
             lastFixTime: session.lastFixTime,
             clients: logs.clients.map { ($0, tally.delivered[$0] ?? 0, logs.path(of: $0)) }
                 .map { ReplaySummary.Client(name: $0.0, delivered: $0.1, log: $0.2) },
             eventsApplied: session.eventsApplied, eventsRefused: session.eventsRefused,
             tally: tally, seconds: clock.monotonic() - started)
+    }
+
+    /// The input whose next fix is earliest (a fix without a time first: the session drops it); on a tie the
+    /// input named first, so the order is deterministic. `nil` when all have ended.
+    private static func earliest(_ inputs: [ReplayInput]) -> ReplayInput? {
+        var best: (input: ReplayInput, time: Double)?
+        for input in inputs {
+            guard let fix = input.peek() else { continue }
+            let time = fix.time.flatMap { $0.isFinite ? $0 : nil } ?? -.infinity
+            if time < best?.time ?? .infinity { best = (input, time) }
+        }
+        return best?.input
     }
 }
 

@@ -82,6 +82,32 @@ import TestSupport
         #expect(!outputs[0].isEmpty)
     }
 
+    /// Epochs of the same time go to the engine in the order the files were given, so with the poor receiver
+    /// named first its first epoch is the only one it gives while the good one reports (as the first TPV to
+    /// arrive live), and the same command line gives the same log.
+    @Test func thePoorReceiverNamedFirstGivesOnlyTheFirstEpochAndTheLogRepeats() throws {
+        let good = PackagePaths.path("fixtures/receivers/good.nmea")
+        let poor = PackagePaths.path("fixtures/receivers/poor.nmea")
+        let goodEnd = 1_773_480_619.0
+        var outputs: [[UInt8]] = []
+        for _ in 0..<2 {
+            let dir = try ScratchDirectory("replay")
+            let config = try daemonConfig(in: dir, clients: Self.clients)
+            let summary = try Replayer.run(Replayer.Options(inputs: [poor, good], config: config))
+            #expect(summary.statistics.epochs == 60)
+            #expect(summary.text.hasPrefix("replayed \(poor), \(good):"))
+            let records = try logRecords(dir.file("log/logger.jsonl"))
+            #expect(records.allSatisfy { $0.device == good || $0.device == poor })
+            for (a, b) in zip(records, records.dropFirst()) { #expect(a.time < b.time) }
+            let whileBoth = records.filter { $0.time <= goodEnd }
+            #expect(whileBoth.filter { $0.device == poor }.map(\.time) == whileBoth.prefix(1).map(\.time))
+            #expect(whileBoth.dropFirst().allSatisfy { $0.device == good } && whileBoth.count > 10)
+            #expect(records.last?.device == poor)
+            outputs.append(try dir.read("log/logger.jsonl"))
+        }
+        #expect(outputs[0] == outputs[1])
+    }
+
     @Test func resetAndAnApproximateAnswerReplayByteForByte() throws {
         let events = try ReplayEvents.parse(
             """
