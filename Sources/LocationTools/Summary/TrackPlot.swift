@@ -172,7 +172,8 @@ public struct TrackPlot: Sendable {
         let devices = track.devices
         for line in track.lines where line.count > 1 {
             ByteText.append("<polyline ", to: &out)
-            if let device = points[line[0]].device {
+            // Only with several receivers: one receiver's plot stays as it was drawn before receivers were named.
+            if devices.count > 1, let device = points[line[0]].device {
                 ByteText.append(#"data-device=""#, to: &out)
                 ByteText.appendXML(device, to: &out)
                 ByteText.append(#"" "#, to: &out)
