@@ -318,7 +318,8 @@ public struct TrackPlot: Sendable {
         let first = "\(who): \(TextFormat.dateTime(start)) to "
             + (sameDay ? TextFormat.clock(end) + " UTC" : TextFormat.dateTime(end)) + " (\(SummaryRenderer.duration(duration)))"
         var figures = [
-            SummaryRenderer.count(summary.fixes, "fix", "fixes"), SummaryRenderer.distanceText(summary),
+            SummaryRenderer.count(summary.fixes, "fix", "fixes"),
+            summary.receivers.count > 1 ? SummaryRenderer.distanceText(summary) : SummaryRenderer.length(summary.distance),
             summary.gaps.isEmpty
                 ? "no gaps over \(SummaryRenderer.seconds(summary.gapThreshold))"
                 : SummaryRenderer.count(summary.gaps.count, "gap", "gaps") + " over \(SummaryRenderer.seconds(summary.gapThreshold))",
