@@ -30,8 +30,10 @@ public enum SummaryRenderer {
             lines.append("gaps over \(threshold): \(summary.gaps.count), \(TextFormat.duration(total)) in all")
             for gap in summary.gaps {
                 let jump = gap.distance.map { ", \(length($0)) apart" } ?? ""
+                // Gaps are one receiver's: with several, say whose.
+                let whose = summary.receivers.count > 1 ? " (\(gap.device ?? "(unnamed)"))" : ""
                 lines.append(
-                    "  \(TextFormat.clock(gap.start)) – \(TextFormat.clock(gap.end))  \(TextFormat.duration(gap.seconds))\(jump)")
+                    "  \(TextFormat.clock(gap.start)) – \(TextFormat.clock(gap.end))  \(TextFormat.duration(gap.seconds))\(jump)\(whose)")
             }
         }
         let reduced = summary.accuracies[.reduced] ?? 0
