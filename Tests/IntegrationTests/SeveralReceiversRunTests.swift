@@ -73,8 +73,12 @@ struct SeveralReceiversRunTests {
         #expect(listed.first { $0.device == poorDevice }?.state == .followed)
         #expect(listed.first { $0.device == poorDevice }?.clients == ["logger"])
         #expect(listed.first { $0.device == goodDevice }?.state == .silent)
+        // Both had a usable fix soon after they appeared (gpsfake starts them with one), both from the one source.
+        #expect(listed.allSatisfy { $0.timeToFirstFix.map { $0 >= 0 && $0 < 10 } == true }, "\(json)")
+        #expect(listed.allSatisfy { $0.source?.hasPrefix("gpsd 127.0.0.1:") == true }, "\(json)")
         let (_, text, _) = try await plane.ctl(["status"])
-        #expect(text.contains("receivers:") && text.contains(goodDevice) && text.contains("followed"), "\(text)")
+        #expect(text.contains("receivers (from gpsd 127.0.0.1:") && text.contains("TTFF"), "\(text)")
+        #expect(text.contains(goodDevice) && text.contains("followed"), "\(text)")
 
         let figures =
             "two receivers: \(records.count) records, \(switches) switch(es), share of the good one while both report "

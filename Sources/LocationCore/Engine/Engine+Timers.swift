@@ -33,6 +33,8 @@ extension Engine {
     /// The source reported its state.
     mutating func setSource(_ state: SourceState, now: Double, effects: inout EffectList) {
         if state != source {
+            // Back from `connecting` (gpsd restarted, device plugged in again): each receiver's TTFF starts over.
+            if source == .connecting { receivers.sourceReconnected(now: now) }
             source = state
             effects.append(.event(.source(state)))
         }

@@ -70,6 +70,10 @@ public struct ReceiverChoice: Sendable, Hashable {
         var betterSince: Double?
         /// Fixes (usable or not) it gave.
         public var fixes = 0
+        /// When (`now`) the time to first fix started: its first report, or the source's latest reconnect.
+        public var searchingSince: Double?
+        /// Seconds from `searchingSince` to its first usable fix after it; `nil` while it has none.
+        public var timeToFirstFix: Double?
     }
 
     /// Seconds without a usable fix before leaving a receiver (`[source] failover`).
@@ -90,10 +94,13 @@ public struct ReceiverChoice: Sendable, Hashable {
 
     /// Takes a fix of `device` (`quality` when usable, else `nil`) at `now`; returns the switch it causes.
     public mutating func observe(_ device: String, quality: ReceiverQuality?, now: Double) -> Switch? {
-        var entry = seen[device] ?? Seen()
+        var entry = seen[device] ?? Seen(searchingSince: now)
         entry.quality = quality
         entry.fixes += 1
         if quality != nil { entry.lastUsableAt = now }
+        if quality != nil, entry.timeToFirstFix == nil, let since = entry.searchingSince {
+            entry.timeToFirstFix = max(0, now - since)
+        }
         seen[device] = entry
         guard let quality else { return nil }
         guard let current = chosen else {
@@ -122,6 +129,14 @@ public struct ReceiverChoice: Sendable, Hashable {
             seen[device]?.betterSince = nil
         }
         return nil
+    }
+
+    /// The source reconnected at `now`: every receiver it brought searches for a first fix again.
+    public mutating func sourceReconnected(now: Double) {
+        for name in seen.keys {
+            seen[name]?.searchingSince = now
+            seen[name]?.timeToFirstFix = nil
+        }
     }
 
     /// The best-ranked receiver with a usable fix within `failover` seconds.

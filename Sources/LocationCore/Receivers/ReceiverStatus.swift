@@ -1,6 +1,7 @@
 /// One receiver in `status` (docs/protocol.md, "status"): its name, whether
 /// `best` clients follow it, its latest fix's mode and estimate, how long ago it
-/// gave a usable fix, how many fixes it gave, and the clients that follow it.
+/// gave a usable fix, how many fixes it gave, its time to first fix (TTFF), the
+/// source that brought it, and the clients that follow it.
 /// No coordinate: what a receiver says about its quality is for every reader.
 public struct ReceiverStatus: Sendable, Hashable {
     /// How a receiver stands.
@@ -25,10 +26,16 @@ public struct ReceiverStatus: Sendable, Hashable {
     public var fixes: Int
     /// The clients whose track it is, in config order.
     public var clients: [String]
+    /// Seconds from its first report, or its source's latest reconnect, to its first usable fix
+    /// after it (the daemon's monotonic clock); `nil` while it has none.
+    public var timeToFirstFix: Double?
+    /// The source that brought it (`gpsd 127.0.0.1:2947`, `nmea /dev/ttyACM0`), when known.
+    public var source: String?
 
     /// A status from its parts.
     public init(
-        device: String, state: State, quality: ReceiverQuality?, lastFixAge: Double?, fixes: Int, clients: [String]
+        device: String, state: State, quality: ReceiverQuality?, lastFixAge: Double?, fixes: Int, clients: [String],
+        timeToFirstFix: Double? = nil, source: String? = nil
     ) {
         self.device = device
         self.state = state
@@ -36,16 +43,21 @@ public struct ReceiverStatus: Sendable, Hashable {
         self.lastFixAge = lastFixAge
         self.fixes = fixes
         self.clients = clients
+        self.timeToFirstFix = timeToFirstFix
+        self.source = source
     }
 
-    /// `{"device":…,"state":…,"mode":3,"hAcc":2.1,"lastFixAge":0.4,"fixes":120,"clients":[…]}`.
+    /// `{"device":…,"source":…,"state":…,"mode":3,"hAcc":2.1,"lastFixAge":0.4,"ttff":31.2,"fixes":120,"clients":[…]}`.
     public var json: JSONValue {
-        var members: [(String, JSONValue)] = [("device", .string(device)), ("state", .string(state.rawValue))]
+        var members: [(String, JSONValue)] = [("device", .string(device))]
+        if let source { members.append(("source", .string(source))) }
+        members.append(("state", .string(state.rawValue)))
         if let quality {
             members.append(("mode", .number(Double(quality.mode.rawValue))))
             if let h = quality.horizontalError { members.append(("hAcc", .number(h))) }
         }
         if let lastFixAge, lastFixAge.isFinite { members.append(("lastFixAge", .number(lastFixAge))) }
+        if let timeToFirstFix, timeToFirstFix.isFinite { members.append(("ttff", .number(timeToFirstFix))) }
         members.append(("fixes", .number(Double(fixes))))
         members.append(("clients", .array(clients.map { .string($0) })))
         return .object(members)
@@ -64,7 +76,8 @@ public struct ReceiverStatus: Sendable, Hashable {
             let clients = (value["clients"]?.arrayValue ?? []).compactMap(\.stringValue)
             self.init(
                 device: device, state: state, quality: quality, lastFixAge: try f.optionalNumber("lastFixAge"),
-                fixes: try f.optionalInt("fixes") ?? 0, clients: clients)
+                fixes: try f.optionalInt("fixes") ?? 0, clients: clients, timeToFirstFix: try f.optionalNumber("ttff"),
+                source: try f.optionalString("source"))
         } catch {
             throw error.decodeError
         }
@@ -83,7 +96,8 @@ extension Engine {
                 clients[i].settings.receiver.map { $0 == device } ?? (receivers.chosen == device)
             }.map { clients[$0].settings.name }
             return ReceiverStatus(
-                device: device, state: state, quality: seen.quality, lastFixAge: age, fixes: seen.fixes, clients: followers)
+                device: device, state: state, quality: seen.quality, lastFixAge: age, fixes: seen.fixes, clients: followers,
+                timeToFirstFix: seen.timeToFirstFix)
         }
     }
 }

@@ -221,6 +221,8 @@ final class EngineOwner {
         for index in status.clients.indices {
             status.clients[index].logWrite = carrier.logs.writeStatus(of: status.clients[index].authorization.client)
         }
+        // One `[source]` brings every receiver (until `[source.NAME]` sections, #29 item 5).
+        for index in status.receivers.indices { status.receivers[index].source = sourceName }
         return status
     }
 

@@ -3,21 +3,29 @@ import LocationCore
 /// The receivers table of `locationctl status`, shown when more than one receiver reported:
 ///
 /// ```
-/// receivers:
-///   DEVICE        STATE     FIX  hACC      LAST   FIXES  CLIENTS
-///   /dev/pts/3    followed  3D   ±2.1 m    0 s       40  logger
-///   /dev/pts/4    standby   3D   ±16.8 m   0 s       40  -
+/// receivers (from gpsd 127.0.0.1:2947):
+///   DEVICE        STATE     FIX  hACC      LAST  TTFF   FIXES  CLIENTS
+///   /dev/pts/3    followed  3D   ±2.1 m    0 s   31.2 s     40  logger
+///   /dev/pts/4    standby   3D   ±16.8 m   0 s   2.0 s      40  -
 /// ```
+///
+/// TTFF is `-` while a receiver has had no usable fix since it appeared or its source reconnected.
 extension StatusRenderer {
+    /// `31.2 s` below 90 s (testers compare tenths), then as other durations.
+    static func ttff(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds < 89.95 else { return TextFormat.duration(seconds) }
+        return (FixedDecimal.format(max(0, seconds), decimals: 1) ?? "?") + " s"
+    }
+
     /// The table's lines, or none for one receiver or none.
     static func receiverLines(_ status: EngineStatus) -> [String] {
         guard status.receivers.count > 1 else { return [] }
-        let header = ["DEVICE", "STATE", "FIX", "hACC", "LAST", "FIXES", "CLIENTS"]
+        let header = ["DEVICE", "STATE", "FIX", "hACC", "LAST", "TTFF", "FIXES", "CLIENTS"]
         let rows = status.receivers.map { r -> [String] in
             [
                 r.device.isEmpty ? "(unnamed)" : r.device, r.state.rawValue, r.quality.map { $0.mode.description } ?? "no fix",
                 r.quality?.horizontalError.map(TextFormat.error) ?? "-", r.lastFixAge.map(TextFormat.duration) ?? "-",
-                String(r.fixes), r.clients.isEmpty ? "-" : r.clients.joined(separator: ","),
+                r.timeToFirstFix.map(Self.ttff) ?? "-", String(r.fixes), r.clients.isEmpty ? "-" : r.clients.joined(separator: ","),
             ]
         }
         let widths = header.indices.map { c in ([header] + rows).map { $0[c].count }.max() ?? 0 }
@@ -26,10 +34,13 @@ extension StatusRenderer {
             for (c, cell) in cells.enumerated() {
                 let pad = String(repeating: " ", count: widths[c] - cell.count)
                 // FIXES is a number: right-aligned; the last column is not padded.
-                if c == 5 { out += pad + cell + "  " } else if c == cells.count - 1 { out += cell } else { out += cell + pad + "  " }
+                if c == 6 { out += pad + cell + "  " } else if c == cells.count - 1 { out += cell } else { out += cell + pad + "  " }
             }
             return out
         }
-        return ["receivers:", line(header)] + rows.map(line)
+        // One source brings them all (one `[source]`): named once, above the table.
+        let sources = Set(status.receivers.map(\.source))
+        let from = sources.count == 1 ? sources.first.flatMap { $0 }.map { " (from \($0))" } ?? "" : ""
+        return ["receivers\(from):", line(header)] + rows.map(line)
     }
 }

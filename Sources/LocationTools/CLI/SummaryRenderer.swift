@@ -21,7 +21,7 @@ public enum SummaryRenderer {
         lines.append(
             "time: \(TextFormat.dateTime(start)) to \(sameDay ? TextFormat.clock(end) + " UTC" : TextFormat.dateTime(end))"
                 + " (\(SummaryRenderer.duration(duration)))")
-        lines.append("distance: \(length(summary.distance)) along the track (WGS-84 geodesic)")
+        lines.append("distance: \(distanceText(summary)) (WGS-84 geodesic)")
         let threshold = seconds(summary.gapThreshold)
         if summary.gaps.isEmpty {
             lines.append("gaps over \(threshold): none")
@@ -30,8 +30,10 @@ public enum SummaryRenderer {
             lines.append("gaps over \(threshold): \(summary.gaps.count), \(TextFormat.duration(total)) in all")
             for gap in summary.gaps {
                 let jump = gap.distance.map { ", \(length($0)) apart" } ?? ""
+                // Gaps are one receiver's: with several, say whose.
+                let whose = summary.receivers.count > 1 ? " (\(gap.device ?? "(unnamed)"))" : ""
                 lines.append(
-                    "  \(TextFormat.clock(gap.start)) – \(TextFormat.clock(gap.end))  \(TextFormat.duration(gap.seconds))\(jump)")
+                    "  \(TextFormat.clock(gap.start)) – \(TextFormat.clock(gap.end))  \(TextFormat.duration(gap.seconds))\(jump)\(whose)")
             }
         }
         let reduced = summary.accuracies[.reduced] ?? 0
@@ -59,6 +61,13 @@ public enum SummaryRenderer {
         if let reference { lines.append(contentsOf: receiverLines(receivers, reference: reference)) }
         lines.append(contentsOf: notes(summary))
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `1.2 km along the track`, or with several receivers each one's own track:
+    /// `1.2 km along /dev/ttyACM0, 1.1 km along /dev/ttyUSB0` (never their sum).
+    static func distanceText(_ summary: TrackSummary) -> String {
+        guard summary.receivers.count > 1 else { return "\(length(summary.distance)) along the track" }
+        return summary.receivers.map { "\(length($0.distance)) along \($0.device ?? "(unnamed)")" }.joined(separator: ", ")
     }
 
     /// The JSON line for `summary --json`; with a `reference`, `reference` and `devices` too.

@@ -6,13 +6,14 @@ import LocationCore
 /// (course), `speed` (m/s), `satellites`, `provider` (`gps`), `annotation`
 /// (`reduced` for reduced-accuracy records), `timestamp_ms`, `time_offset`
 /// (the time with `+00:00`), `starttimestamp_ms` (the client's first record
-/// in this export) and `profile_name` (the client). Unknown values are empty.
+/// in this export) and `profile_name` (the client), then one column of ours after
+/// GPSLogger's, `device` (the receiver). Unknown values are empty.
 public struct CSVEncoder: ExportEncoder {
-    /// GPSLogger's header, in its order.
+    /// GPSLogger's header, in its order, then `device` (readers that know GPSLogger's columns skip it).
     public static let columns = [
         "time", "lat", "lon", "elevation", "accuracy", "bearing", "speed", "satellites", "provider", "hdop", "vdop",
         "pdop", "geoidheight", "ageofdgpsdata", "dgpsid", "activity", "battery", "annotation", "timestamp_ms",
-        "time_offset", "distance", "starttimestamp_ms", "profile_name", "battery_charging",
+        "time_offset", "distance", "starttimestamp_ms", "profile_name", "battery_charging", "device",
     ]
 
     private var start: (client: String, millis: Int64)?
@@ -62,7 +63,9 @@ public struct CSVEncoder: ExportEncoder {
         ByteText.append(Int(start?.millis ?? millis), to: &out)
         out.append(comma)
         Self.appendField(record.client, to: &out)
-        ByteText.append(",\n", to: &out)  // battery_charging (empty)
+        ByteText.append(",,", to: &out)  // battery_charging (empty), then device
+        if let device = record.device { Self.appendField(device, to: &out) }
+        out.append(UInt8(ascii: "\n"))
     }
 
     /// Nothing to close.

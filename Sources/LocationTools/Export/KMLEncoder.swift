@@ -5,7 +5,8 @@ import LocationCore
 /// its time slider; gpsbabel and GDAL read it as a track). The schema puts
 /// every `<when>` before every `<gx:coord>`, so the coordinates of the
 /// current segment are held until the segment ends — the only buffering of
-/// any export format.
+/// any export format. A change of receiver starts a new Placemark, which names
+/// it in `<ExtendedData>` as `device` (GDAL/QGIS read it as a field).
 public struct KMLEncoder: ExportEncoder {
     private var segmenter: TrackSegmenter
     private var coordinates: [UInt8] = []
@@ -14,7 +15,7 @@ public struct KMLEncoder: ExportEncoder {
 
     /// An encoder that splits segments at `gap` seconds.
     public init(gap: Double = TrackSegmenter.defaultGap) {
-        segmenter = TrackSegmenter(gap: gap)
+        segmenter = TrackSegmenter(gap: gap, splitsAtDevice: true)
     }
 
     /// Appends the XML declaration, `<kml>` and `<Document>`.
@@ -73,7 +74,14 @@ public struct KMLEncoder: ExportEncoder {
         ByteText.appendXML(record.client, to: &out)
         ByteText.append(" segment \(segmenter.segmentInTrack)", to: &out)
         if record.accuracy == .reduced { ByteText.append(" (reduced accuracy)", to: &out) }
-        ByteText.append("</name>\n      <gx:Track>\n", to: &out)
+        ByteText.append("</name>\n", to: &out)
+        // Feature order puts ExtendedData after the name, before the geometry.
+        if let device = record.device {
+            ByteText.append(#"      <ExtendedData><Data name="device"><value>"#, to: &out)
+            ByteText.appendXML(device, to: &out)
+            ByteText.append("</value></Data></ExtendedData>\n", to: &out)
+        }
+        ByteText.append("      <gx:Track>\n", to: &out)
         inTrack = true
     }
 

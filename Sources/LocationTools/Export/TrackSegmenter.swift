@@ -6,7 +6,9 @@ import LocationCore
 /// (a client's log holds one client, so that is one track). A new *segment*
 /// starts when more than `gap` seconds pass between two records, when time
 /// goes backwards (two logs concatenated), or when the delivered accuracy
-/// changes (full and reduced positions are not one line).
+/// changes (full and reduced positions are not one line). A segmenter made with
+/// `splitsAtDevice` also starts a segment where the receiver (`device`) changes,
+/// for formats that name the receiver once per segment (KML).
 public struct TrackSegmenter: Sendable {
     /// The default gap: a minute without a delivery is a break in the track.
     public static let defaultGap: Double = 60
@@ -23,7 +25,10 @@ public struct TrackSegmenter: Sendable {
 
     /// Seconds between records that start a new segment.
     public var gap: Double
+    /// Whether a change of receiver starts a new segment.
+    public var splitsAtDevice: Bool
     private var last: (time: Double, client: String, accuracy: DeliveredAccuracy)?
+    private var lastDevice: String?
     /// Tracks started so far (1-based number of the current one).
     public private(set) var trackCount = 0
     /// Segments started so far in all tracks.
@@ -31,14 +36,20 @@ public struct TrackSegmenter: Sendable {
     /// Segments started so far in the current track.
     public private(set) var segmentInTrack = 0
 
-    /// A segmenter with the given gap (seconds, above 0).
-    public init(gap: Double = TrackSegmenter.defaultGap) {
+    /// A segmenter with the given gap (seconds, above 0), splitting at a change of receiver when `splitsAtDevice`.
+    public init(gap: Double = TrackSegmenter.defaultGap, splitsAtDevice: Bool = false) {
         self.gap = gap > 0 && gap.isFinite ? gap : TrackSegmenter.defaultGap
+        self.splitsAtDevice = splitsAtDevice
     }
 
     /// Where `record` falls, given the records before it.
     public mutating func boundary(for record: LogRecord) -> Boundary {
-        boundary(time: record.time, client: record.client, accuracy: record.accuracy)
+        let boundary = boundary(time: record.time, client: record.client, accuracy: record.accuracy)
+        defer { lastDevice = record.device }
+        guard boundary == .sameSegment, splitsAtDevice, record.device != lastDevice else { return boundary }
+        segmentCount += 1
+        segmentInTrack += 1
+        return .newSegment
     }
 
     /// Where a record with this time, client and accuracy falls, given the records before it.

@@ -10,7 +10,9 @@ import LocationCore
 /// added in), drops exact repeats (the same client, receiver, time and position twice,
 /// as overlapping rotated files or a log given twice hold), and splits the
 /// track where `TrackSegmenter` does: at gaps longer than the threshold, and
-/// where the client or the delivered accuracy changes.
+/// where the client or the delivered accuracy changes. Each receiver (`device`)
+/// is its own track: lines and gaps are found among one receiver's points, so two
+/// receivers' interleaved fixes never make one zigzag line.
 public struct Track: Sendable {
     /// One record, as the summary and the plot need it.
     public struct Point: Sendable, Hashable {
@@ -43,6 +45,8 @@ public struct Track: Sendable {
         /// The geodesic distance between those two records, in metres, when
         /// they belong to one line (same client and accuracy).
         public var distance: Double?
+        /// The receiver both records came from (`nil` for records naming none).
+        public var device: String? = nil
         /// `end - start`.
         public var seconds: Double { end - start }
     }
@@ -51,10 +55,10 @@ public struct Track: Sendable {
     public private(set) var points: [Point]
     /// The clients the records were delivered to, in order of first appearance.
     public private(set) var clients: [String]
-    /// Where each line starts: indices into `points`, the first 0; a line
-    /// ends where the next starts (or at the end). Lines break at gaps and
-    /// where the client or accuracy changes.
-    public private(set) var lineStarts: [Int]
+    /// The lines, each the indices into `points` of one receiver's records in
+    /// time order, ordered by their first index. Lines break at gaps and where
+    /// the client or accuracy changes, and never join two receivers.
+    public private(set) var lines: [[Int]]
     /// Gaps longer than `gapThreshold`, in time order.
     public private(set) var gaps: [Gap]
     /// Records left out because they repeat one already in the track.
@@ -74,30 +78,36 @@ public struct Track: Sendable {
         self.clients = clients
         self.repeats = repeats
         gapThreshold = gap
-        var segmenter = TrackSegmenter(gap: gap)
-        var starts: [Int] = []
+        // One segmenter per receiver: a receiver's line continues across another's fixes in between.
+        var segmenters: [String?: TrackSegmenter] = [:]
+        var openLine: [String?: Int] = [:]
+        var lines: [[Int]] = []
         var gaps: [Gap] = []
         for (index, point) in points.enumerated() {
+            var segmenter = segmenters[point.device] ?? TrackSegmenter(gap: gap)
+            let before = openLine[point.device].flatMap { lines[$0].last }.map { points[$0] }
             let boundary = segmenter.boundary(time: point.time, client: clients[point.client], accuracy: point.accuracy)
-            if boundary != .sameSegment { starts.append(index) }
-            guard index > 0 else { continue }
-            let before = points[index - 1]
-            if point.time - before.time > segmenter.gap {
+            segmenters[point.device] = segmenter
+            if boundary == .sameSegment, let line = openLine[point.device] {
+                lines[line].append(index)
+            } else {
+                openLine[point.device] = lines.count
+                lines.append([index])
+            }
+            if let before, point.time - before.time > segmenter.gap {
                 let sameLine = before.client == point.client && before.accuracy == point.accuracy
                 gaps.append(
-                    Gap(start: before.time, end: point.time, distance: sameLine ? Self.distance(before, point) : nil))
+                    Gap(
+                        start: before.time, end: point.time, distance: sameLine ? Self.distance(before, point) : nil,
+                        device: point.device))
             }
         }
-        lineStarts = starts
+        self.lines = lines
         self.gaps = gaps
     }
 
-    /// The index ranges of the lines, in order.
-    public var lines: [Range<Int>] {
-        lineStarts.indices.map { i in
-            lineStarts[i]..<(i + 1 < lineStarts.count ? lineStarts[i + 1] : points.count)
-        }
-    }
+    /// The receivers the points name, in order of first appearance (`nil` for points naming none).
+    public var devices: [String?] { ReceiverGroups(points).groups.map(\.device) }
 
     /// WGS-84 geodesic distance between two points, in metres.
     public static func distance(_ a: Point, _ b: Point) -> Double {

@@ -36,6 +36,8 @@ public struct TrackPlot: Sendable {
         AccuracyBand(limit: 25, colour: "#f46d43", label: "≤ 25 m"),
         AccuracyBand(limit: .infinity, colour: "#b2182b", label: "> 25 m"),
     ]
+    /// The dash patterns of the receivers' lines, in order of first appearance (the first solid).
+    static let dashes = ["", "6 3", "2 3", "8 3 2 3"]
     /// The colour of a fix without a horizontal error estimate.
     public static let unknownColour = "#8c8c8c"
 
@@ -167,12 +169,23 @@ public struct TrackPlot: Sendable {
         // Lines, broken at gaps.
         ByteText.append(##"<g id="track" fill="none" stroke="#555555" stroke-width="1.5" stroke-linejoin="round" stroke-linecap="round">"##, to: &out)
         ByteText.append("\n", to: &out)
+        let devices = track.devices
         for line in track.lines where line.count > 1 {
-            ByteText.append(#"<polyline points=""#, to: &out)
+            ByteText.append("<polyline ", to: &out)
+            // Only with several receivers: one receiver's plot stays as it was drawn before receivers were named.
+            if devices.count > 1, let device = points[line[0]].device {
+                ByteText.append(#"data-device=""#, to: &out)
+                ByteText.appendXML(device, to: &out)
+                ByteText.append(#"" "#, to: &out)
+            }
+            // Several receivers: each its own dash pattern (the first solid), so crossing tracks stay apart.
+            let dashes = devices.firstIndex(of: points[line[0]].device).map { Self.dashes[$0 % Self.dashes.count] } ?? ""
+            if devices.count > 1, !dashes.isEmpty { ByteText.append(#"stroke-dasharray="\#(dashes)" "#, to: &out) }
+            ByteText.append(#"points=""#, to: &out)
             var lastX = -1e9, lastY = -1e9
             for i in line {
                 let px = x(i), py = y(i)
-                if i != line.upperBound - 1, abs(px - lastX) < 0.75 && abs(py - lastY) < 0.75 { continue }
+                if i != line.last, abs(px - lastX) < 0.75 && abs(py - lastY) < 0.75 { continue }
                 if lastX > -1e9 { out.append(UInt8(ascii: " ")) }
                 number(px, &out)
                 out.append(UInt8(ascii: ","))
@@ -305,7 +318,8 @@ public struct TrackPlot: Sendable {
         let first = "\(who): \(TextFormat.dateTime(start)) to "
             + (sameDay ? TextFormat.clock(end) + " UTC" : TextFormat.dateTime(end)) + " (\(SummaryRenderer.duration(duration)))"
         var figures = [
-            SummaryRenderer.count(summary.fixes, "fix", "fixes"), SummaryRenderer.length(summary.distance),
+            SummaryRenderer.count(summary.fixes, "fix", "fixes"),
+            summary.receivers.count > 1 ? SummaryRenderer.distanceText(summary) : SummaryRenderer.length(summary.distance),
             summary.gaps.isEmpty
                 ? "no gaps over \(SummaryRenderer.seconds(summary.gapThreshold))"
                 : SummaryRenderer.count(summary.gaps.count, "gap", "gaps") + " over \(SummaryRenderer.seconds(summary.gapThreshold))",

@@ -9,6 +9,10 @@ import LocationCore
 ///   delivered accuracy, gaps included (a gap is bridged by the geodesic
 ///   between the records either side of it, and each gap says how far that
 ///   is); a change of client or accuracy is not a step along the track.
+///   Each receiver (`device`) is its own track with its own distance
+///   (`receivers`), never summed with another's: two receivers carried side by
+///   side would double the figure, and their fixes interleaved would zigzag.
+///   With several receivers `distance` is that of the one with the most fixes.
 /// * `horizontalErrorMedian`, `horizontalError95`: percentiles of the
 ///   full-accuracy records' `hAcc`, by linear interpolation between closest ranks (as
 ///   numpy's default and Python's `statistics.quantiles(method="inclusive")`). A
@@ -22,8 +26,10 @@ public struct TrackSummary: Sendable, Hashable {
     public var start: Double?
     /// The last record's time, when there is one.
     public var end: Double?
-    /// Metres along the track.
+    /// Metres along the track (with several receivers, the one with the most fixes).
     public var distance: Double
+    /// Each receiver's own track, in order of its first record.
+    public var receivers: [ReceiverTrack]
     /// Gaps longer than `gapThreshold`.
     public var gaps: [Track.Gap]
     /// Seconds between two records that make a gap.
@@ -48,6 +54,16 @@ public struct TrackSummary: Sendable, Hashable {
     public var badLines: Int
     /// Records left out because they repeat one already counted.
     public var repeats: Int
+
+    /// One receiver's track: how many records and how far.
+    public struct ReceiverTrack: Sendable, Hashable {
+        /// The receiver (`device`), or `nil` for records naming none.
+        public var device: String?
+        /// Its records.
+        public var fixes: Int
+        /// Metres along its track, gaps within one client and accuracy bridged.
+        public var distance: Double
+    }
 
     /// `end - start`, when there are records.
     public var duration: Double? {
@@ -79,15 +95,19 @@ public struct TrackSummary: Sendable, Hashable {
         self.bytes = bytes
         self.badLines = badLines
         repeats = track.repeats
-        var total = 0.0
+        var distances: [String?: Double] = [:]
         for line in track.lines where line.count > 1 {
-            for i in line.index(after: line.lowerBound)..<line.upperBound {
-                total += Track.distance(points[i - 1], points[i])
+            let device = points[line[0]].device
+            for (a, b) in zip(line, line.dropFirst()) {
+                distances[device, default: 0] += Track.distance(points[a], points[b])
             }
         }
         // Lines break at gaps too; the gaps within one client and accuracy are steps along the track.
-        for gap in track.gaps { total += gap.distance ?? 0 }
-        distance = total
+        for gap in track.gaps { distances[gap.device, default: 0] += gap.distance ?? 0 }
+        receivers = ReceiverGroups(points).groups.map { group in
+            ReceiverTrack(device: group.device, fixes: group.points.count, distance: distances[group.device] ?? 0)
+        }
+        distance = receivers.max { $0.fixes < $1.fixes }?.distance ?? 0
         var modes: [FixMode: Int] = [:]
         var accuracies: [DeliveredAccuracy: Int] = [:]
         var errors: [Double] = []
@@ -125,6 +145,19 @@ public struct TrackSummary: Sendable, Hashable {
         if let end { members.append(("end", .string(UTCTime.format(end)))) }
         if let duration { members.append(("duration_s", .number(Self.rounded(duration)))) }
         members.append(("distance_m", .number(Self.rounded(distance))))
+        if receivers.contains(where: { $0.device != nil }) {
+            members.append(
+                (
+                    "receivers",
+                    .array(
+                        receivers.map { r in
+                            // A receiver left unnamed by its records has no `device` key (the JSON carries no nulls).
+                            .object(
+                                (r.device.map { [("device", JSONValue.string($0))] } ?? [])
+                                    + [("fixes", .number(Double(r.fixes))), ("distance_m", .number(Self.rounded(r.distance)))])
+                        })
+                ))
+        }
         members.append(("gap_threshold_s", .number(gapThreshold)))
         members.append(
             (
@@ -136,6 +169,7 @@ public struct TrackSummary: Sendable, Hashable {
                             ("seconds", .number(Self.rounded(gap.seconds))),
                         ]
                         if let d = gap.distance { entry.append(("distance_m", .number(Self.rounded(d)))) }
+                        if let device = gap.device { entry.append(("device", .string(device))) }
                         return .object(entry)
                     })
             ))

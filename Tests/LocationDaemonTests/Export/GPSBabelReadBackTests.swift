@@ -9,7 +9,8 @@ import TestSupport
 /// and, where the format carries them, the same times.
 @Suite(.enabled(if: GPSBabel.isInstalled, "gpsbabel is not installed (scripts/install-deps installs it)"))
 struct GPSBabelReadBackTests {
-    /// A 2-client log of 1500 records with gaps, an accuracy change, and optional fields coming and going.
+    /// A 2-client log of 1500 records with gaps, an accuracy change, optional fields coming and going,
+    /// and the receiver changing (a new KML Placemark, a CSV `device` column gpsbabel must skip).
     static let records: [LogRecord] = {
         var records: [LogRecord] = []
         var t = UTCTime.seconds(year: 2026, month: 3, day: 14, hour: 23, minute: 50, second: 1)
@@ -22,6 +23,7 @@ struct GPSBabelReadBackTests {
                     altitude: i % 3 == 0 ? nil : 40 + Double(i % 17) * 0.1, horizontalError: 4.8,
                     verticalError: nil, speed: i % 5 == 0 ? nil : 1.4, course: Double(i % 360),
                     mode: i % 4 == 0 ? .twoD : .threeD, satellites: i % 2 == 0 ? 9 : nil,
+                    device: i % 150 < 100 ? "/dev/ttyACM0" : (i % 150 < 140 ? "/dev/tty,USB0" : nil),
                     accuracy: (900..<950).contains(i) ? .reduced : .full, client: client))
         }
         return records

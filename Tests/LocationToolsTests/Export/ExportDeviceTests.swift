@@ -2,7 +2,8 @@ import Testing
 @testable import LocationCore
 import LocationTools
 
-/// #29: exports name the receiver of each record that names one (GPX `<src>`, GeoJSON `device`),
+/// #29: exports name the receiver of each record that names one (GPX `<src>`, GeoJSON `device`,
+/// KML `ExtendedData` per Placemark, a CSV `device` column),
 /// and records without one export as before.
 @Suite struct ExportDeviceTests {
     static let records = [
@@ -26,6 +27,29 @@ import LocationTools
         let json = Self.text(.geojson)
         #expect(json.contains(#""device":"/dev/tty<USB>0""#), "\(json)")
         #expect(json.components(of: #""device""#) == 1)
+    }
+
+    @Test func kmlNamesTheReceiverOfEachPlacemarkAndStartsOneWhereItChanges() {
+        let kml = Self.text(.kml)
+        #expect(
+            kml.contains(
+                "<name>logger segment 1</name>\n      <ExtendedData><Data name=\"device\"><value>/dev/tty&lt;USB&gt;0</value></Data></ExtendedData>\n      <gx:Track>"),
+            "\(kml)")
+        #expect(kml.components(of: "<ExtendedData>") == 1)
+        // The second record names no receiver: a segment of its own, with no ExtendedData.
+        #expect(kml.components(of: "<Placemark>") == 2)
+        #expect(kml.contains("<name>logger segment 2</name>\n      <gx:Track>"), "\(kml)")
+    }
+
+    @Test func csvHasADeviceColumnAfterGPSLoggers() {
+        let lines = Self.text(.csv).split(separator: "\n").map(String.init)
+        #expect(lines[0].hasSuffix(",profile_name,battery_charging,device"))
+        #expect(lines[1].hasSuffix(",logger,,/dev/tty<USB>0"), "\(lines[1])")
+        #expect(lines[2].hasSuffix(",logger,,"), "\(lines[2])")
+        let comma = Exporter.document(
+            [LogRecord(time: ExportSamples.t0, latitude: 1, longitude: 2, mode: .threeD, device: "/dev/a,b", accuracy: .full, client: "c")],
+            format: .csv, gap: TrackSegmenter.defaultGap)
+        #expect(String(decoding: comma, as: UTF8.self).hasSuffix(",c,,\"/dev/a,b\"\n"))
     }
 }
 

@@ -130,13 +130,13 @@ enum ExportSamples {
     @Test func csvUsesGPSLoggersColumnsAndQuotesWhereNeeded() throws {
         let csv = ExportSamples.text(.csv)
         let lines = csv.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines[0] == "time,lat,lon,elevation,accuracy,bearing,speed,satellites,provider,hdop,vdop,pdop,geoidheight,ageofdgpsdata,dgpsid,activity,battery,annotation,timestamp_ms,time_offset,distance,starttimestamp_ms,profile_name,battery_charging")
+        #expect(lines[0] == "time,lat,lon,elevation,accuracy,bearing,speed,satellites,provider,hdop,vdop,pdop,geoidheight,ageofdgpsdata,dgpsid,activity,battery,annotation,timestamp_ms,time_offset,distance,starttimestamp_ms,profile_name,battery_charging,device")
         #expect(lines.count == 12 && lines[11].isEmpty)
         let t0ms = Int64(ExportSamples.t0 * 1000)
-        #expect(lines[1] == "2026-03-14T23:50:01.000Z,52.3765432,4.8954321,3.5,4.8,0.0,1.25,9,gps,,,,,,,,,,\(t0ms),2026-03-14T23:50:01.000+00:00,,\(t0ms),logger,")
-        for line in lines[1...8] { #expect(line.split(separator: ",", omittingEmptySubsequences: false).count == 24, "\(line)") }
+        #expect(lines[1] == "2026-03-14T23:50:01.000Z,52.3765432,4.8954321,3.5,4.8,0.0,1.25,9,gps,,,,,,,,,,\(t0ms),2026-03-14T23:50:01.000+00:00,,\(t0ms),logger,,")
+        for line in lines[1...8] { #expect(line.split(separator: ",", omittingEmptySubsequences: false).count == 25, "\(line)") }
         #expect(lines[9].contains(",reduced,"))
-        #expect(lines[10].hasSuffix(#","a<b>&""c"",d'","#))
+        #expect(lines[10].hasSuffix(#","a<b>&""c"",d'",,"#))
         // A new client restarts the start timestamp.
         #expect(lines[10].contains(",\(t0ms + 129_000),\"a<b>"))
     }
