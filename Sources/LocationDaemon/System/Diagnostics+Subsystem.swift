@@ -15,7 +15,7 @@ extension Diagnostics {
 
         /// Writes one line at `level`, built only when it is written.
         public func log(_ level: Level, _ message: @autoclosure () -> String) {
-            guard Diagnostics.isEnabled(level) else { return }
+            // Diagnostics.log takes an autoclosure too: below the threshold, nothing is built.
             Diagnostics.log(level, name + ": " + message())
         }
 

@@ -41,7 +41,7 @@ public enum Diagnostics {
     }
 
     /// Whether a line at `level` would be written now.
-    public static func isEnabled(_ level: Level) -> Bool { level.rawValue <= threshold.load(ordering: .relaxed) }
+    private static func isEnabled(_ level: Level) -> Bool { level.rawValue <= threshold.load(ordering: .relaxed) }
 
     /// Writes one line at `level`. The message is built only when the line is
     /// written: a debug line costs nothing below the threshold.
