@@ -15,6 +15,11 @@ import LocationCore
 ///   accuracy). Each fix is a dot coloured by its horizontal error
 ///   (`AccuracyBand`); a dot less than 1.5 px from the last one drawn in the
 ///   same colour is left out, so a day at 1 Hz stays a small file.
+/// * Reduced-accuracy records are grid-cell centres, not what the receiver
+///   measured (#32): they are drawn apart as hollow grey squares on grey
+///   lines, are not counted in the accuracy legend, and do not set the map's
+///   extent while the track has full-accuracy records; the map is clipped to
+///   its frame, so a cell centre kilometres away does not shrink the track.
 /// * Marks: start (green ring) and end (red square), a scale bar, north.
 /// * The title (and the SVG `<title>`) carries the summary's main figures.
 public struct TrackPlot: Sendable {
@@ -40,6 +45,8 @@ public struct TrackPlot: Sendable {
     static let dashes = ["", "6 3", "2 3", "8 3 2 3"]
     /// The colour of a fix without a horizontal error estimate.
     public static let unknownColour = "#8c8c8c"
+    /// The colour of reduced-accuracy records (grid cells): their lines and hollow squares.
+    public static let reducedColour = "#9e9e9e"
 
     /// The document's width in pixels.
     public static let width = 960.0
@@ -70,7 +77,9 @@ public struct TrackPlot: Sendable {
         var north: [Double]
         var minEast = 0.0, maxEast = 0.0, minNorth = 0.0, maxNorth = 0.0
 
-        init(_ points: [Track.Point]) {
+        /// `points` projected; the extent (`minEast`…`maxNorth`) covers only the points
+        /// `inExtent` accepts, or every point when it accepts none.
+        init(_ points: [Track.Point], inExtent: (Track.Point) -> Bool = { _ in true }) {
             guard let first = points.first else {
                 east = []
                 north = []
@@ -100,17 +109,22 @@ public struct TrackPlot: Sendable {
             let latMid = (minLat + maxLat) / 2
             east = relative.map { ($0 - lonMid) * eastPerDegree }
             north = points.map { ($0.latitude - latMid) * northPerDegree }
-            minEast = east.min() ?? 0
-            maxEast = east.max() ?? 0
-            minNorth = north.min() ?? 0
-            maxNorth = north.max() ?? 0
+            var chosen = points.indices.filter { inExtent(points[$0]) }
+            if chosen.isEmpty { chosen = Array(points.indices) }
+            let east = east, north = north
+            minEast = chosen.map { east[$0] }.min() ?? 0
+            maxEast = chosen.map { east[$0] }.max() ?? 0
+            minNorth = chosen.map { north[$0] }.min() ?? 0
+            maxNorth = chosen.map { north[$0] }.max() ?? 0
         }
     }
 
     /// The SVG document, UTF-8.
     public func svg() -> [UInt8] {
         let points = track.points
-        let projection = Projection(points)
+        // Grid cells do not set the extent while there is a measured position to show.
+        let projection = Projection(points) { $0.accuracy == .full }
+        let reducedCount = points.count { $0.accuracy == .reduced }
         // Metres shown: the track's extent with 5 % room, at least 100 m across.
         let spanEast = max(projection.maxEast - projection.minEast, 1) * 1.1
         let spanNorth = max(projection.maxNorth - projection.minNorth, 1) * 1.1
@@ -118,7 +132,8 @@ public struct TrackPlot: Sendable {
         var scale = min(mapWidth / spanEast, Self.mapHeight / spanNorth)
         scale = min(scale, mapWidth / 100)
         let mapHeight = min(Self.mapHeight, max(spanNorth * scale, 160))
-        let height = Self.top + mapHeight + Self.bottom
+        // A second legend line for the grid cells.
+        let height = Self.top + mapHeight + Self.bottom + (reducedCount > 0 ? 22 : 0)
         let centreX = Self.margin + mapWidth / 2
         let centreY = Self.top + mapHeight / 2
         let midEast = (projection.minEast + projection.maxEast) / 2
@@ -165,6 +180,16 @@ public struct TrackPlot: Sendable {
         number(mapHeight, &out)
         ByteText.append(##"" fill="#f7f7f2" stroke="#cccccc"/>"##, to: &out)
         ByteText.append("\n", to: &out)
+        // What lies outside the extent (grid cells far off) is cut at the frame.
+        ByteText.append(#"<clipPath id="map"><rect x=""#, to: &out)
+        number(Self.margin, &out)
+        ByteText.append(#"" y=""#, to: &out)
+        number(Self.top, &out)
+        ByteText.append(#"" width=""#, to: &out)
+        number(mapWidth, &out)
+        ByteText.append(#"" height=""#, to: &out)
+        number(mapHeight, &out)
+        ByteText.append("\"/></clipPath>\n<g clip-path=\"url(#map)\">\n", to: &out)
 
         // Lines, broken at gaps.
         ByteText.append(##"<g id="track" fill="none" stroke="#555555" stroke-width="1.5" stroke-linejoin="round" stroke-linecap="round">"##, to: &out)
@@ -172,6 +197,11 @@ public struct TrackPlot: Sendable {
         let devices = track.devices
         for line in track.lines where line.count > 1 {
             ByteText.append("<polyline ", to: &out)
+            if points[line[0]].accuracy == .reduced {
+                ByteText.append(#"class="reduced" stroke=""#, to: &out)
+                ByteText.append(Self.reducedColour, to: &out)
+                ByteText.append(#"" "#, to: &out)
+            }
             // Only with several receivers: one receiver's plot stays as it was drawn before receivers were named.
             if devices.count > 1, let device = points[line[0]].device {
                 ByteText.append(#"data-device=""#, to: &out)
@@ -200,7 +230,16 @@ public struct TrackPlot: Sendable {
         // Fixes, one group per colour band.
         var byBand = [[Int]](repeating: [], count: Self.bands.count + 1)
         var lastDrawn = [(x: Double, y: Double)?](repeating: nil, count: Self.bands.count + 1)
+        var reduced: [Int] = []
+        var lastReduced: (x: Double, y: Double)?
         for i in points.indices {
+            if points[i].accuracy == .reduced {
+                let px = x(i), py = y(i)
+                if let last = lastReduced, (px - last.x) * (px - last.x) + (py - last.y) * (py - last.y) < 2.25 { continue }
+                lastReduced = (px, py)
+                reduced.append(i)
+                continue
+            }
             let band = Self.band(of: points[i].horizontalError)
             let px = x(i), py = y(i)
             if let last = lastDrawn[band], (px - last.x) * (px - last.x) + (py - last.y) * (py - last.y) < 2.25 { continue }
@@ -221,6 +260,21 @@ public struct TrackPlot: Sendable {
             }
             ByteText.append("</g>\n", to: &out)
         }
+        if !reduced.isEmpty {
+            ByteText.append(#"<g id="reduced" fill="none" stroke=""#, to: &out)
+            ByteText.append(Self.reducedColour, to: &out)
+            ByteText.append("\" stroke-width=\"1.5\">\n", to: &out)
+            for i in reduced {
+                ByteText.append(#"<rect x=""#, to: &out)
+                number(x(i) - 3, &out)
+                ByteText.append(#"" y=""#, to: &out)
+                number(y(i) - 3, &out)
+                ByteText.append(#"" width="6" height="6"/>"#, to: &out)
+                out.append(0x0A)
+            }
+            ByteText.append("</g>\n", to: &out)
+        }
+        ByteText.append("</g>\n", to: &out)
 
         // Start and end.
         if !points.isEmpty {
@@ -276,7 +330,7 @@ public struct TrackPlot: Sendable {
 
         // Legend: horizontal accuracy bands with their counts.
         var counts = [Int](repeating: 0, count: Self.bands.count + 1)
-        for point in points { counts[Self.band(of: point.horizontalError)] += 1 }
+        for point in points where point.accuracy == .full { counts[Self.band(of: point.horizontalError)] += 1 }
         var legendX = Self.margin
         let legendY = barY + 32
         ByteText.append(#"<g id="legend" font-size="13"><text x=""#, to: &out)
@@ -303,6 +357,29 @@ public struct TrackPlot: Sendable {
             ByteText.appendXML(text, to: &out)
             ByteText.append("</text>\n", to: &out)
             legendX += 30 + 7.5 * Double(text.count)
+        }
+        if reducedCount > 0 {
+            // Cells off the map are counted, so none is missing without a word.
+            let outside = points.indices.count { i in
+                points[i].accuracy == .reduced
+                    && (!(Self.margin...(Self.margin + mapWidth)).contains(x(i)) || !(Self.top...(Self.top + mapHeight)).contains(y(i)))
+            }
+            let text = "reduced accuracy: grid cells, not measured positions (\(reducedCount)"
+                + (outside > 0 ? ", \(outside) outside the map)" : ")")
+            legendX = Self.margin + 150
+            ByteText.append(#"<rect x=""#, to: &out)
+            number(legendX + 2, &out)
+            ByteText.append(#"" y=""#, to: &out)
+            number(legendY + 19, &out)
+            ByteText.append(#"" width="6" height="6" fill="none" stroke=""#, to: &out)
+            ByteText.append(Self.reducedColour, to: &out)
+            ByteText.append(#"" stroke-width="1.5"/><text x=""#, to: &out)
+            number(legendX + 14, &out)
+            ByteText.append(#"" y=""#, to: &out)
+            number(legendY + 26, &out)
+            ByteText.append("\">", to: &out)
+            ByteText.appendXML(text, to: &out)
+            ByteText.append("</text>\n", to: &out)
         }
         ByteText.append("</g>\n</svg>\n", to: &out)
         return out

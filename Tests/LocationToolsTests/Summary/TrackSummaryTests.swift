@@ -162,6 +162,32 @@ import Testing
         #expect(svg.contains("13 fixes"))
     }
 
+    /// #32: a reduced record is a grid cell's centre, kilometres from where the receiver was:
+    /// it neither sets the map's extent nor counts in the accuracy legend, and is drawn apart.
+    @Test func reducedCellsDoNotSetTheExtentAndAreDrawnApart() throws {
+        var records = (0..<10).map { TrackSummaryTests.record(Double($0), 35.68, 139.76 + Double($0) * 1e-5, hAcc: 2) }
+        // Two cell centres about 3 km away.
+        records.append(TrackSummaryTests.record(10, 35.70, 139.79, hAcc: 3000, accuracy: .reduced))
+        records.append(TrackSummaryTests.record(11, 35.70, 139.79, hAcc: 3000, accuracy: .reduced))
+        let track = Track(records, gap: 10)
+        let projection = TrackPlot.Projection(track.points) { $0.accuracy == .full }
+        #expect(projection.maxEast - projection.minEast < 10, "the 9 m of full-accuracy track, not the 3 km to the cell")
+        #expect(projection.maxNorth - projection.minNorth < 1)
+        let svg = String(decoding: TrackPlot(track, summary: TrackSummary(track, bytes: 0)).svg(), as: UTF8.self)
+        #expect(svg.contains("≤ 3 m (10)"), "only the full-accuracy records in the bands")
+        #expect(!svg.contains("> 25 m (2)"), "a cell's 3 km is not a receiver error")
+        #expect(svg.contains("reduced accuracy: grid cells, not measured positions (2, 2 outside the map)"))
+        let group = try #require(svg.range(of: #"<g id="reduced""#))
+        #expect(svg[group.lowerBound...].components(separatedBy: "<rect").count - 1 >= 1)
+        #expect(svg.contains(#"clip-path="url(#map)""#), "what lies outside the extent is cut at the frame")
+        // A track of reduced records only is still drawn, its extent from the cells.
+        let onlyReduced = Track(Array(records.suffix(2)), gap: 10)
+        let cellProjection = TrackPlot.Projection(onlyReduced.points) { $0.accuracy == .full }
+        #expect(cellProjection.east.count == 2 && cellProjection.maxEast == cellProjection.minEast)
+        let cells = String(decoding: TrackPlot(onlyReduced, summary: TrackSummary(onlyReduced, bytes: 0)).svg(), as: UTF8.self)
+        #expect(cells.contains("(2)") && cells.hasSuffix("</svg>\n"))
+    }
+
     @Test func bandsAndNiceLengths() {
         #expect(TrackPlot.band(of: 2) == 0 && TrackPlot.band(of: 3) == 0 && TrackPlot.band(of: 4) == 1)
         #expect(TrackPlot.band(of: 5000) == TrackPlot.bands.count - 1 && TrackPlot.band(of: nil) == TrackPlot.bands.count)
