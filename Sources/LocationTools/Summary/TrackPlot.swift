@@ -169,27 +169,23 @@ public struct TrackPlot: Sendable {
             ByteText.appendXML(line, to: &out)
             ByteText.append("</text>\n", to: &out)
         }
-        // Map frame.
-        ByteText.append(#"<rect x=""#, to: &out)
-        number(Self.margin, &out)
-        ByteText.append(#"" y=""#, to: &out)
-        number(Self.top, &out)
-        ByteText.append(#"" width=""#, to: &out)
-        number(mapWidth, &out)
-        ByteText.append(#"" height=""#, to: &out)
-        number(mapHeight, &out)
-        ByteText.append(##"" fill="#f7f7f2" stroke="#cccccc"/>"##, to: &out)
-        ByteText.append("\n", to: &out)
-        // What lies outside the extent (grid cells far off) is cut at the frame.
-        ByteText.append(#"<clipPath id="map"><rect x=""#, to: &out)
-        number(Self.margin, &out)
-        ByteText.append(#"" y=""#, to: &out)
-        number(Self.top, &out)
-        ByteText.append(#"" width=""#, to: &out)
-        number(mapWidth, &out)
-        ByteText.append(#"" height=""#, to: &out)
-        number(mapHeight, &out)
-        ByteText.append("\"/></clipPath>\n<g clip-path=\"url(#map)\">\n", to: &out)
+        // Map frame; what lies outside the extent (grid cells far off) is cut at it.
+        func frame() {
+            ByteText.append(#"<rect x=""#, to: &out)
+            number(Self.margin, &out)
+            ByteText.append(#"" y=""#, to: &out)
+            number(Self.top, &out)
+            ByteText.append(#"" width=""#, to: &out)
+            number(mapWidth, &out)
+            ByteText.append(#"" height=""#, to: &out)
+            number(mapHeight, &out)
+            ByteText.append("\"", to: &out)
+        }
+        frame()
+        ByteText.append(##" fill="#f7f7f2" stroke="#cccccc"/>"##, to: &out)
+        ByteText.append("\n<clipPath id=\"map\">", to: &out)
+        frame()
+        ByteText.append("/></clipPath>\n<g clip-path=\"url(#map)\">\n", to: &out)
 
         // Lines, broken at gaps.
         ByteText.append(##"<g id="track" fill="none" stroke="#555555" stroke-width="1.5" stroke-linejoin="round" stroke-linecap="round">"##, to: &out)
