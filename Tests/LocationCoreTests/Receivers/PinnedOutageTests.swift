@@ -21,10 +21,10 @@ import Testing
         return E.engine([E.client("best", authorization: .always), pinned])
     }
 
-    /// Feeds seconds 0..<`seconds` (A's fix, then B's), ticking once a second; returns every effect with its second.
-    static func run(_ engine: inout Engine, seconds: Int, _ second: (Int) -> Second) -> [(at: Int, effect: Effect)] {
+    /// Feeds seconds `from`..<`seconds` (A's fix, then B's), ticking once a second; returns every effect with its second.
+    static func run(_ engine: inout Engine, from: Int = 0, seconds: Int, _ second: (Int) -> Second) -> [(at: Int, effect: Effect)] {
         var out: [(Int, Effect)] = []
-        for t in 0..<seconds {
+        for t in from..<seconds {
             let now = E.t0 + Double(t)
             let s = second(t)
             var fixes: [Fix] = []
@@ -145,6 +145,21 @@ import Testing
             if case .deliver(let d) = e.effect, d.fix.device == "B" { e.at } else { nil }
         }
         #expect(fromB.first == 7, "B takes over failover seconds after A's last usable fix")
+    }
+
+    @Test func pinningAnotherReceiverOnReloadEndsTheOutageOfTheOldOne() throws {
+        var engine = Self.engine()
+        let before = Self.run(&engine, seconds: 10) { t in Second(a: true, b: t < 5 ? .threeD : nil) }
+        #expect(Self.unknown(before, "pinned").map(\.at) == [7])
+        var settings = engine.settings
+        settings.clients[1].receiver = "A"
+        _ = engine.handle(settings, now: E.t0 + 10)
+        var after = Self.run(&engine, from: 10, seconds: 20) { _ in Second(a: true, b: nil) }
+        #expect(after.contains { if case .deliver(let d) = $0.effect { d.client == "pinned" && d.fix.device == "A" } else { false } })
+        #expect(engine.status(now: E.t0 + 19.5).clients.first { $0.authorization.client == "pinned" }?.delivering == true)
+        // A stops too: a new outage, told again.
+        for t in 20..<25 { after += engine.handle(.tick, now: E.t0 + Double(t)).map { (t, $0) } }
+        #expect(Self.unknown(after, "pinned").map(\.at) == [22])
     }
 
     @Test func ticksAloneStartThePinnedOutageWhenNoReceiverReports() {
