@@ -78,7 +78,10 @@ struct ProgramRunTests {
         #expect(objects.prefix(3).compactMap { $0["class"]?.stringValue } == ["VERSION", "DEVICES", "WATCH"])
         #expect(objects.first?["proto_major"]?.intValue == 3)
         let piped = tpvs(pipe.output)
-        #expect(piped.count == 12)
+        // The receiver is announced with a DEVICE notice before its first TPV, as gpsd announces one it adds.
+        #expect(piped.count == 11)
+        let notice = objects.dropFirst(3).first
+        #expect(notice?["class"]?.stringValue == "DEVICE", "\(pipe.output)")
         var log = logByTime(setup)
         for tpv in piped {
             let time = try #require(tpv["time"]?.stringValue)
@@ -86,7 +89,9 @@ struct ProgramRunTests {
             #expect(tpv["lat"]?.numberValue == FixedDecimal.format(record.latitude, decimals: 7).flatMap(Double.init))
             #expect(tpv["lon"]?.numberValue == FixedDecimal.format(record.longitude, decimals: 7).flatMap(Double.init))
             #expect(tpv["mode"]?.intValue == record.mode.rawValue)
-            #expect(tpv["device"]?.stringValue == "locationd:qgis")
+            // The receiver's path as gpsd names it (gpsfake's pty), as the log's `device`.
+            #expect(tpv["device"]?.stringValue == record.device && record.device?.hasPrefix("/dev/") == true)
+            #expect(notice?["path"]?.stringValue == record.device)
         }
 
         // A python gps session on the Unix socket, listed by status while it watches.
@@ -235,8 +240,9 @@ struct ProgramRunTests {
         let message = jsonObjects(refused.output).first { $0["class"]?.stringValue == "ERROR" }?["message"]?.stringValue
         #expect(message?.contains("uid 65534 is not in allow_users or allow_groups of [client.qgis]") == true, "\(refused.output)")
         // root is let in.
-        let allowed = try await ChildProcess.run(["gpspipe", "-w", "-n", "5", "127.0.0.1:\(setup.port)"], timeout: 90)
-        #expect(tpvs(allowed.output).count == 2)
+        // VERSION, DEVICES, WATCH, the receiver's DEVICE notice (the first program to watch), two TPVs.
+        let allowed = try await ChildProcess.run(["gpspipe", "-w", "-n", "6", "127.0.0.1:\(setup.port)"], timeout: 90)
+        #expect(tpvs(allowed.output).count == 2, "\(allowed.output)")
         let report = try await setup.plane.status()
         // The kernel's EACCES never reached the daemon: only the allow-list refusal is counted.
         #expect(report.programCounts["qgis"] == ProgramCounts(refused: 1, cutOff: 0))

@@ -33,8 +33,11 @@ struct ClientState: Sendable {
     var anchor: EarthPoint?
     /// Step 6's rate limit on the monotonic clock.
     var reducedLimit = ReducedRateLimit()
-    /// Told `location-unknown` for the current outage.
+    /// Told `location-unknown` for the current outage (the source's, or for a pinned client its receiver's).
     var outageNotified = false
+    /// Its pinned receiver (`receiver = DEVICE`) has given no usable fix for `failover` seconds: its own
+    /// outage (Engine+PinnedOutage.swift).
+    var pinnedOutage = false
 
     /// The client's settings.
     var settings: ClientSettings
@@ -80,6 +83,11 @@ struct ClientState: Sendable {
 
     /// Takes new settings (SIGHUP) while keeping the permission and app state.
     mutating func configure(_ settings: ClientSettings, restricted: Bool) {
+        // Pinned to another receiver (or to none): the old one's outage is not this client's any more.
+        if settings.receiver != self.settings.receiver {
+            pinnedOutage = false
+            outageNotified = false
+        }
         self.settings = settings
         self.restricted = restricted
         accuracyLimit = settings.desiredAccuracy.limit ?? .infinity

@@ -50,6 +50,13 @@ struct DeliveryTrack: Sendable, Hashable {
         lastDrop = reason
     }
 
+    /// A fix of a receiver this client does not follow: counted, but not "the latest fix" its `why`
+    /// describes, which is its own receiver's.
+    @inline(__always)
+    mutating func otherReceiver() {
+        drops[.otherReceiver] += 1
+    }
+
     /// The accuracy gate stopped a fix whose estimate was `error` metres.
     mutating func gated(error: Double) {
         drop(.accuracyGate)

@@ -3,6 +3,8 @@
 /// Every fix the engine handles is, per client, either delivered or counted
 /// under exactly one of these (the first step it fails, in step order).
 public enum DropReason: String, Sendable, Hashable, CaseIterable, Codable {
+    /// Step 0: a fix of a receiver the client does not follow (its pinned receiver, or the one `best` clients follow).
+    case otherReceiver = "other-receiver"
     /// Step 1: Location Services are off.
     case servicesOff = "services-off"
     /// Step 2: the effective status does not grant location (ask, never, restricted).
@@ -25,6 +27,7 @@ public enum DropReason: String, Sendable, Hashable, CaseIterable, Codable {
     /// What `status` says, e.g. `accuracy gate`.
     public var phrase: String {
         switch self {
+        case .otherReceiver: "other receiver"
         case .servicesOff: "services off"
         case .notAuthorized: "not authorized"
         case .notInUse: "not in use"
@@ -73,15 +76,16 @@ extension DropReason {
     @inline(__always)
     var index: Int {
         switch self {
-        case .servicesOff: 0
-        case .notAuthorized: 1
-        case .notInUse: 2
-        case .notUpdating: 3
-        case .unusable: 4
-        case .sameEpoch: 5
-        case .accuracyGate: 6
-        case .reducedRate: 7
-        case .distanceFilter: 8
+        case .otherReceiver: 0
+        case .servicesOff: 1
+        case .notAuthorized: 2
+        case .notInUse: 3
+        case .notUpdating: 4
+        case .unusable: 5
+        case .sameEpoch: 6
+        case .accuracyGate: 7
+        case .reducedRate: 8
+        case .distanceFilter: 9
         }
     }
 }

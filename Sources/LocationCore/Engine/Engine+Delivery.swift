@@ -23,13 +23,18 @@ extension Engine {
             noteSource(fix, usable: usable, now: now, effects: &effects)
         }
         if usable, let time = fix.time {
+            endPinnedOutages(device, now: now)
             let (base, jump) = timeBases.observe(device, time: time, now: now)
             if let jump { effects.append(.event(.timeJump(jump))) }
             deliver(fix, time: time, base: base, device: device, now: now, effects: &effects)
         } else {
             // Unusable fixes deliver nothing, but they still end runs of clients that fail steps 1–3,
             // and each client counts the fix under the first step it fails.
-            for i in clients.indices where follows(i, device) {
+            for i in clients.indices {
+                guard follows(i, device) else {
+                    clients[i].track.otherReceiver()
+                    continue
+                }
                 if let refusal = eligibilityRefusal(i) {
                     clients[i].anchor = nil
                     clients[i].track.drop(refusal)
@@ -62,9 +67,11 @@ extension Engine {
                 source = .noFix
                 effects.append(.event(.source(.noFix)))
             }
-            if !outage {
+            // While another receiver gives usable fixes the choice moves to it within `failover`
+            // seconds: `best` clients are no worse off than with a silent receiver (the 5 s clock).
+            if !outage, receivers.bestFresh(now: now) == nil {
                 startOutage()
-                notifyOutage(effects: &effects)
+                notifyOutage(now: now, effects: &effects)
             }
         }
     }
@@ -76,12 +83,17 @@ extension Engine {
         return receivers.chosen == nil || receivers.chosen == device
     }
 
-    /// Steps 1–8 for every client that follows `device`; every fix not delivered is counted under its reason.
+    /// Steps 0–8 for every client; every fix not delivered is counted under its reason.
     mutating func deliver(_ fix: Fix, time: Double, base: Int, device: String, now: Double, effects: inout EffectList) {
         var fixPoint: EarthPoint?
         /// Where `fix` is in `effects.fixes` once a client gets it at full accuracy (stored once for all).
         var fullFix: Int?
-        for i in clients.indices where follows(i, device) {
+        for i in clients.indices {
+            // Step 0: the client takes another receiver's fixes (docs/sources.md, "Several receivers").
+            guard follows(i, device) else {
+                clients[i].track.otherReceiver()
+                continue
+            }
             // Steps 1–2.
             if let refusal = authorizationRefusal(i) {
                 clients[i].anchor = nil

@@ -23,7 +23,8 @@ extension Engine {
         let c = clients[i]
         let age = c.track.lastAt.map { max(0, now - $0) }
         let eligible = isEligible(i)
-        let delivering = eligible && age.map { $0 <= Self.deliveringWindow } == true
+        // A pinned client whose receiver is silent is in its outage, whatever it had a moment ago.
+        let delivering = eligible && age.map { $0 <= Self.deliveringWindow } == true && !pinnedReceiverSilent(i, now: now)
         let (reason, suggestion) = explain(i, now: now, delivering: delivering)
         return ClientStatus(
             authorization: authorization(of: i), inUse: c.inUse, updating: c.updating,
@@ -89,20 +90,10 @@ extension Engine {
             return (waiting + "the source is at the end of its file, following it\(last)", nil)
         }
         // A pinned receiver that gives nothing is this client's outage, whatever the others do.
-        if let pinned = c.settings.receiver {
-            let seen = receivers.seen[pinned]
-            let age = seen?.lastUsableAt.map { now - $0 }
-            if seen == nil {
-                let others = receivers.seen.keys.sorted().joined(separator: ", ")
-                return (
-                    waiting + "its receiver \(pinned) (receiver = \(pinned)) has not reported"
-                        + (others.isEmpty ? "" : "; receivers reporting: \(others)"), nil
-                )
-            }
-            if age.map({ $0 >= receivers.failover }) ?? true {
-                let how = age.map { "for \(TextFormat.duration($0))" } ?? "yet"
-                return (waiting + "its receiver \(pinned) (receiver = \(pinned)) has given no usable fix \(how)", nil)
-            }
+        if c.settings.receiver != nil, receivers.seen[c.settings.receiver ?? ""] == nil || pinnedReceiverSilent(i, now: now),
+            let silence = pinnedSilence(i, now: now)
+        {
+            return (waiting + silence, nil)
         }
         // `status` runs no timers: the 5 s without a usable fix may be up without an input since.
         if outage || now >= outageDeadline || c.track.lastDrop == .unusable {
@@ -135,7 +126,7 @@ extension Engine {
                     + "within the distance filter (\(filter)) of the last delivered position; \(c.track.drops[.distanceFilter]) fixes held back",
                 nil
             )
-        case .servicesOff, .notAuthorized, .notInUse, .notUpdating, .unusable, nil:
+        case .otherReceiver, .servicesOff, .notAuthorized, .notInUse, .notUpdating, .unusable, nil:
             // The steps 1–3 cases were answered above; here only time has passed without a fix.
             guard let last = lastFixArrival else { return (waiting + "waiting for the first fix from the receiver", nil) }
             return (waiting + "no fix from the receiver for \(TextFormat.duration(now - last))", nil)

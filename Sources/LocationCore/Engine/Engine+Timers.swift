@@ -5,6 +5,7 @@ extension Engine {
     /// AllowOnce.swift and TemporaryFullAccuracy.swift.
     mutating func runTimers(now: Double, effects: inout EffectList) {
         if now >= clientDeadline {
+            runPinnedTimers(now: now)
             for i in clients.indices where now >= clients[i].nextDeadline {
                 if let locate = clients[i].locate, now >= locate.deadline {
                     clients[i].locate = nil
@@ -26,7 +27,7 @@ extension Engine {
     /// Recomputes the earliest pending client timer.
     mutating func recomputeClientDeadline() {
         var earliest = Double.infinity
-        for c in clients { earliest = min(earliest, c.nextDeadline) }
+        for i in clients.indices { earliest = min(earliest, clients[i].nextDeadline, pinnedOutageDeadline(i)) }
         clientDeadline = earliest
     }
 
@@ -49,20 +50,24 @@ extension Engine {
         outageDeadline = .infinity
     }
 
-    /// A usable fix arrived: any outage is over and the 5 s clock restarts.
+    /// A usable fix arrived: any outage is over and the 5 s clock restarts. A pinned client's outage is
+    /// its receiver's (Engine+PinnedOutage.swift), not this one.
     mutating func endOutage(now: Double) {
         lastUsableAt = now
         outageDeadline = now + Self.outageDelay
         if outage {
             outage = false
-            for i in clients.indices { clients[i].outageNotified = false }
+            for i in clients.indices where clients[i].settings.receiver == nil { clients[i].outageNotified = false }
         }
     }
 
-    /// Tells each updating client that could receive fixes, once per outage, that there is no fix.
-    mutating func notifyOutage(effects: inout EffectList) {
+    /// Tells each updating client that could receive fixes, once per outage, that there is no fix: `best`
+    /// clients of the source-wide outage here, pinned ones of their receiver's.
+    mutating func notifyOutage(now: Double, effects: inout EffectList) {
+        notifyPinnedOutages(now: now, effects: &effects)
         guard outage else { return }
-        for i in clients.indices where clients[i].updating && !clients[i].outageNotified && allowsDelivery(i) {
+        for i in clients.indices
+        where clients[i].settings.receiver == nil && clients[i].updating && !clients[i].outageNotified && allowsDelivery(i) {
             clients[i].outageNotified = true
             let why =
                 switch source {

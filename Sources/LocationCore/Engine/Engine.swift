@@ -262,6 +262,8 @@ public struct Engine: Sendable {
         if startedAt == nil, now.isFinite {
             startedAt = now
             outageDeadline = now + Self.outageDelay
+            // A pinned receiver's silence counts from here (Engine+PinnedOutage.swift).
+            recomputeClientDeadline()
         }
     }
 
@@ -296,7 +298,7 @@ public struct Engine: Sendable {
             }
             if !isEligible(i) { clients[i].anchor = nil }
         }
-        notifyOutage(effects: &effects)
+        notifyOutage(now: now, effects: &effects)
         recomputeClientDeadline()
         if persistPending || savedState != before.saved {
             persistPending = deferPersist

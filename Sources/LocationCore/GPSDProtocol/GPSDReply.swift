@@ -9,15 +9,38 @@
 /// altitude is above mean sea level), `eph`, `epv`, `speed`, `track` — each
 /// only when the delivery has it. A reduced-accuracy delivery has an
 /// obfuscated position, `eph` of at least the grid, and no altitude, speed
-/// or track: the engine removed them.
+/// or track: the engine removed them. A `TPV`'s `device` is the receiver's
+/// path as gpsd names it (the log's `device`; `locationd:NAME` for an unnamed
+/// receiver), reduced or not: a path is no coordinate.
 public enum GPSDReply {
     /// gpsd's protocol version that gpsd 3.22 speaks, which its clients expect.
     public static let protocolMajor = 3
     /// The minor protocol version of gpsd 3.22.
     public static let protocolMinor = 14
 
-    /// The device name programs see for `client`: `locationd:NAME`.
+    /// The device name programs see for `client` while no named receiver is known: `locationd:NAME`.
     public static func deviceName(client: String) -> String { "locationd:\(client)" }
+
+    /// The device a record's `TPV` names: its receiver's path as gpsd names it (the log's `device`), or
+    /// `locationd:NAME` for a fix of an unnamed receiver.
+    public static func deviceName(of record: LogRecord) -> String {
+        if let device = record.device, !device.isEmpty { return device }
+        return deviceName(client: record.client)
+    }
+
+    /// A receiver a client's socket has served fixes from: its path and when it first did (UTC seconds).
+    public struct Device: Sendable, Hashable {
+        /// The receiver's path (`locationd:NAME` for an unnamed one).
+        public var path: String
+        /// When the client's socket first served one of its fixes.
+        public var activated: Double
+
+        /// A device from its parts.
+        public init(path: String, activated: Double) {
+            self.path = path
+            self.activated = activated
+        }
+    }
 
     /// `{"class":"VERSION","release":"locationd 0.1.0","rev":"0.1.0","proto_major":3,"proto_minor":14}`.
     public static func version() -> [UInt8] {
@@ -33,14 +56,28 @@ public enum GPSDReply {
         return finish(&out)
     }
 
-    /// `DEVICES` with the one device a client's socket serves; `activated`
-    /// is when the program server started (UTC seconds).
-    public static func devices(client: String, activated: Double) -> [UInt8] {
+    /// `DEVICES` with the receivers a client's socket has served fixes from, in the order it first
+    /// did; while there are none, the one device `locationd:NAME`, `activated` when the program server
+    /// started (UTC seconds).
+    public static func devices(client: String, receivers: [Device] = [], activated: Double) -> [UInt8] {
         var out: [UInt8] = []
         ByteText.append(#"{"class":"DEVICES","devices":["#, to: &out)
-        appendDevice(client: client, activated: activated, to: &out)
+        let listed = receivers.isEmpty ? [Device(path: deviceName(client: client), activated: activated)] : receivers
+        for (n, device) in listed.enumerated() {
+            if n > 0 { out.append(UInt8(ascii: ",")) }
+            appendDevice(device, to: &out)
+        }
         ByteText.append("]", to: &out)
         return finish(&out)
+    }
+
+    /// `DEVICE`, the notice gpsd sends when a receiver appears: here, when a client's socket serves the
+    /// first fix of a receiver.
+    public static func device(_ device: Device) -> [UInt8] {
+        var out: [UInt8] = []
+        appendDevice(device, to: &out)
+        out.append(contentsOf: [0x0D, 0x0A])
+        return out
     }
 
     /// `{"class":"WATCH","enable":…,"json":…,…}` as gpsd answers a watch.
@@ -83,17 +120,17 @@ public enum GPSDReply {
         return finish(&out)
     }
 
-    private static func appendDevice(client: String, activated: Double, to out: inout [UInt8]) {
+    private static func appendDevice(_ device: Device, to out: inout [UInt8]) {
         ByteText.append(#"{"class":"DEVICE","path":"#, to: &out)
-        ByteText.appendJSONString(deviceName(client: client), to: &out)
+        ByteText.appendJSONString(device.path, to: &out)
         ByteText.append(#","driver":"locationd","activated":""#, to: &out)
-        ByteText.appendUTC(activated, to: &out)
+        ByteText.appendUTC(device.activated, to: &out)
         ByteText.append(#"","flags":1}"#, to: &out)
     }
 
     private static func appendTPV(_ record: LogRecord, to out: inout [UInt8]) {
         ByteText.append(#"{"class":"TPV","device":"#, to: &out)
-        ByteText.appendJSONString(deviceName(client: record.client), to: &out)
+        ByteText.appendJSONString(deviceName(of: record), to: &out)
         ByteText.append(#","mode":"#, to: &out)
         ByteText.append(record.mode.rawValue, to: &out)
         ByteText.append(#","time":""#, to: &out)

@@ -36,6 +36,8 @@ final class ProgramConversation: ServerConversation {
     private var programs: [UInt64: Program] = [:]
     private var order: [UInt64] = []
     private var watchers: [String: Int] = [:]
+    /// Per client, the receivers its sockets have served fixes from, in order: what `DEVICES` lists.
+    private var receivers: [String: [GPSDReply.Device]] = [:]
     private var changed = false
 
     /// Serves `endpoints` (in the order of the loop's listeners).
@@ -158,7 +160,7 @@ final class ProgramConversation: ServerConversation {
         }
         switch command {
         case .watch(let watch?) where watch.enable:
-            connection.output.enqueue(GPSDReply.devices(client: endpoint.client, activated: started))
+            connection.output.enqueue(GPSDReply.devices(client: endpoint.client, receivers: receivers[endpoint.client] ?? [], activated: started))
             connection.output.enqueue(GPSDReply.watch(watch))
             if !program.watching { beginWatch(connection) }
         case .watch(let watch?):
@@ -172,7 +174,7 @@ final class ProgramConversation: ServerConversation {
         case .version:
             connection.output.enqueue(GPSDReply.version())
         case .devices:
-            connection.output.enqueue(GPSDReply.devices(client: endpoint.client, activated: started))
+            connection.output.enqueue(GPSDReply.devices(client: endpoint.client, receivers: receivers[endpoint.client] ?? [], activated: started))
         case .device:
             connection.output.enqueue(GPSDReply.error("locationd serves fixes, not a receiver: ?DEVICE cannot configure anything here"))
         case .unknown(let message):
@@ -224,11 +226,26 @@ final class ProgramConversation: ServerConversation {
 
     // MARK: Deliveries
 
+    /// Adds the receivers `records` bring to their clients' lists; returns, by record index, the
+    /// `DEVICE` notice of each record whose receiver is new to its client.
+    private func noteReceivers(_ records: [LogRecord], time: Double) -> [Int: [UInt8]] {
+        var notices: [Int: [UInt8]] = [:]
+        for (index, record) in records.enumerated() {
+            let path = GPSDReply.deviceName(of: record)
+            if receivers[record.client]?.contains(where: { $0.path == path }) == true { continue }
+            let device = GPSDReply.Device(path: path, activated: time)
+            receivers[record.client, default: []].append(device)
+            notices[index] = GPSDReply.device(device)
+        }
+        return notices
+    }
+
     func wake(_ loop: ServerLoop<ProgramConversation>, now: Double) {
         let (records, regranted) = sinks.take()
         let report = records.isEmpty ? nil : sinks.report
         let time = SystemClock.utc()
         if !records.isEmpty {
+            let notices = noteReceivers(records, time: time)
             var tpv: [Int: [UInt8]] = [:]
             var nmea: [Int: [UInt8]] = [:]
             for connection in loop.openConnections {
@@ -238,7 +255,8 @@ final class ProgramConversation: ServerConversation {
                     let bytes: [UInt8]
                     switch endpoint.kind {
                     case .gpsd:
-                        bytes = tpv[index] ?? GPSDReply.tpv(record)
+                        // A receiver new to this client is announced first, as gpsd announces one it adds.
+                        bytes = tpv[index] ?? ((notices[index] ?? []) + GPSDReply.tpv(record))
                         tpv[index] = bytes
                     case .nmea:
                         bytes = nmea[index] ?? NMEAEncoder.sentences(record)

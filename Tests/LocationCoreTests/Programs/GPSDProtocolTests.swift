@@ -58,6 +58,30 @@ import Testing
         #expect(tpv["speed"]?.numberValue == 1.185 && tpv["track"]?.numberValue == 157.6)
     }
 
+    @Test(arguments: [("/dev/ttyACM0", "/dev/ttyACM0"), ("", "locationd:qgis"), (nil, "locationd:qgis")] as [(String?, String)])
+    func aTPVNamesItsReceiverAsGpsdDoesAndAnUnnamedOneAsTheClient(device: String?, named: String) throws {
+        var record = record
+        record.device = device
+        #expect(try JSONValue.parse(GPSDReply.tpv(record).dropLast(2))["device"]?.stringValue == named)
+        let poll = try JSONValue.parse(GPSDReply.poll(client: "qgis", last: record, time: 1_773_480_700).dropLast(2))
+        #expect(poll["tpv"]?.arrayValue?.first?["device"]?.stringValue == named)
+    }
+
+    @Test func devicesListsTheReceiversServedSoFarAndTheClientBeforeAny() throws {
+        let none = try JSONValue.parse(GPSDReply.devices(client: "qgis", activated: 1_773_480_000).dropLast(2))
+        #expect(none["devices"]?.arrayValue?.compactMap { $0["path"]?.stringValue } == ["locationd:qgis"])
+        let two = [GPSDReply.Device(path: "/dev/pts/3", activated: 1_773_480_001), GPSDReply.Device(path: "/dev/pts/4", activated: 1_773_480_009)]
+        let listed = try JSONValue.parse(GPSDReply.devices(client: "qgis", receivers: two, activated: 1_773_480_000).dropLast(2))
+        let devices = try #require(listed["devices"]?.arrayValue)
+        #expect(devices.compactMap { $0["path"]?.stringValue } == ["/dev/pts/3", "/dev/pts/4"])
+        #expect(devices.compactMap { $0["activated"]?.stringValue } == ["2026-03-14T09:20:01.000Z", "2026-03-14T09:20:09.000Z"])
+        #expect(devices.allSatisfy { $0["class"] == "DEVICE" })
+        let notice = GPSDReply.device(two[1])
+        #expect(notice.suffix(2) == [0x0D, 0x0A] && !notice.dropLast(2).contains(0x0A))
+        let parsed = try JSONValue.parse(notice.dropLast(2))
+        #expect(parsed["class"] == "DEVICE" && parsed["path"] == "/dev/pts/4")
+    }
+
     @Test func aReducedTPVHasOnlyWhatTheReducedDeliveryHas() throws {
         let reduced = LogRecord(
             time: 1_773_480_601, latitude: 35.69, longitude: 139.77, horizontalError: 2000, mode: .threeD, accuracy: .reduced,
@@ -66,6 +90,10 @@ import Testing
         let keys = (tpv.objectValue ?? []).map(\.0)
         #expect(keys == ["class", "device", "mode", "time", "lat", "lon", "eph"])
         #expect(tpv["eph"]?.numberValue == 2000)
+        // The receiver's path is no coordinate: a reduced TPV names it too.
+        var named = reduced
+        named.device = "/dev/ttyUSB0"
+        #expect(try JSONValue.parse(GPSDReply.tpv(named).dropLast(2))["device"] == "/dev/ttyUSB0")
     }
 
     @Test func nmeaSentencesHaveValidChecksumsAndParseBackToTheRecord() throws {
