@@ -43,6 +43,13 @@ public struct GPSDLogStatistics: Sendable, Hashable {
         public var epochs: Int
         /// Of those, usable ones.
         public var usableFixes: Int
+
+        /// A receiver's counts.
+        public init(device: String, epochs: Int, usableFixes: Int) {
+            self.device = device
+            self.epochs = epochs
+            self.usableFixes = usableFixes
+        }
     }
 
     /// All zero.
