@@ -178,6 +178,6 @@ struct ReplayTests {
         let sandbox = try Self.sandbox("replay-missing")
         let result = try await sandbox.runLocationd(["replay", sandbox.file("nope.nmea"), "--config", sandbox.configPath])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("cannot read the NMEA input: open \(sandbox.file("nope.nmea")): No such file"))
+        #expect(result.stderr.contains("cannot read the input: open \(sandbox.file("nope.nmea")): No such file"))
     }
 }
