@@ -89,7 +89,19 @@ public enum GPSDLogLine: Sendable, Hashable {
             eph: try number(object, "eph"), epv: try number(object, "epv"),
             epx: try number(object, "epx"), epy: try number(object, "epy"),
             speed: try number(object, "speed"), track: try number(object, "track"),
-            device: try string(object, "device").flatMap { $0.isEmpty ? nil : $0 })
+            device: try receiver(object))
+    }
+
+    /// The longest receiver path read, as the live source's (the CGPS shim's buffer, less its NUL).
+    public static let maximumDeviceLength = 127
+
+    /// A report's `device`: `nil` when it names none.
+    private static func receiver(_ object: JSONValue) throws(GPSDLogLineError) -> String? {
+        guard let path = try string(object, "device"), !path.isEmpty else { return nil }
+        guard path.utf8.count <= maximumDeviceLength else {
+            throw GPSDLogLineError("\"device\" is longer than \(maximumDeviceLength) bytes")
+        }
+        return path
     }
 
     /// The first member out of its domain: a mode other than 0…3, a latitude beyond ±90°, a longitude beyond
@@ -106,7 +118,7 @@ public enum GPSDLogLine: Sendable, Hashable {
     }
 
     private static func sky(_ object: JSONValue) throws(GPSDLogLineError) -> GPSDLogLine {
-        let device = try string(object, "device").flatMap { $0.isEmpty ? nil : $0 }
+        let named = try receiver(object)
         var used: Int?
         switch object["satellites"] {
         case nil, .null?: break
@@ -121,7 +133,7 @@ public enum GPSDLogLine: Sendable, Hashable {
         default:
             throw GPSDLogLineError("\"satellites\" is not an array")
         }
-        return .sky(device: device, satellitesUsed: used)
+        return .sky(device: named, satellitesUsed: used)
     }
 
     private static func device(_ object: JSONValue) throws(GPSDLogLineError) -> GPSDLogLine {

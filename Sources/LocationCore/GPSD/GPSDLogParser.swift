@@ -27,6 +27,9 @@ public struct GPSDLogParser: Sendable {
     public static let problemsListed = 10
     /// How many class names are counted apart; the others are counted under `"(others)"`.
     public static let classesCounted = 32
+    /// How many receivers one log may name; reports of any further one are unreadable (a board has a
+    /// handful, and gpsd serves a few: more is a garbled log, and each receiver costs the engine state).
+    public static let maximumReceivers = 32
 
     /// One problem, at its line.
     public struct Problem: Sendable, Hashable, CustomStringConvertible {
@@ -131,7 +134,16 @@ public struct GPSDLogParser: Sendable {
         }
     }
 
-    private mutating func handle(_ line: GPSDLogLine, _ emit: (Fix) -> Void) {
+    private mutating func handle(_ decoded: GPSDLogLine, _ emit: (Fix) -> Void) {
+        var line = decoded
+        switch line {
+        case .tpv(let report, _) where isNew(report.device):
+            line = .unreadable(reason: "TPV names a receiver past the \(Self.maximumReceivers) a log may have")
+        case .sky(let named, _) where isNew(named):
+            line = .unreadable(reason: "SKY names a receiver past the \(Self.maximumReceivers) a log may have")
+        default:
+            break
+        }
         counts.lines += 1
         // The assemblers' clock: no arrival time in a log, only the order of lines (see the type's comment).
         let now = Double(counts.lines)
@@ -167,6 +179,12 @@ public struct GPSDLogParser: Sendable {
             counts.unreadable += 1
             problem(reason)
         }
+    }
+
+    /// Whether `named` (or the log's own receiver) would be a receiver past `maximumReceivers`.
+    private func isNew(_ named: String?) -> Bool {
+        let receivers = assemblers.receivers
+        return receivers.count >= Self.maximumReceivers && !receivers.contains(named ?? device ?? "")
     }
 
     private mutating func count(_ name: String) {

@@ -114,6 +114,7 @@ import Testing
         ),
         (#"{"class":"SKY","satellites":{"PRN":1}}"#, "SKY \"satellites\" is not an array"),
         (#"{"class":"SKY","satellites":[1,2]}"#, "SKY \"satellites\" holds a non-object"),
+        (#"{"class":"TPV","device":"/dev/\#(String(repeating: "x", count: 123))"}"#, "TPV \"device\" is longer than 127 bytes"),
     ]
 
     @Test(arguments: garbled)

@@ -140,6 +140,17 @@ import TestSupport
         #expect(read.problemCount == 25)
     }
 
+    @Test func aLogNamingMoreReceiversThanABoardHasStopsAtTheLimitAndCountsTheRest() {
+        let log = (0..<40).map {
+            #"{"class":"TPV","device":"/dev/r\#($0)","mode":3,"time":"2026-03-14T09:30:00.000Z","lat":1,"lon":2}"#
+        }.joined(separator: "\n") + "\n"
+        let read = Self.read(log)
+        #expect(read.statistics.receivers.count == GPSDLogParser.maximumReceivers)
+        #expect(read.statistics.unreadable == 40 - GPSDLogParser.maximumReceivers && read.statistics.addsUp)
+        #expect(read.problems.first?.message == "TPV names a receiver past the 32 a log may have")
+        #expect(read.fixes.count == GPSDLogParser.maximumReceivers)
+    }
+
     /// gpsd's regression output (`*.chk`: gpsd's JSON with the NMEA it read between): every TPV is read, the NMEA
     /// lines counted beside, every line once.
     @Test(.enabled(if: PackagePaths.hasSharedNMEA, "needs ../shared/fixtures/nmea/gpsd-corpus (gpsd's regression output)"))
