@@ -6,7 +6,7 @@
 /// are skipped, whatever they hold.
 public enum GPSDLogLine: Sendable, Hashable {
     /// Time-position-velocity (`device` as the TPV names it; `nil` when it names none);
-    /// `outOfRange` names the first member whose value no receiver can mean (its epoch is not usable).
+    /// `outOfRange` names the first member whose value no receiver can mean (a fix with it is not usable).
     case tpv(GPSDFixReport, outOfRange: String?)
     /// Satellite view: the satellites the list marks used (`nil` without a list, as libgps).
     case sky(device: String?, satellitesUsed: Int?)

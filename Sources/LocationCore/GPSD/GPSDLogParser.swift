@@ -152,7 +152,7 @@ public struct GPSDLogParser: Sendable {
             counts.tpv += 1
             if let outOfRange {
                 counts.outOfRange += 1
-                problem("TPV \"\(outOfRange)\" is out of range: its epoch is not usable")
+                problem("TPV \"\(outOfRange)\" is out of range (read; a fix with it is not usable)")
             }
             if report.device == nil { report.device = device }
             step(emit) { assemblers, out in assemblers.add(report, at: now, out) }

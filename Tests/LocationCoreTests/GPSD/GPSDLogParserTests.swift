@@ -114,7 +114,7 @@ import TestSupport
         #expect(s.addsUp, "\(s)")
         #expect(s.epochs == 3 && s.usableFixes == 2, "the epoch with latitude 95 is delivered, never usable")
         #expect(read.problems.map(\.line) == [3, 6, 7, 9])
-        #expect(read.problems.map(\.message)[2] == "TPV \"lat\" is out of range: its epoch is not usable")
+        #expect(read.problems.map(\.message)[2] == "TPV \"lat\" is out of range (read; a fix with it is not usable)")
         #expect(read.problems.last?.message == "cut off at the end of the log (no line end): not read")
     }
 
