@@ -151,6 +151,34 @@ import TestSupport
         #expect(read.fixes.count == GPSDLogParser.maximumReceivers)
     }
 
+    /// The two-receivers log damaged at random — bytes flipped, dropped, doubled, lines cut — read in random
+    /// chunks: never a crash, every line counted once, every fix named by a receiver.
+    @Test func aLogDamagedAtRandomIsReadWithCountsThatStillAddUp() throws {
+        let clean = try FileIO.read(Self.twoReceivers)
+        var random = SplitMix64(state: 0x6A73_6F6E)
+        for _ in 0..<200 {
+            var bytes = clean
+            for _ in 0..<(1 + Int(random.next() % 40)) {
+                let at = Int(random.next() % UInt64(bytes.count))
+                switch random.next() % 4 {
+                case 0: bytes[at] = UInt8(truncatingIfNeeded: random.next())
+                case 1: bytes.remove(at: at)
+                case 2: bytes.insert(bytes[at], at: at)
+                default: bytes.removeSubrange(at..<min(bytes.count, at + Int(random.next() % 200)))
+                }
+                if bytes.isEmpty { bytes = clean }
+            }
+            let read = Self.read(bytes, chunk: 1 + Int(random.next() % 5000))
+            let s = read.statistics
+            #expect(s.addsUp, "\(s)")
+            #expect(s.lines == bytes.split(separator: 10, omittingEmptySubsequences: false).count - (bytes.last == 10 ? 1 : 0))
+            #expect(s.usableFixes <= s.epochs && s.epochs == read.fixes.count)
+            // A TPV naming no device (or an empty one) belongs to the log: no fix is unnamed.
+            #expect(read.fixes.allSatisfy { !($0.device ?? "").isEmpty })
+            #expect(read.problems.count == min(read.problemCount, GPSDLogParser.problemsListed))
+        }
+    }
+
     /// gpsd's regression output (`*.chk`: gpsd's JSON with the NMEA it read between): every TPV is read, the NMEA
     /// lines counted beside, every line once.
     @Test(.enabled(if: PackagePaths.hasSharedNMEA, "needs ../shared/fixtures/nmea/gpsd-corpus (gpsd's regression output)"))
