@@ -7,11 +7,22 @@
 /// * A TPV's (and a SKY's) `device` names its receiver; one naming none
 ///   belongs to `device`, the log's own name (its path, as an NMEA
 ///   recording's fixes are named), or to no receiver when that is `nil`.
-/// * There is no arrival clock in a log: an epoch is delivered when its
-///   receiver's next epoch begins, when it is complete by its learnt shape,
-///   when the receiver reports no fix, when gpsd closes a receiver (DEVICE
-///   `"activated":0`) or greets a new connection (VERSION) — where the live
-///   source flushes too — and at the end of the log.
+/// * A log has no arrival times, so it stands one in: the *log clock*, which
+///   each receiver's TPVs move by their own forward steps of receiver time
+///   (at most `maximumStep` a step, so one epoch dated a year ahead moves it
+///   little; a step back moves it not at all), starting from where it stood
+///   when that receiver first reported, and which reads the furthest any
+///   receiver has taken it. So it runs at about one second a second however
+///   far apart the receivers' clocks are. A receiver's epoch is delivered
+///   when its next epoch begins, when it is complete by its learnt shape,
+///   when the receiver reports no fix, when the log clock has gone
+///   `quietInterval` past its last TPV (a receiver gone silent, while others
+///   report on), when gpsd closes a receiver (DEVICE `"activated":0`) or
+///   greets a new connection (VERSION) — where the live source flushes
+///   too — and at the end of the log. The quiet interval is twice the live
+///   one: the log clock moves in whole epochs, and a receiver's epoch must
+///   not be cut short because another receiver's next second began while its
+///   last TPV was still on the wire.
 /// * Bad input is counted, never fatal: a line that is not a report, a member
 ///   of the wrong type, an unreadable time, a line over `maximumLineLength`
 ///   bytes, a last line cut off; a TPV with absurd values is read (its epoch
@@ -27,6 +38,10 @@ public struct GPSDLogParser: Sendable {
     public static let problemsListed = 10
     /// How many class names are counted apart; the others are counted under `"(others)"`.
     public static let classesCounted = 32
+    /// Log-clock seconds after a receiver's last TPV that deliver its epoch in progress.
+    public static let quietInterval = 2.0
+    /// The most one TPV moves the log clock, seconds.
+    public static let maximumStep = 1.5
     /// How many receivers one log may name; reports of any further one are unreadable (a board has a
     /// handful, and gpsd serves a few: more is a garbled log, and each receiver costs the engine state).
     public static let maximumReceivers = 32
@@ -51,11 +66,16 @@ public struct GPSDLogParser: Sendable {
     private var overLong = false
     private var problems: [Problem] = []
     private var scratch: [Fix] = []
+    /// The log clock's reading (see the type's comment).
+    private var clock = 0.0
+    /// Per receiver: its latest TPV time, and how far it has taken the log clock.
+    private var clocks: [String: (time: Double, reading: Double)] = [:]
 
-    /// A parser for a log whose unnamed reports belong to `device`.
-    public init(device: String?, tuning: GPSDEpochAssembler.Tuning = .init()) {
+    /// A parser for a log whose unnamed reports belong to `device`; epochs assembled with the daemon's
+    /// tuning, but for `quietInterval`.
+    public init(device: String?) {
         self.device = device
-        self.assemblers = GPSDReceiverAssemblers(tuning: tuning)
+        self.assemblers = GPSDReceiverAssemblers(tuning: GPSDEpochAssembler.Tuning(quietInterval: Self.quietInterval))
     }
 
     /// What has been read so far.
@@ -145,8 +165,6 @@ public struct GPSDLogParser: Sendable {
             break
         }
         counts.lines += 1
-        // The assemblers' clock: no arrival time in a log, only the order of lines (see the type's comment).
-        let now = Double(counts.lines)
         switch line {
         case .tpv(var report, let outOfRange):
             counts.tpv += 1
@@ -155,7 +173,11 @@ public struct GPSDLogParser: Sendable {
                 problem("TPV \"\(outOfRange)\" is out of range (read; a fix with it is not usable)")
             }
             if report.device == nil { report.device = device }
-            step(emit) { assemblers, out in assemblers.add(report, at: now, out) }
+            let now = tick(report)
+            step(emit) { assemblers, out in
+                assemblers.expire(at: now, out)
+                assemblers.add(report, at: now, out)
+            }
         case .sky(let named, let used):
             counts.sky += 1
             assemblers.sky(device: named ?? device, satellitesUsed: used)
@@ -179,6 +201,20 @@ public struct GPSDLogParser: Sendable {
             counts.unreadable += 1
             problem(reason)
         }
+    }
+
+    /// Moves the log clock by `report`'s receiver's step and returns its reading.
+    private mutating func tick(_ report: GPSDFixReport) -> Double {
+        guard let time = report.time?.value else { return clock }
+        let name = report.device ?? ""
+        if let last = clocks[name] {
+            let reading = last.reading + min(max(0, time - last.time), Self.maximumStep)
+            clocks[name] = (time, reading)
+            clock = max(clock, reading)
+        } else {
+            clocks[name] = (time, clock)
+        }
+        return clock
     }
 
     /// Whether `named` (or the log's own receiver) would be a receiver past `maximumReceivers`.

@@ -95,6 +95,54 @@ import TestSupport
         #expect(read.statistics.addsUp)
     }
 
+    static func tpv(_ device: String, _ second: Int, _ extra: String = "", year: Int = 2026) -> String {
+        let time = "\(year)-03-14T09:30:\(second < 10 ? "0" : "")\(second).000Z"
+        return #"{"class":"TPV","device":"\#(device)","mode":3,"time":"\#(time)","lat":1,"lon":2\#(extra)}"#
+    }
+
+    /// A receiver that falls silent without gpsd closing it: its last epoch is delivered once the log clock, moved
+    /// by the other receiver, is 2 s past it — not at the end of the log, after everything else.
+    @Test func aReceiverGoneSilentHasItsLastEpochDeliveredAsTheOthersReportOn() {
+        var lines: [String] = []
+        for second in 0..<10 {
+            if second < 4 { lines.append(Self.tpv("/dev/a", second)) }
+            lines.append(Self.tpv("/dev/b", second))
+        }
+        let order = Self.read(lines.joined(separator: "\n") + "\n").fixes.map { "\($0.device ?? "") \(Int($0.time ?? 0) % 60)" }
+        // /dev/a's 3 s epoch is delivered at /dev/b's 5 s TPV (2 s of log clock later), before /dev/b's 4 s epoch.
+        #expect(order.prefix(9) == ["/dev/a 0", "/dev/b 0", "/dev/a 1", "/dev/b 1", "/dev/a 2", "/dev/b 2", "/dev/b 3", "/dev/a 3", "/dev/b 4"])
+        #expect(order.count == 14)
+    }
+
+    /// Two receivers on one UTC second interleave their TPVs: the other's next second beginning while one's epoch
+    /// is still arriving does not cut that epoch short (its RMC TPV is not dropped as late).
+    @Test func anotherReceiversNextSecondDoesNotCutAnEpochShort() {
+        var lines: [String] = []
+        for second in 0..<12 {
+            lines.append(Self.tpv("/dev/a", second))
+            lines.append(Self.tpv("/dev/a", second, #","track":10"#))
+            if second > 0 { lines.append(Self.tpv("/dev/b", second - 1, #","track":20"#)) }
+            lines.append(Self.tpv("/dev/b", second))
+        }
+        lines.append(Self.tpv("/dev/b", 11, #","track":20"#))
+        let read = Self.read(lines.joined(separator: "\n") + "\n")
+        #expect(read.statistics.late == 0)
+        #expect(read.fixes.filter { $0.device == "/dev/b" }.allSatisfy { $0.course == 20 }, "every /dev/b epoch whole")
+    }
+
+    /// One epoch dated a year ahead moves the log clock by 1.5 s at most: the other receiver's epoch in progress is
+    /// not delivered before its second TPV, and later epochs assemble as before.
+    @Test func anEpochDatedAYearAheadDoesNotRunTheLogClockAway() {
+        let lines = [
+            Self.tpv("/dev/a", 0), Self.tpv("/dev/b", 0),
+            Self.tpv("/dev/a", 1, year: 2027), Self.tpv("/dev/b", 0, #","track":20"#),
+            Self.tpv("/dev/a", 2), Self.tpv("/dev/b", 1), Self.tpv("/dev/b", 1, #","track":20"#), Self.tpv("/dev/b", 2),
+        ]
+        let read = Self.read(lines.joined(separator: "\n") + "\n")
+        #expect(read.statistics.late == 0)
+        #expect(read.fixes.filter { $0.device == "/dev/b" }.map(\.course) == [20, 20, nil])
+    }
+
     @Test func garbledLinesAreCountedAndListedByLineAndTheReadGoesOn() {
         let log = """
             {"class":"VERSION","release":"3.22"}
