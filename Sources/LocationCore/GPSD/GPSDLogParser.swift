@@ -24,9 +24,9 @@
 ///   not be cut short because another receiver's next second began while its
 ///   last TPV was still on the wire.
 /// * Bad input is counted, never fatal: a line that is not a report, a member
-///   of the wrong type, an unreadable time, a line over `maximumLineLength`
-///   bytes, a last line cut off; a TPV with absurd values is read (its epoch
-///   is not usable) and counted. The first `problemsListed` problems are kept
+///   of the wrong type, an unreadable time, a receiver past `maximumReceivers`,
+///   a line over `maximumLineLength` bytes, a last line cut off; a TPV with
+///   absurd values is read (a fix holding them is not usable) and counted. The first `problemsListed` problems are kept
 ///   with their line numbers for `takeProblems()`, worded without the line's
 ///   content (it may hold a position).
 ///
