@@ -83,6 +83,40 @@ struct ReplayTests {
         #expect(records.last?.time == Self.poorEnd)
     }
 
+    /// The same two receivers as gpsd reported them (`gpspipe -w`; fixtures/receivers/README.md).
+    static let gpsdLog = PackagePaths.path("fixtures/receivers/two-receivers.json")
+
+    @Test func aGPSDLogOfTwoReceiversIsReplayedByTheSameRuleAndItsDamageIsReportedByLine() async throws {
+        let sandbox = try DaemonSandbox("replay-gpsd")
+        try sandbox.writeConfig(port: 2947, clients: DaemonSandbox.logger(filter: "none"))
+        let result = try await sandbox.runLocationd(
+            ["replay", Self.gpsdLog, "--config", sandbox.configPath, "--log-dir", sandbox.file("out")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("gpsd epochs: 60 (/dev/pts/1 20, /dev/pts/2 40), usable fixes 60"), "\(result.stdout)")
+        let records = sandbox.records(file: sandbox.file("out/logger.jsonl"))
+        #expect(records.allSatisfy { $0.device == "/dev/pts/1" || $0.device == "/dev/pts/2" })
+        #expect(records.filter { $0.time <= Self.goodEnd }.map(\.device) == Array(repeating: "/dev/pts/1", count: 20))
+        let devices = records.map(\.device)
+        #expect(zip(devices, devices.dropFirst()).filter { $0 != $1 }.count == 1)
+        #expect(result.stderr.contains("following /dev/pts/2: /dev/pts/1 gave no usable fix for 3.0 s"), "\(result.stderr)")
+
+        // Broken off, garbled and cut off: each named by its line, the rest replayed.
+        var lines = try FileIO.read(Self.gpsdLog).split(separator: 10, omittingEmptySubsequences: false).map(Array.init)
+        lines[29] = Array(lines[29].prefix(40))
+        lines[30] = Array("\u{7f}ELF".utf8)
+        lines.removeLast()  // the empty piece after the last line end
+        lines[lines.count - 1] = Array(lines[lines.count - 1].prefix(25))
+        try FileIO.write(sandbox.file("garbled.json"), Array(lines.joined(separator: [10])))
+        let garbled = try await sandbox.runLocationd(
+            ["replay", sandbox.file("garbled.json"), "--config", sandbox.configPath, "--log-dir", sandbox.file("garbled")])
+        #expect(garbled.status == 0, "\(garbled.stderr)")
+        #expect(garbled.stderr.contains("\(sandbox.file("garbled.json")): line 30: not JSON ("), "\(garbled.stderr)")
+        #expect(garbled.stderr.contains("\(sandbox.file("garbled.json")): line 31: not a JSON object"))
+        #expect(garbled.stderr.contains("line 131: cut off at the end of the log (no line end): not read"))
+        #expect(garbled.stdout.contains("+ unreadable 2 + cut off at the end 1"), "\(garbled.stdout)")
+        #expect(!sandbox.records(file: sandbox.file("garbled/logger.jsonl")).isEmpty)
+    }
+
     @Test func theSameFileConfigAndEventsGiveByteIdenticalLogs() async throws {
         let sandbox = try Self.sandbox("replay-same")
         let events = """
@@ -178,6 +212,6 @@ struct ReplayTests {
         let sandbox = try Self.sandbox("replay-missing")
         let result = try await sandbox.runLocationd(["replay", sandbox.file("nope.nmea"), "--config", sandbox.configPath])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("cannot read the NMEA input: open \(sandbox.file("nope.nmea")): No such file"))
+        #expect(result.stderr.contains("cannot read the input: open \(sandbox.file("nope.nmea")): No such file"))
     }
 }

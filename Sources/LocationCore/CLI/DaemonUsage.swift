@@ -22,10 +22,12 @@ public enum DaemonUsage {
         (
             "replay", "replay FILE... [--config PATH] [--events FILE] [--log-dir DIR] [--state FILE]",
             """
-            Feeds recorded NMEA files (- for standard input) through the same engine as fast as they
-            can be read, with the fixes' own times as the clock, writes the configured clients' logs
-            and prints a summary: sentences, bad checksums, fixes, and deliveries per client. Each
-            file is its own receiver, named by its path; several are interleaved by time and the
+            Feeds recorded NMEA files and gpsd JSON logs (gpspipe -w; - for standard input) through
+            the same engine as fast as they can be read, with the fixes' own times as the clock,
+            writes the configured clients' logs and prints a summary: sentences or lines, bad
+            checksums and unreadable lines, fixes, and deliveries per client. Each file's first lines
+            tell its format. An NMEA file is its own receiver, named by its path; a gpsd log's
+            receivers are the devices its TPVs name. Several files are interleaved by time and the
             clients follow the best receiver as the daemon does. It never touches the daemon's own
             state.
 

@@ -4,12 +4,14 @@ import Glibc
 import LocationCore
 import LocationSystem
 
-/// One recording of a replay: an NMEA file (or standard input) read a chunk at
-/// a time through its own parser, its fixes named by its path as the daemon
-/// names an NMEA device's (docs/sources.md, "Several receivers"). Standard
-/// input names no receiver. `Replayer` takes the earliest pending fix of all
-/// its inputs, so several recordings interleave by time without any being read
-/// whole.
+/// One recording of a replay: an NMEA file or a gpsd JSON log (or standard
+/// input), told apart by its first lines (`ReplayFormat`) and read a chunk at
+/// a time through its own parser. An NMEA recording's fixes are named by its
+/// path as the daemon names an NMEA device's (docs/sources.md, "Several
+/// receivers"); a gpsd log's by each TPV's `device`, and by the path for a
+/// TPV naming none. Standard input names no receiver. `Replayer` takes the
+/// earliest pending fix of all its inputs, so several recordings interleave
+/// by time without any being read whole.
 final class ReplayInput {
     /// The path as given (`-`: standard input).
     let path: String
@@ -17,8 +19,13 @@ final class ReplayInput {
     private(set) var bytes = 0
     /// Why reading stopped early, if it did (what was read before is still replayed).
     private(set) var error: SystemError?
+    /// What the file is; `nil` until its first lines have told.
+    private(set) var format: ReplayFormat?
     private let fd: Int32
-    private var parser = NMEAParser()
+    private var nmea: NMEAParser?
+    private var gpsd: GPSDLogParser?
+    /// The first bytes, kept until they tell the format.
+    private var head: [UInt8] = []
     private var pending: [Fix] = []
     private var next = 0
     private var ended = false
@@ -36,8 +43,14 @@ final class ReplayInput {
 
     deinit { if fd != 0 { close(fd) } }
 
-    /// The parser's counts so far.
-    var statistics: NMEAStatistics { parser.statistics }
+    /// The receiver a fix naming none belongs to: the path, none for standard input.
+    private var device: String? { path == "-" ? nil : path }
+
+    /// The NMEA parser's counts so far (zero for a gpsd log).
+    var statistics: NMEAStatistics { nmea?.statistics ?? NMEAStatistics() }
+
+    /// The gpsd log parser's counts so far (zero for an NMEA recording).
+    var gpsdStatistics: GPSDLogStatistics { gpsd?.statistics ?? GPSDLogStatistics() }
 
     /// The next fix without taking it, reading on until there is one; `nil` at the end.
     func peek() -> Fix? {
@@ -60,12 +73,6 @@ final class ReplayInput {
     /// One chunk through the parser (the parser's rest at the end or on an error).
     private func fill() {
         if chunk.isEmpty { chunk = [UInt8](repeating: 0, count: Replayer.chunkSize) }
-        let device = path == "-" ? nil : path
-        let keep: (Fix) -> Void = { [unowned self] fix in
-            var fix = fix
-            fix.device = device
-            pending.append(fix)
-        }
         let n: Int
         do {
             n = try DescriptorIO.read(fd, into: &chunk, name: path)
@@ -73,12 +80,61 @@ final class ReplayInput {
             self.error = error
             n = 0
         }
-        if n == 0 {
-            ended = true
-            parser.finish(keep)
-            return
-        }
         bytes += n
-        chunk.withUnsafeBytes { parser.feed(UnsafeRawBufferPointer(rebasing: $0[0..<n]), keep) }
+        ended = n == 0
+        if format == nil {
+            head.append(contentsOf: chunk[0..<n])
+            guard let found = ReplayFormat.detect(head, ended: ended) ?? (head.count >= Replayer.chunkSize ? .nmea : nil)
+            else { return }
+            format = found
+            switch found {
+            case .nmea: nmea = NMEAParser()
+            case .gpsdJSON: gpsd = GPSDLogParser(device: device)
+            }
+            let first = head
+            head = []
+            first.withUnsafeBytes { feed($0) }
+        } else if n > 0 {
+            chunk.withUnsafeBytes { feed(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        }
+        if ended { finish() }
+    }
+
+    private func feed(_ bytes: UnsafeRawBufferPointer) {
+        if nmea != nil {
+            let device = device
+            nmea?.feed(bytes) { [unowned self] in pending.append(Self.named($0, device)) }
+        } else {
+            gpsd?.feed(bytes) { [unowned self] in pending.append($0) }
+            report()
+        }
+    }
+
+    private func finish() {
+        if nmea != nil {
+            let device = device
+            nmea?.finish { [unowned self] in pending.append(Self.named($0, device)) }
+        } else if gpsd != nil {
+            gpsd?.finish { [unowned self] in pending.append($0) }
+            report()
+            let unlisted = (gpsd?.problemCount ?? 0) - GPSDLogParser.problemsListed
+            if unlisted > 0 {
+                Diagnostics.warning("\(name): \(unlisted) more problem\(unlisted == 1 ? "" : "s") not listed (counted in the summary)")
+            }
+        }
+    }
+
+    /// The gpsd log's new problems, one warning each.
+    private func report() {
+        guard let problems = gpsd?.takeProblems() else { return }
+        for problem in problems { Diagnostics.warning("\(name): \(problem)") }
+    }
+
+    private var name: String { path == "-" ? "standard input" : path }
+
+    private static func named(_ fix: Fix, _ device: String?) -> Fix {
+        var fix = fix
+        fix.device = device
+        return fix
     }
 }

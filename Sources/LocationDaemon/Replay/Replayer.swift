@@ -4,14 +4,15 @@ import Glibc
 import LocationCore
 import LocationSystem
 
-/// `locationd replay` (docs/design.md §8): recorded NMEA files through the
-/// same engine and the same `EffectCarrier` as the daemon, as fast as they can
-/// be read.
+/// `locationd replay` (docs/design.md §8): recorded NMEA files and gpsd JSON
+/// logs through the same engine and the same `EffectCarrier` as the daemon,
+/// as fast as they can be read.
 ///
-/// * Each file is its own receiver, named by its path (`ReplayInput`); the
-///   fixes of several are handed to the engine in time order (the earliest
-///   pending fix first; on a tie, the file named first), so clients follow the
-///   best receiver by the daemon's own rule.
+/// * Each NMEA file is its own receiver, named by its path; a gpsd log brings
+///   the receivers its TPVs name (`ReplayInput`). The fixes of all are handed
+///   to the engine in time order (the earliest pending fix first; on a tie,
+///   the file named first), so clients follow the best receiver by the
+///   daemon's own rule.
 /// * The engine's clock is a monotonic clock built from the fixes' own times
 ///   (`ReplayClock`: forward steps advance it, a step back adds nothing), so
 ///   timers due by a fix fire first and no ticks are needed; a recording whose
@@ -28,7 +29,7 @@ import LocationSystem
 public enum Replayer {
     /// What to replay.
     public struct Options: Sendable {
-        /// The NMEA files, each its own receiver; `-` is standard input.
+        /// The recordings (NMEA files, gpsd JSON logs); `-` is standard input.
         public var inputs: [String]
         /// The configuration (clients, their settings and logs).
         public var config: DaemonConfig
@@ -70,7 +71,7 @@ public enum Replayer {
         /// One sentence per problem.
         public var description: String {
             switch self {
-            case .input(let error): "cannot read the NMEA input: \(error)"
+            case .input(let error): "cannot read the input: \(error)"
             case .logs(let errors): errors.description
             }
         }
@@ -111,7 +112,12 @@ public enum Replayer {
         let tally = session.carrier.tally
         return ReplaySummary(
             inputs: options.inputs, bytes: inputs.reduce(0) { $0 + $1.bytes },
-            statistics: inputs.map(\.statistics).reduce(NMEAStatistics(), +), firstFixTime: session.firstFixTime,
+            files: inputs.map {
+                ReplaySummary.File(
+                    path: $0.path, format: $0.format ?? .nmea, bytes: $0.bytes, nmea: $0.statistics,
+                    gpsd: $0.gpsdStatistics)
+            },
+            firstFixTime: session.firstFixTime,
             lastFixTime: session.lastFixTime,
             clients: logs.clients.map { ($0, tally.delivered[$0] ?? 0, logs.path(of: $0)) }
                 .map { ReplaySummary.Client(name: $0.0, delivered: $0.1, log: $0.2) },

@@ -175,7 +175,7 @@ import TestSupport
         #expect {
             _ = try Replayer.run(Replayer.Options(input: dir.file("nope.nmea"), config: try daemonConfig(in: dir)))
         } throws: { error in
-            "\(error)" == "cannot read the NMEA input: open \(dir.file("nope.nmea")): No such file or directory"
+            "\(error)" == "cannot read the input: open \(dir.file("nope.nmea")): No such file or directory"
         }
     }
 }

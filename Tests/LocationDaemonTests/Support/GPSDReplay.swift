@@ -30,6 +30,8 @@ struct GPSDReplay {
     var reference: [ReferenceEpoch]
     /// gpsd's TPVs without a time.
     var timelessReferenceReports: Int
+    /// Every line the watcher received: the session as `gpspipe -w` records it.
+    var recorded: [String] = []
 
     /// The fixes the source delivered.
     var fixes: [Fix] { events.fixes }
@@ -60,7 +62,7 @@ struct GPSDReplay {
         let (reference, timeless) = epochs(from: watcher.reports("TPV"))
         return GPSDReplay(
             events: recorder.snapshot, statistics: source.statistics, reference: reference,
-            timelessReferenceReports: timeless)
+            timelessReferenceReports: timeless, recorded: watcher.received)
     }
 
     /// Groups consecutive TPVs with the same time; the last of each group stands for the epoch.

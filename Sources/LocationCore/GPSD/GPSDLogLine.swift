@@ -1,0 +1,176 @@
+/// One line of a gpsd JSON log (what `gpspipe -w` writes: one report object
+/// per line), decoded into what the live gpsd source takes from the same
+/// report: a TPV becomes the `GPSDFixReport` the CGPS shim makes of it, a SKY
+/// its count of satellites used, a DEVICE whether a receiver was closed.
+/// `"class"` may stand anywhere in the object; members locationd does not read
+/// are skipped, whatever they hold.
+public enum GPSDLogLine: Sendable, Hashable {
+    /// Time-position-velocity (`device` as the TPV names it; `nil` when it names none);
+    /// `outOfRange` names the first member whose value no receiver can mean (a fix with it is not usable).
+    case tpv(GPSDFixReport, outOfRange: String?)
+    /// Satellite view: the satellites the list marks used (`nil` without a list, as libgps).
+    case sky(device: String?, satellitesUsed: Int?)
+    /// A receiver opened (`activated` a time) or closed (`activated` 0).
+    case device(path: String, activated: Bool)
+    /// gpsd's greeting: a new connection begins.
+    case version
+    /// A report of another class (DEVICES, WATCH, GST, PPS, TOFF, ATT, AIS…), not used.
+    case other(className: String)
+    /// Blank, or not JSON but expected beside it: an NMEA sentence (`gpspipe -w -r`) or a `#` comment.
+    case notJSON(NotJSON)
+    /// Not a gpsd report: why, in words that quote nothing of the line (it may hold a position).
+    case unreadable(reason: String)
+
+    /// The lines of a log that are not JSON and not an error.
+    public enum NotJSON: Sendable, Hashable {
+        /// Nothing but white space.
+        case blank
+        /// An NMEA sentence (`$` or `!`).
+        case nmea
+        /// A `#` comment.
+        case comment
+    }
+
+    /// The longest class name kept as it is; longer ones are counted as unreadable.
+    public static let maximumClassLength = 16
+
+    /// Decodes one line (without its line end; a CR before it is white space).
+    public static func decode(_ line: UnsafeRawBufferPointer) -> GPSDLogLine {
+        guard let first = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else {
+            return .notJSON(.blank)
+        }
+        switch line[first] {
+        case UInt8(ascii: "$"), UInt8(ascii: "!"): return .notJSON(.nmea)
+        case UInt8(ascii: "#"): return .notJSON(.comment)
+        case UInt8(ascii: "{"): break
+        default: return .unreadable(reason: "not a JSON object")
+        }
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(line)
+        } catch {
+            return .unreadable(reason: "not JSON (\(error))")
+        }
+        guard case .object = value else { return .unreadable(reason: "not a JSON object") }
+        guard let className = value["class"]?.stringValue else {
+            return .unreadable(reason: "no \"class\" naming the report")
+        }
+        do throws(GPSDLogLineError) {
+            switch className {
+            case "TPV":
+                let report = try tpv(value)
+                return .tpv(report, outOfRange: outOfRange(report, mode: try integer(value, "mode")))
+            case "SKY": return try sky(value)
+            case "DEVICE": return try device(value)
+            case "VERSION": return .version
+            default:
+                guard !className.isEmpty, className.utf8.count <= maximumClassLength,
+                    className.utf8.allSatisfy({ $0 >= 0x21 && $0 < 0x7F })
+                else { return .unreadable(reason: "\"class\" is not a report class") }
+                return .other(className: className)
+            }
+        } catch {
+            return .unreadable(reason: "\(className) \(error.reason)")
+        }
+    }
+
+    private static func tpv(_ object: JSONValue) throws(GPSDLogLineError) -> GPSDFixReport {
+        let time = try GPSDTimeText.parse(try string(object, "time"))
+        // libgps takes any integer; gpsd's "not seen" 0 and anything but 1…3 is unknown.
+        let mode = try integer(object, "mode").flatMap { FixMode(rawValue: $0) }.flatMap { $0 == .unknown ? nil : $0 }
+        let latitude = try number(object, "lat")
+        let longitude = try number(object, "lon")
+        let hasPosition = latitude != nil && longitude != nil
+        return GPSDFixReport(
+            time: time, mode: mode ?? .unknown,
+            latitude: hasPosition ? latitude : nil, longitude: hasPosition ? longitude : nil,
+            altitudeMSL: try number(object, "altMSL"), altitudeHAE: try number(object, "altHAE"),
+            geoidSeparation: try number(object, "geoidSep"),
+            eph: try number(object, "eph"), epv: try number(object, "epv"),
+            epx: try number(object, "epx"), epy: try number(object, "epy"),
+            speed: try number(object, "speed"), track: try number(object, "track"),
+            device: try receiver(object))
+    }
+
+    /// The longest receiver path read, as the live source's (the CGPS shim's buffer, less its NUL).
+    public static let maximumDeviceLength = 127
+
+    /// A report's `device`: `nil` when it names none.
+    private static func receiver(_ object: JSONValue) throws(GPSDLogLineError) -> String? {
+        guard let path = try string(object, "device"), !path.isEmpty else { return nil }
+        guard path.utf8.count <= maximumDeviceLength else {
+            throw GPSDLogLineError("\"device\" is longer than \(maximumDeviceLength) bytes")
+        }
+        return path
+    }
+
+    /// The first member out of its domain: a mode other than 0…3, a latitude beyond ±90°, a longitude beyond
+    /// ±180°, a negative error estimate or speed, a course outside 0…360°.
+    private static func outOfRange(_ r: GPSDFixReport, mode: Int?) -> String? {
+        if let mode, !(0...3).contains(mode) { return "mode" }
+        if let v = r.latitude, !(-90...90).contains(v) { return "lat" }
+        if let v = r.longitude, !(-180...180).contains(v) { return "lon" }
+        for (name, value) in [("eph", r.eph), ("epv", r.epv), ("epx", r.epx), ("epy", r.epy), ("speed", r.speed)] {
+            if let value, value < 0 { return name }
+        }
+        if let v = r.track, !(0...360).contains(v) { return "track" }
+        return nil
+    }
+
+    private static func sky(_ object: JSONValue) throws(GPSDLogLineError) -> GPSDLogLine {
+        let named = try receiver(object)
+        var used: Int?
+        switch object["satellites"] {
+        case nil, .null?: break
+        case .array(let satellites)?:
+            // As libgps: both counts come from the list, and a SKY without one reports neither.
+            var count = 0
+            for satellite in satellites {
+                guard case .object = satellite else { throw GPSDLogLineError("\"satellites\" holds a non-object") }
+                if satellite["used"]?.boolValue == true { count += 1 }
+            }
+            if !satellites.isEmpty { used = count }
+        default:
+            throw GPSDLogLineError("\"satellites\" is not an array")
+        }
+        return .sky(device: named, satellitesUsed: used)
+    }
+
+    private static func device(_ object: JSONValue) throws(GPSDLogLineError) -> GPSDLogLine {
+        guard let path = try string(object, "path"), !path.isEmpty else { return .other(className: "DEVICE") }
+        // gpsd writes "activated":0 for a receiver it closed, its opening time for one it opened.
+        switch object["activated"] {
+        case .number(let n)?: return .device(path: path, activated: n != 0)
+        case .string?: return .device(path: path, activated: true)
+        default: return .other(className: "DEVICE")
+        }
+    }
+
+    private static func number(_ object: JSONValue, _ key: String) throws(GPSDLogLineError) -> Double? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .number(let n)?: return n
+        default: throw GPSDLogLineError("\"\(key)\" is not a number")
+        }
+    }
+
+    private static func integer(_ object: JSONValue, _ key: String) throws(GPSDLogLineError) -> Int? {
+        guard let n = try number(object, key) else { return nil }
+        guard n == n.rounded(), abs(n) < 1e9 else { throw GPSDLogLineError("\"\(key)\" is not an integer") }
+        return Int(n)
+    }
+
+    private static func string(_ object: JSONValue, _ key: String) throws(GPSDLogLineError) -> String? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .string(let s)?: return s
+        default: throw GPSDLogLineError("\"\(key)\" is not a string")
+        }
+    }
+}
+
+/// Why a report's member cannot be read (the report's class goes before it).
+struct GPSDLogLineError: Error {
+    var reason: String
+    init(_ reason: String) { self.reason = reason }
+}

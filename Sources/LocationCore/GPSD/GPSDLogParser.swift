@@ -1,0 +1,260 @@
+/// Turns a gpsd JSON log (`gpspipe -w`: one report a line) into one `Fix`
+/// per receiver epoch, by the live gpsd source's own assembly: each line is a
+/// `GPSDLogLine`, each TPV the `GPSDFixReport` the CGPS shim makes of it, and
+/// the TPVs of each receiver go through its `GPSDEpochAssembler`
+/// (`GPSDReceiverAssemblers`), so a log and gpsd live give the same fixes.
+///
+/// * A TPV's (and a SKY's) `device` names its receiver; one naming none
+///   belongs to `device`, the log's own name (its path, as an NMEA
+///   recording's fixes are named), or to no receiver when that is `nil`.
+/// * A log has no arrival times, so it stands one in: the *log clock*, which
+///   each receiver's TPVs move by their own forward steps of receiver time
+///   (at most `maximumStep` a step, so one epoch dated a year ahead moves it
+///   little; a step back moves it not at all), starting from where it stood
+///   when that receiver first reported, and which reads the furthest any
+///   receiver has taken it. So it runs at about one second a second however
+///   far apart the receivers' clocks are. A receiver's epoch is delivered
+///   when its next epoch begins, when it is complete by its learnt shape,
+///   when the receiver reports no fix, when the log clock has gone
+///   `quietInterval` past its last TPV (a receiver gone silent, while others
+///   report on), when gpsd closes a receiver (DEVICE `"activated":0`) or
+///   greets a new connection (VERSION) — where the live source flushes
+///   too — and at the end of the log. The quiet interval is twice the live
+///   one: the log clock moves in whole epochs, and a receiver's epoch must
+///   not be cut short because another receiver's next second began while its
+///   last TPV was still on the wire.
+/// * Bad input is counted, never fatal: a line that is not a report, a member
+///   of the wrong type, an unreadable time, a receiver past `maximumReceivers`,
+///   a line over `maximumLineLength` bytes, a last line cut off; a TPV with
+///   absurd values is read (a fix holding them is not usable) and counted. The first `problemsListed` problems are kept
+///   with their line numbers for `takeProblems()`, worded without the line's
+///   content (it may hold a position).
+///
+/// Pure: bytes in any chunking, fixes out through `emit`.
+public struct GPSDLogParser: Sendable {
+    /// The longest line read; longer ones are unreadable.
+    public static let maximumLineLength = 1 << 18
+    /// How many problems are kept with their line numbers; the others are only counted.
+    public static let problemsListed = 10
+    /// How many class names are counted apart; the others are counted under `"(others)"`.
+    public static let classesCounted = 32
+    /// Log-clock seconds after a receiver's last TPV that deliver its epoch in progress.
+    public static let quietInterval = 2.0
+    /// The most one TPV moves the log clock, seconds.
+    public static let maximumStep = 1.5
+    /// How many receivers one log may name; reports of any further one are unreadable (a board has a
+    /// handful, and gpsd serves a few: more is a garbled log, and each receiver costs the engine state).
+    public static let maximumReceivers = 32
+
+    /// One problem, at its line.
+    public struct Problem: Sendable, Hashable, CustomStringConvertible {
+        /// The line number, from 1.
+        public var line: Int
+        /// What was wrong.
+        public var message: String
+        /// `line N: message`.
+        public var description: String { "line \(line): \(message)" }
+    }
+
+    /// The receiver a report naming none belongs to.
+    public let device: String?
+    /// Problems counted so far (listed or not).
+    public private(set) var problemCount = 0
+    private var assemblers: GPSDReceiverAssemblers
+    private var counts = GPSDLogStatistics()
+    private var partial: [UInt8] = []
+    private var overLong = false
+    private var problems: [Problem] = []
+    private var scratch: [Fix] = []
+    /// The log clock's reading (see the type's comment).
+    private var clock = 0.0
+    /// Per receiver: its latest TPV time, and how far it has taken the log clock.
+    private var clocks: [String: (time: Double, reading: Double)] = [:]
+
+    /// A parser for a log whose unnamed reports belong to `device`; epochs assembled with the daemon's
+    /// tuning, but for `quietInterval`.
+    public init(device: String?) {
+        self.device = device
+        self.assemblers = GPSDReceiverAssemblers(tuning: GPSDEpochAssembler.Tuning(quietInterval: Self.quietInterval))
+    }
+
+    /// What has been read so far.
+    public var statistics: GPSDLogStatistics {
+        var s = counts
+        let assembled = assemblers.counters
+        s.timeless = assembled.timeless
+        s.late = assembled.late
+        return s
+    }
+
+    /// The problems found since the last call (at most `problemsListed` in all).
+    public mutating func takeProblems() -> [Problem] {
+        defer { problems.removeAll() }
+        return problems
+    }
+
+    /// Reads `bytes` and calls `emit` for every epoch completed by them.
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer, _ emit: (Fix) -> Void) {
+        var start = 0
+        while start < bytes.count {
+            guard let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) else {
+                keep(UnsafeRawBufferPointer(rebasing: bytes[start...]))
+                return
+            }
+            if partial.isEmpty && !overLong {
+                take(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), emit)
+            } else {
+                keep(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+                let line = partial
+                partial.removeAll(keepingCapacity: true)
+                line.withUnsafeBytes { take($0, emit) }
+            }
+            start = end + 1
+        }
+    }
+
+    /// End of the log: a last line without a line end is read if it is a whole
+    /// report (else counted as cut off), and every receiver's epoch in progress is delivered.
+    public mutating func finish(_ emit: (Fix) -> Void) {
+        if !partial.isEmpty || overLong {
+            let line = partial
+            let cut = overLong
+            partial.removeAll()
+            overLong = false
+            switch cut ? nil : line.withUnsafeBytes({ GPSDLogLine.decode($0) }) {
+            case nil, .unreadable?:
+                counts.lines += 1
+                counts.cutOff += 1
+                problem("cut off at the end of the log (no line end): not read")
+            case let whole?:
+                handle(whole, emit)
+            }
+        }
+        step(emit) { assemblers, out in assemblers.flush(out) }
+    }
+
+    /// Part of a line whose end has not come yet.
+    private mutating func keep(_ bytes: UnsafeRawBufferPointer) {
+        guard !overLong else { return }
+        if partial.count + bytes.count > Self.maximumLineLength {
+            overLong = true
+            partial.removeAll()
+        } else {
+            partial.append(contentsOf: bytes)
+        }
+    }
+
+    /// One whole line.
+    private mutating func take(_ line: UnsafeRawBufferPointer, _ emit: (Fix) -> Void) {
+        if overLong || line.count > Self.maximumLineLength {
+            overLong = false
+            handle(.unreadable(reason: "longer than \(Self.maximumLineLength) bytes"), emit)
+        } else {
+            handle(GPSDLogLine.decode(line), emit)
+        }
+    }
+
+    private mutating func handle(_ decoded: GPSDLogLine, _ emit: (Fix) -> Void) {
+        var line = decoded
+        switch line {
+        case .tpv(let report, _) where isNew(report.device):
+            line = .unreadable(reason: "TPV names a receiver past the \(Self.maximumReceivers) a log may have")
+        case .sky(let named, _) where isNew(named):
+            line = .unreadable(reason: "SKY names a receiver past the \(Self.maximumReceivers) a log may have")
+        default:
+            break
+        }
+        counts.lines += 1
+        switch line {
+        case .tpv(var report, let outOfRange):
+            counts.tpv += 1
+            if let outOfRange {
+                counts.outOfRange += 1
+                problem("TPV \"\(outOfRange)\" is out of range (read; a fix with it is not usable)")
+            }
+            if report.device == nil { report.device = device }
+            let now = tick(report)
+            step(emit) { assemblers, out in
+                assemblers.expire(at: now, out)
+                assemblers.add(report, at: now, out)
+            }
+        case .sky(let named, let used):
+            counts.sky += 1
+            assemblers.sky(device: named ?? device, satellitesUsed: used)
+        case .device(_, let activated):
+            count("DEVICE")
+            // The live source delivers every receiver's epoch when gpsd closes one.
+            if !activated { step(emit) { assemblers, out in assemblers.flush(out) } }
+        case .version:
+            count("VERSION")
+            // A new connection: the live source flushed when the last one ended.
+            step(emit) { assemblers, out in assemblers.flush(out) }
+        case .other(let name):
+            count(name)
+        case .notJSON(.blank):
+            counts.blank += 1
+        case .notJSON(.nmea):
+            counts.nmea += 1
+        case .notJSON(.comment):
+            counts.comments += 1
+        case .unreadable(let reason):
+            counts.unreadable += 1
+            problem(reason)
+        }
+    }
+
+    /// Moves the log clock by `report`'s receiver's step and returns its reading.
+    private mutating func tick(_ report: GPSDFixReport) -> Double {
+        guard let time = report.time?.value else { return clock }
+        let name = report.device ?? ""
+        if let last = clocks[name] {
+            let reading = last.reading + min(max(0, time - last.time), Self.maximumStep)
+            clocks[name] = (time, reading)
+            clock = max(clock, reading)
+        } else {
+            clocks[name] = (time, clock)
+        }
+        return clock
+    }
+
+    /// Whether `named` (or the log's own receiver) would be a receiver past `maximumReceivers`.
+    private func isNew(_ named: String?) -> Bool {
+        let receivers = assemblers.receivers
+        return receivers.count >= Self.maximumReceivers && !receivers.contains(named ?? device ?? "")
+    }
+
+    private mutating func count(_ name: String) {
+        let key = counts.classes[name] != nil || counts.classes.count < Self.classesCounted ? name : "(others)"
+        counts.classes[key, default: 0] += 1
+    }
+
+    private mutating func problem(_ message: String) {
+        problemCount += 1
+        if problemCount <= Self.problemsListed { problems.append(Problem(line: counts.lines, message: message)) }
+    }
+
+    /// Runs an assembler step and counts and emits the fixes it completes. (Collected first: counting
+    /// touches `self`, which the step is still mutating.)
+    private mutating func step(
+        _ emit: (Fix) -> Void, _ body: (inout GPSDReceiverAssemblers, (Fix) -> Void) -> Void
+    ) {
+        var done = scratch
+        scratch = []
+        done.removeAll(keepingCapacity: true)
+        body(&assemblers) { done.append($0) }
+        for fix in done {
+            counts.epochs += 1
+            let usable = fix.isUsable
+            if usable { counts.usableFixes += 1 }
+            let name = fix.device ?? ""
+            if let i = counts.receivers.firstIndex(where: { $0.device == name }) {
+                counts.receivers[i].epochs += 1
+                if usable { counts.receivers[i].usableFixes += 1 }
+            } else {
+                counts.receivers.append(.init(device: name, epochs: 1, usableFixes: usable ? 1 : 0))
+            }
+            emit(fix)
+        }
+        scratch = done
+    }
+}
