@@ -16,12 +16,17 @@ import TestSupport
         return fix
     }
 
-    @Test func twoSourcesAreOneCombinedStateAndEachItsOwnInStatus() throws {
+    /// A core of the two sources, on a manual clock, with its directory.
+    static func core() throws -> (ScratchDirectory, ManualClock, DaemonCore) {
         let dir = try ScratchDirectory("sources")
         var config = try daemonConfig(in: dir)
-        config.sources = Self.sources
+        config.sources = sources
         let clock = ManualClock()
-        let core = try DaemonCore(config: config, seed: 1, clock: clock.clock)
+        return (dir, clock, try DaemonCore(config: config, seed: 1, clock: clock.clock))
+    }
+
+    @Test func twoSourcesAreOneCombinedStateAndEachItsOwnInStatus() throws {
+        let (_, clock, core) = try Self.core()
         core.ingest(.state(.connected, detail: "connected to gpsd"), from: 0)
         let outage = SourceOutage(attempts: 3, seconds: 2, waits: 3, longestWait: 0.5, lastWait: 0.5)
         core.ingest(.outage(outage), from: 1)
@@ -47,11 +52,7 @@ import TestSupport
     }
 
     @Test func oneDeviceNameFromTwoSourcesIsTwoReceivers() throws {
-        let dir = try ScratchDirectory("sources")
-        var config = try daemonConfig(in: dir)
-        config.sources = Self.sources
-        let clock = ManualClock()
-        let core = try DaemonCore(config: config, seed: 1, clock: clock.clock)
+        let (dir, clock, core) = try Self.core()
         core.ingest(.state(.connected, detail: "connected"), from: 0)
         core.ingest(.state(.connected, detail: "connected"), from: 1)
         for i in 0..<4 {
@@ -67,5 +68,18 @@ import TestSupport
         // One track, from the first receiver (the same epochs of the other are no second record).
         let records = try logRecords(dir.file("log/logger.jsonl"))
         #expect(records.map(\.device) == Array(repeating: "/dev/ttyUSB0", count: 4))
+    }
+
+    @Test func aReloadKeepsTheRunningSourcesAndTakesFailover() throws {
+        let dir = try ScratchDirectory("sources")
+        let config = try daemonConfig(in: dir)
+        let core = try DaemonCore(config: config, seed: 1, clock: ManualClock().clock)
+        var changed = config
+        changed.sources = Self.sources
+        changed.failover = 5
+        #expect(core.reload(changed) == ["[source]"])
+        #expect(core.config.sources == config.sources)
+        #expect(core.config.failover == 5)
+        #expect(ConfigChanges.between(config, changed).contains("[source.modem] added"))
     }
 }
