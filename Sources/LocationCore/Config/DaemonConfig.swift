@@ -169,6 +169,10 @@ public struct DaemonConfig: Sendable, Hashable {
         line("services", services ? "on" : "off")
         line("fsync", fsync.rawValue)
         // `[source]` holds `failover`; alone beside `[source.NAME]` sections it is no source itself.
+        if !sources.contains(where: { $0.name == NamedSource.defaultName }) {
+            out += "\n[source]\n"
+            line("failover", Self.number(failover))
+        }
         for source in sources {
             out += "\n[\(source.section)]\n"
             switch source.endpoint {
@@ -182,10 +186,6 @@ public struct DaemonConfig: Sendable, Hashable {
                 line("baud", String(baud))
             }
             if source.name == NamedSource.defaultName { line("failover", Self.number(failover)) }
-        }
-        if !sources.contains(where: { $0.name == NamedSource.defaultName }) {
-            out += "\n[source]\n"
-            line("failover", Self.number(failover))
         }
         for client in clients {
             out += "\n[client.\(client.name)]\n"
