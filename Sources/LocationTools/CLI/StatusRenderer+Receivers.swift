@@ -10,6 +10,8 @@ import LocationCore
 /// ```
 ///
 /// TTFF is `-` while a receiver has had no usable fix since it appeared or its source reconnected.
+/// With receivers of more than one source (`[source.NAME]`), a SOURCE column after DEVICE names
+/// each one's source instead of the heading.
 extension StatusRenderer {
     /// `31.2 s` below 90 s (testers compare tenths), then as other durations.
     static func ttff(_ seconds: Double) -> String {
