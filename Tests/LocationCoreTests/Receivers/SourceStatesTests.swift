@@ -82,4 +82,19 @@ import Testing
         let json = statuses[1].json
         #expect(try SourceStatus(json: json) == statuses[1])
     }
+
+    @Test func oneSourceReconnectingRestartsTheTTFFOfItsOwnReceiversOnly() {
+        var engine = TestEngine.engine([TestEngine.client("best", authorization: .always)])
+        for (at, device) in [(0.0, "A"), (2, "B")] {
+            var fix = TestEngine.fix(at, mode: .threeD)
+            fix.device = device
+            _ = engine.handle(.fix(fix), now: TestEngine.t0 + at)
+        }
+        engine.sourceReconnected(receivers: ["B"], now: TestEngine.t0 + 5)
+        var fix = TestEngine.fix(9, mode: .threeD)
+        fix.device = "B"
+        _ = engine.handle(.fix(fix), now: TestEngine.t0 + 9)
+        let ttff = engine.status(now: TestEngine.t0 + 10).receivers.map(\.timeToFirstFix)
+        #expect(ttff == [0, 4])
+    }
 }
