@@ -52,26 +52,29 @@ struct ConfigReader {
             case "daemon":
                 readDaemon(section, into: &config)
             case "source":
-                readSource(section, into: &config)
+                continue  // with the `[source.NAME]` sections, below
             case "policy":
                 restricted = readPolicy(section)
             case "client":
                 errors.append(.unknownSection(
                     file: file, line: section.line, section: section.name, note: "a client needs a name: [client.NAME]"))
             default:
-                if section.name.hasPrefix("client.") {
+                if section.name.hasPrefix("source.") {
+                    continue
+                } else if section.name.hasPrefix("client.") {
                     if let client = readClient(section) {
                         config.clients.append(client.settings)
                         clientLogLines[client.settings.name] = client.logLine
                     }
                 } else {
                     let guess = ConfigError.closest(to: section.name, in: ["daemon", "source", "policy"])
-                        ?? Self.clientSection(like: section.name)
+                        ?? Self.clientSection(like: section.name) ?? Self.sourceSection(like: section.name)
                     errors.append(.unknownSection(
                         file: file, line: section.line, section: section.name, note: guess.map { "did you mean [\($0)]?" }))
                 }
             }
         }
+        readSources(sections, into: &config)
         checkLogConflicts(config, lines: clientLogLines)
         checkProgramConflicts(config, sections: sections)
         checkSocketAccessKeys(config, sections: sections)
@@ -129,64 +132,6 @@ struct ConfigReader {
             default:
                 errors.append(.unknownKey(file: file, line: entry.line, section: section.name, key: entry.key, accepted: Self.daemonKeys))
             }
-        }
-    }
-
-    private mutating func readSource(_ section: INIParser.Section, into config: inout DaemonConfig) {
-        var type = "gpsd"
-        var typeLine = section.line
-        var host = "127.0.0.1"
-        var port = 2947
-        var device: String?
-        var baud = SourceConfig.defaultBaud
-        for entry in section.entries {
-            switch entry.key {
-            case "type":
-                if entry.value == "gpsd" || entry.value == "nmea" {
-                    type = entry.value
-                    typeLine = entry.line
-                } else {
-                    bad(entry, section, accepted: "gpsd or nmea")
-                }
-            case "host":
-                if !entry.value.isEmpty && !entry.value.contains(where: { $0 == " " || $0 == "\t" }) {
-                    host = entry.value
-                } else {
-                    bad(entry, section, accepted: "a host name or IP address")
-                }
-            case "port":
-                if let n = value(entry, section, Self.integer, accepted: "a TCP port number from 1 to 65535", where: { (1...65535).contains($0) }) {
-                    port = n
-                }
-            case "device":
-                if let path = absolutePath(entry, section) { device = path }
-            case "baud":
-                let bauds = ConfigError.listed(SourceConfig.bauds.map(String.init))
-                if let n = value(entry, section, Self.integer, accepted: bauds, where: SourceConfig.bauds.contains) {
-                    baud = n
-                }
-            case "failover":
-                if let s = value(entry, section, Self.decimal, accepted: "a number of seconds greater than 0", where: { $0 > 0 }) {
-                    config.failover = s
-                }
-            default:
-                errors.append(.unknownKey(file: file, line: entry.line, section: section.name, key: entry.key, accepted: Self.sourceKeys))
-            }
-        }
-        if type == "nmea" {
-            guard let device else {
-                // Only complain when device was not merely refused above.
-                if !section.entries.contains(where: { $0.key == "device" }) {
-                    errors.append(.missingKey(
-                        file: file, line: typeLine, section: section.name, key: "device",
-                        detail: "[source] type = nmea needs device = PATH (the serial device, FIFO or file the NMEA comes from)"))
-                }
-                return
-            }
-            config.source = .nmea(device: device, baud: baud)
-        } else {
-            // device and baud are checked but unused with gpsd, so switching type is a one-line change.
-            config.source = .gpsd(host: host, port: port)
         }
     }
 

@@ -41,8 +41,9 @@ public struct DaemonConfig: Sendable, Hashable {
     public var services: Bool
     /// When logs reach stable storage (`[daemon] fsync`).
     public var fsync: FsyncPolicy
-    /// Where fixes come from (`[source]`).
-    public var source: SourceConfig
+    /// Where fixes come from: `[source]` (named `default`) first, then each `[source.NAME]` in file
+    /// order; never empty, no endpoint twice.
+    public var sources: [NamedSource]
     /// Seconds without a usable fix from the followed receiver before another is chosen (`[source] failover`).
     public var failover: Double
     /// The clients, in file order (`[client.NAME]`).
@@ -60,6 +61,7 @@ public struct DaemonConfig: Sendable, Hashable {
         services: Bool = true,
         fsync: FsyncPolicy = .always,
         source: SourceConfig = .defaultGPSD,
+        sources: [NamedSource]? = nil,
         failover: Double = 3,
         clients: [ClientSettings] = [],
         restricted: [String] = []
@@ -71,7 +73,7 @@ public struct DaemonConfig: Sendable, Hashable {
         self.logDirectory = logDirectory
         self.services = services
         self.fsync = fsync
-        self.source = source
+        self.sources = sources ?? [NamedSource(source)]
         self.failover = failover
         self.clients = clients
         self.restricted = restricted
@@ -101,6 +103,12 @@ public struct DaemonConfig: Sendable, Hashable {
             throw ConfigErrors(reader.errors.map(fragments.located).sorted { fragments.order($0) < fragments.order($1) })
         }
         return config
+    }
+
+    /// The first source's endpoint (`[source]` when there is one); setting it makes it the one source.
+    public var source: SourceConfig {
+        get { sources.first?.endpoint ?? .defaultGPSD }
+        set { sources = [NamedSource(newValue)] }
     }
 
     /// `[policy] restricted in /etc/locationd/locationd.conf`: named in `restricted` errors.
@@ -160,18 +168,25 @@ public struct DaemonConfig: Sendable, Hashable {
         line("log_dir", logDirectory)
         line("services", services ? "on" : "off")
         line("fsync", fsync.rawValue)
-        out += "\n[source]\n"
-        switch source {
-        case .gpsd(let host, let port):
-            line("type", "gpsd")
-            line("host", host)
-            line("port", String(port))
-        case .nmea(let device, let baud):
-            line("type", "nmea")
-            line("device", device)
-            line("baud", String(baud))
+        // `[source]` holds `failover`; alone beside `[source.NAME]` sections it is no source itself.
+        if !sources.contains(where: { $0.name == NamedSource.defaultName }) {
+            out += "\n[source]\n"
+            line("failover", Self.number(failover))
         }
-        line("failover", Self.number(failover))
+        for source in sources {
+            out += "\n[\(source.section)]\n"
+            switch source.endpoint {
+            case .gpsd(let host, let port):
+                line("type", "gpsd")
+                line("host", host)
+                line("port", String(port))
+            case .nmea(let device, let baud):
+                line("type", "nmea")
+                line("device", device)
+                line("baud", String(baud))
+            }
+            if source.name == NamedSource.defaultName { line("failover", Self.number(failover)) }
+        }
         for client in clients {
             out += "\n[client.\(client.name)]\n"
             line("log", client.log ?? "")

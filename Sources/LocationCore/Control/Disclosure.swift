@@ -57,13 +57,14 @@ public struct Disclosure: Sendable, Hashable {
         status.receivers = full.receivers
         status.lastTimeJump = full.lastTimeJump
         status.lastTimeJumpAge = full.lastTimeJumpAge
-        // No coordinate in any of these (BrokerStatus, ProgramCounts, ConnectedProgram, SourceOutage, SourceCounts, StateSaveStatus hold none).
+        // No coordinate in any of these (BrokerStatus, ProgramCounts, ConnectedProgram, SourceOutage, SourceCounts, StateSaveStatus,
+        // SourceStatus hold none).
         let programs = tier == .privileged ? report.programs : report.programs.map(Self.anonymous)
         return StatusReport(
             status: status, time: report.time, sourceName: report.sourceName, brokers: report.brokers,
             sky: report.sky.map(Self.quality), skyAge: report.skyAge, programs: programs,
             programCounts: report.programCounts, sourceOutage: report.sourceOutage, sourceCounts: report.sourceCounts,
-            stateSave: report.stateSave)
+            stateSave: report.stateSave, sources: report.sources)
     }
 
     /// A connected program without who runs it: its client, socket, watching and count.

@@ -24,15 +24,19 @@ public struct StatusReport: Sendable, Hashable {
     public var sourceCounts: SourceCounts?
     /// Whether the state (the switch and every decision) is being saved, if the daemon said.
     public var stateSave: StateSaveStatus?
+    /// Each source in config order (`[source]` first), if the daemon said; `sourceOutage` and
+    /// `sourceCounts` above are the first source's, and `status.source` all of theirs combined.
+    public var sources: [SourceStatus] = []
 
     /// A report from its parts.
     public init(
         status: EngineStatus, time: Double? = nil, sourceName: String? = nil, brokers: [BrokerStatus] = [],
         sky: SkyView? = nil, skyAge: Double? = nil, programs: [ConnectedProgram] = [],
         programCounts: [String: ProgramCounts] = [:], sourceOutage: SourceOutage? = nil,
-        sourceCounts: SourceCounts? = nil, stateSave: StateSaveStatus? = nil
+        sourceCounts: SourceCounts? = nil, stateSave: StateSaveStatus? = nil, sources: [SourceStatus] = []
     ) {
         self.stateSave = stateSave
+        self.sources = sources
         self.sourceOutage = sourceOutage
         self.sourceCounts = sourceCounts
         self.status = status
@@ -76,6 +80,7 @@ public struct StatusReport: Sendable, Hashable {
         members.append(contentsOf: status.jsonMembers)
         if let sourceOutage { members.append(("outage", sourceOutage.json)) }
         if let sourceCounts { members.append(("sourceCounts", sourceCounts.json)) }
+        if !sources.isEmpty { members.append(("sources", .array(sources.map(\.json)))) }
         if let offset = receiverClockOffset { members.append(("clockOffset", .number(offset))) }
         if let sky {
             var view = sky.jsonMembers
@@ -103,6 +108,7 @@ public struct StatusReport: Sendable, Hashable {
         if let outage = value["outage"], outage != .null { sourceOutage = try SourceOutage(json: outage) }
         if let counts = value["sourceCounts"], counts != .null { sourceCounts = try SourceCounts(json: counts) }
         if let save = value["stateSave"], save != .null { stateSave = try StateSaveStatus(json: save) }
+        for item in value["sources"]?.arrayValue ?? [] { sources.append(try SourceStatus(json: item)) }
         if let view = value["sky"], view != .null {
             sky = try SkyView(json: view)
             do throws(FieldReader.FieldError) {

@@ -133,7 +133,12 @@ public struct ReceiverChoice: Sendable, Hashable {
 
     /// The source reconnected at `now`: every receiver it brought searches for a first fix again.
     public mutating func sourceReconnected(now: Double) {
-        for name in seen.keys {
+        sourceReconnected(now: now, receivers: Array(seen.keys))
+    }
+
+    /// One source of several reconnected at `now`: the `receivers` it brought search for a first fix again.
+    public mutating func sourceReconnected(now: Double, receivers: [String]) {
+        for name in receivers {
             seen[name]?.searchingSince = now
             seen[name]?.timeToFirstFix = nil
         }

@@ -29,7 +29,7 @@ public enum CheckConfig {
             let logged = config.clients.filter { $0.log != nil }.count
             errors(
                 "locationd: \(path) is valid: \(config.clients.count) client\(config.clients.count == 1 ? "" : "s")"
-                    + " (\(logged) with a log), source \(DaemonCore.name(of: config.source))\n")
+                    + " (\(logged) with a log), source\(config.sources.count == 1 ? "" : "s") \(NamedSource.names(config.sources))\n")
             return .ok
         } catch {
             var text = ""

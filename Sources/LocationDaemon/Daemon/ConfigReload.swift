@@ -2,7 +2,8 @@ import LocationCore
 
 /// What a reloaded configuration changes (SIGHUP): everything, except the
 /// keys only a restart can change — `socket`, `socket_group`, `socket_mode`,
-/// `[source]` and `state_dir` keep their running values, and their names are
+/// the sources (`[source]` and every `[source.NAME]`, named `[source]` in the list; `failover`
+/// is not one: it takes effect) and `state_dir` keep their running values, and their names are
 /// listed so the daemon can say a restart is needed; so are the program keys
 /// and the app keys (the servers take them at start only).
 struct ConfigReload: Sendable {
@@ -17,7 +18,7 @@ struct ConfigReload: Sendable {
         keepRunning(\.socket, "socket", running: running)
         keepRunning(\.socketGroup, "socket_group", running: running)
         keepRunning(\.socketMode, "socket_mode", running: running)
-        keepRunning(\.source, "[source]", running: running)
+        keepRunning(\.sources, "[source]", running: running)
         keepRunning(\.stateDirectory, "state_dir", running: running)
         if Self.programSockets(of: reloaded) != Self.programSockets(of: running) { needRestart.append(Self.programKeys) }
         if Self.apps(of: reloaded) != Self.apps(of: running) { needRestart.append(Self.appKeys) }

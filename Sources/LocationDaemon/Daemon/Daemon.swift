@@ -87,7 +87,8 @@ public enum Daemon {
         }
         let clientNames = config.clients.map(\.name).joined(separator: ", ")
         Diagnostics.daemon.notice(
-            "locationd \(LocationdVersion.string) starting: configuration \(configPath), source \(DaemonCore.name(of: config.source)), "
+            "locationd \(LocationdVersion.string) starting: configuration \(configPath), "
+                + "source\(config.sources.count == 1 ? "" : "s") \(NamedSource.names(config.sources)), "
                 + (config.clients.isEmpty ? "no clients" : "clients \(clientNames)"))
 
         // Before the state is read: a second daemon must not set aside, rewrite or
@@ -129,7 +130,10 @@ public enum Daemon {
                 return .refused
             }
         }
-        services.append(SourceService(source: sources(config.source), core: core))
+        // One service, one reader thread, per source; each tags its events with its index.
+        for (index, source) in config.sources.enumerated() {
+            services.append(SourceService(source: sources(source.endpoint), core: core, index: index, named: source.name))
+        }
         let notifier = NotifierService(notifier: SystemdNotifier(environment: environment), core: core)
         services.append(notifier)
 

@@ -39,13 +39,14 @@ public final class DaemonCore: ControlHandler, Sendable {
         }
     }
 
-    /// The source as people name it: `gpsd 127.0.0.1:2947`, `nmea /dev/ttyACM0`.
+    /// The sources as people name them: `gpsd 127.0.0.1:2947`, `nmea /dev/ttyACM0`, or with several
+    /// `gpsd 127.0.0.1:2947 (default), nmea /dev/ttyUSB1 (gnss)` (`NamedSource.names`).
     public let sourceName: String
     /// Where deliveries meet the clients' programs (the program server takes them from here).
     public let programSinks = ProgramSinks()
     /// Each publishing client's MQTT status, for `status` (filled by `MQTTService`).
     public let brokerBoard: BrokerBoard
-    /// The source's counts, for `status` (filled by `SourceService`).
+    /// The sources' counts, for `status` (filled by each `SourceService`).
     public let sourceBoard: SourceBoard
     let owner: Mutex<EngineOwner>
     /// The access report's counts (`state_dir/report.jsonl`), shared by every sink.
@@ -58,7 +59,7 @@ public final class DaemonCore: ControlHandler, Sendable {
     /// `randomSeed()`). Throws when a log cannot be opened: the daemon cannot
     /// do its job then.
     public init(config: DaemonConfig, seed: UInt64, clock: DaemonClock = .system) throws(StartError) {
-        let name = Self.name(of: config.source)
+        let name = NamedSource.names(config.sources)
         sourceName = name
         let brokers = BrokerBoard()
         brokerBoard = brokers
@@ -80,17 +81,15 @@ public final class DaemonCore: ControlHandler, Sendable {
 
     /// `gpsd 127.0.0.1:2947`, `gpsd [::1]:2947`, `nmea /dev/ttyACM0`.
     public static func name(of source: SourceConfig) -> String {
-        switch source {
-        case .gpsd(let host, let port): host.utf8.contains(UInt8(ascii: ":")) ? "gpsd [\(host)]:\(port)" : "gpsd \(host):\(port)"
-        case .nmea(let device, _): "nmea \(device)"
-        }
+        NamedSource(source).description
     }
 
     // MARK: - Inputs
 
-    /// One event from the fix source, carried out on the caller's thread.
-    public func ingest(_ event: SourceEvent) {
-        owner.withLock { $0.ingest(event) }
+    /// One event from source `index` (config order: `[source]` first), carried out on the
+    /// caller's thread.
+    public func ingest(_ event: SourceEvent, from index: Int = 0) {
+        owner.withLock { $0.ingest(event, from: index) }
     }
 
     /// The source paused (its reader is about to wait): writes the log lines

@@ -27,11 +27,10 @@ final class EngineOwner {
     private let clock: DaemonClock
     @exclusivity(unchecked) private var effects = EffectList()
     @exclusivity(unchecked) private var watchers = WatcherList()
-    private var reportedSource: SourceState?
+    /// Every source and what it last said, in config order (docs/sources.md, "Several sources").
+    private var sources: SourceStates
     /// The source's latest sky view and when it arrived (monotonic), for `status`.
     private var sky: (view: SkyView, at: Double)?
-    /// The source's outage as it last reported it and when (monotonic), for `status`.
-    private var outage: (outage: SourceOutage, at: Double)?
     private(set) var stopped = false
     /// The MQTT publishers' statuses, for `status` replies.
     private let brokers: BrokerBoard
@@ -52,6 +51,7 @@ final class EngineOwner {
         self.programs = programs
         self.clock = clock
         self.sourceName = sourceName
+        sources = SourceStates(config.sources)
         state = StateKeeper(store: StateStore(path: config.statePath), wall: clock.wall)
         let saved = state.load()
         engine = Engine(settings: config.engineSettings, saved: saved, seed: seed)
@@ -90,28 +90,41 @@ final class EngineOwner {
 
     // MARK: - Inputs
 
-    func ingest(_ event: SourceEvent) {
+    /// One event of source `index` (config order).
+    func ingest(_ event: SourceEvent, from index: Int = 0) {
         guard !stopped else { return }
         let now = clock.monotonic()
         effects.removeAll(keepingCapacity: true)
         switch event {
-        case .fix(let fix):
+        case .fix(var fix):
             fixesSeen += 1
+            // One source names its receivers as they are; with several, a name another source
+            // brought first is prefixed with this one's NAME (docs/sources.md, "Several sources").
+            if sources.several {
+                fix.device = sources.receiverName(fix.device, from: index)
+                if let renamed = sources.takeRenamed() { Diagnostics.daemon.notice(renamed) }
+            }
             engine.handle(.fix(fix), now: now, into: &effects)
         case .state(let sourceState, let detail):
-            if sourceState != reportedSource {
+            if sourceState != sources.states[index] {
                 // The sources log their own connects and losses; this is the engine's view.
-                Diagnostics.daemon.debug("\(sourceName): \(sourceState.rawValue): \(detail)")
-                reportedSource = sourceState
+                Diagnostics.daemon.debug("\(sources.sources[index].description): \(sourceState.rawValue): \(detail)")
             }
-            engine.handle(.source(sourceState), now: now, into: &effects)
+            // One of several back from connecting: its receivers' TTFF starts over, the others' not.
+            if sources.several, sources.states[index] == .connecting, sourceState != .connecting {
+                engine.sourceReconnected(receivers: sources.receivers(of: index), now: now)
+            }
+            // The engine keeps one state, all sources' combined; it hears it when it changes, or
+            // from the source that sets it (with one source: every report, as always).
+            guard let combined = sources.report(sourceState, from: index) else { return }
+            engine.handle(.source(combined), now: now, into: &effects)
         case .sky(let view):
             // Status only: the engine decides nothing on it, so there is nothing to carry.
             sky = (view, now)
             return
         case .outage(let current):
             // Status only, like the sky view.
-            outage = current.map { ($0, now) }
+            sources.outages[index] = current.map { ($0, now) }
             return
         }
         carry(now: now)
@@ -205,11 +218,8 @@ final class EngineOwner {
             status: status(now: now), time: clock.wall(), sourceName: sourceName,
             brokers: brokers.statuses, sky: sky?.view, skyAge: sky.map { max(0, now - $0.at) },
             programs: programs.programs, programCounts: programs.counts,
-            sourceOutage: outage.map { current in
-                var grown = current.outage
-                grown.seconds += max(0, now - current.at)
-                return grown
-            }, sourceCounts: sourceBoard.counts, stateSave: stateSave)
+            sourceOutage: sources.outage(of: 0, now: now), sourceCounts: sourceBoard.counts, stateSave: stateSave,
+            sources: sources.statuses(now: now, counts: sourceBoard.counts(at:)))
     }
 
     /// How saving the state goes now.
@@ -221,8 +231,9 @@ final class EngineOwner {
         for index in status.clients.indices {
             status.clients[index].logWrite = carrier.logs.writeStatus(of: status.clients[index].authorization.client)
         }
-        // One `[source]` brings every receiver (until `[source.NAME]` sections, #29 item 5).
-        for index in status.receivers.indices { status.receivers[index].source = sourceName }
+        for index in status.receivers.indices {
+            status.receivers[index].source = sources.source(of: status.receivers[index].device)
+        }
         return status
     }
 

@@ -1,23 +1,26 @@
 import LocationCore
 import Synchronization
 
-/// Where `status` finds the source's counts (`sourceCounts`), as `BrokerBoard`
-/// is where it finds the MQTT publishers: `SourceService` registers the source
-/// it starts, and the core asks it when a `status` request comes. The reader
-/// thread publishes its counts behind a lock of its own, so nothing per fix
-/// comes here. Safe from any thread.
+/// Where `status` finds each source's counts (`sources[].counts`, and the first source's as
+/// `sourceCounts`), as `BrokerBoard` is where it finds the MQTT publishers: each
+/// `SourceService` registers the source it starts under its index in the configuration, and the
+/// core asks when a `status` request comes. The reader threads publish their counts behind
+/// locks of their own, so nothing per fix comes here. Safe from any thread.
 public final class SourceBoard: Sendable {
-    private let source = Mutex<(any FixSource)?>(nil)
+    private let sources = Mutex<[Int: any FixSource]>([:])
 
     /// An empty board.
     public init() {}
 
-    func register(_ source: any FixSource) {
-        self.source.withLock { $0 = source }
+    func register(_ source: any FixSource, at index: Int = 0) {
+        sources.withLock { $0[index] = source }
     }
 
-    /// What the registered source has read so far, if it counts.
-    public var counts: SourceCounts? {
-        source.withLock { $0 }?.counts
+    /// What the first source has read so far, if it counts.
+    public var counts: SourceCounts? { counts(at: 0) }
+
+    /// What source `index` (config order) has read so far, if it counts.
+    public func counts(at index: Int) -> SourceCounts? {
+        sources.withLock { $0[index] }?.counts
     }
 }

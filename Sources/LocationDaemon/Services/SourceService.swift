@@ -1,22 +1,26 @@
+import LocationCore
 import Synchronization
 
-/// Runs the configured fix source with the core as its `SourceSink`: the
+/// Runs one configured fix source with the core as its `SourceSink`: the
 /// reader thread carries every event into the core itself (engine, log
-/// line, watchers), so nothing per fix runs here. The source is started when
+/// line, watchers), tagged with the source's index in the configuration
+/// (one service, one reader thread, per source), so nothing per fix runs here. The source is started when
 /// the service is made (its reader connects while the rest starts), so
 /// READY=1 can follow it; `run()` only waits for the source to end.
 public final class SourceService: Service {
-    /// `source`.
-    public let name = "source"
+    /// `source`, or `source NAME` for a `[source.NAME]`.
+    public let name: String
     /// The source.
     public let source: any FixSource
     private let feed: CoreFeed
 
-    /// Starts `source`, whose events go to `core`.
-    public init(source: any FixSource, core: DaemonCore) {
+    /// Starts `source`, whose events go to `core` as those of its source number `index` (config
+    /// order), called `named` (`nil` or `default` for `[source]`).
+    public init(source: any FixSource, core: DaemonCore, index: Int = 0, named: String? = nil) {
         self.source = source
-        feed = CoreFeed(core: core)
-        core.sourceBoard.register(source)
+        name = named.map { $0 == NamedSource.defaultName ? "source" : "source \($0)" } ?? "source"
+        feed = CoreFeed(core: core, index: index)
+        core.sourceBoard.register(source, at: index)
         source.start(into: feed)
     }
 
@@ -34,22 +38,24 @@ public final class SourceService: Service {
 }
 
 /// The daemon's `SourceSink`: each event goes straight into the core on the
-/// reader's thread.
+/// reader's thread, as one of source `index`'s.
 final class CoreFeed: SourceSink {
     private let core: DaemonCore
+    private let index: Int
     private let open = Atomic<Bool>(true)
     /// Finishes when the source does.
     let ended: AsyncStream<Void>
     private let continuation: AsyncStream<Void>.Continuation
 
-    init(core: DaemonCore) {
+    init(core: DaemonCore, index: Int) {
         self.core = core
+        self.index = index
         (ended, continuation) = AsyncStream.makeStream(of: Void.self)
     }
 
     func take(_ event: SourceEvent) -> Bool {
         guard open.load(ordering: .acquiring) else { return false }
-        core.ingest(event)
+        core.ingest(event, from: index)
         return true
     }
 

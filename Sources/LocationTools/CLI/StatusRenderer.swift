@@ -11,9 +11,10 @@ public enum StatusRenderer {
         // First, above everything: the decisions below would not survive a restart.
         if let line = report.stateSave?.failureLine { lines.append("WARNING: " + line) }
         var source = "\(report.sourceName ?? "source"): \(sourceLine(status))"
-        if status.source == .connecting, let outage = report.sourceOutage { source += "; " + outage.summary }
+        // With several sources each says its own outage below.
+        if status.source == .connecting, report.sources.count < 2, let outage = report.sourceOutage { source += "; " + outage.summary }
         lines.append(source)
-        if let counts = report.sourceCounts { lines.append("  " + counts.summary) }
+        lines.append(contentsOf: sourceLines(report))
         if let position = positionLine(status) { lines.append(position) }
         if let sky = skyLine(report) { lines.append(sky) }
         if let clock = receiverClockLine(report) { lines.append(clock) }

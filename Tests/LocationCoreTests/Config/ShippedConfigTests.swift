@@ -70,7 +70,7 @@ import TestSupport
             }
         }
         if !current.isEmpty { blocks.append(current.joined(separator: "\n")) }
-        #expect(blocks.count == 4)
+        #expect(blocks.count == 5)
         let shipped = try DaemonConfig.parse(blocks[0], file: "example 1")
         #expect(shipped.engineSettings.clients == (try load()).engineSettings.clients)
         let second = try DaemonConfig.parse(blocks[1], file: "example 2")
@@ -82,7 +82,11 @@ import TestSupport
         #expect(third.client(named: "qgis")?.programs.allowGroups == ["users"])
         #expect(third.client(named: "geoclue")?.programs.nmeaSocket == "/run/locationd/geoclue.nmea")
         #expect(third.clients.allSatisfy { $0.log == nil })
-        let fleet = try DaemonConfig.parse(blocks[3], file: "example 4")
+        let sources = try DaemonConfig.parse(blocks[3], file: "example 4")
+        #expect(sources.sources.map(\.name) == ["usb", "modem"])
+        #expect(sources.sources.last?.endpoint == .nmea(device: "/dev/ttyUSB2", baud: 115_200))
+        #expect(sources.client(named: "modem-test")?.receiver == "/dev/ttyUSB2")
+        let fleet = try DaemonConfig.parse(blocks[4], file: "example 5")
         #expect(fleet.client(named: "fleet")?.mqtt?.broker == "mqtt.example.org:8883")
         #expect(fleet.client(named: "fleet")?.mqtt?.scheme == "mqtts")
     }
