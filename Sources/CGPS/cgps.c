@@ -14,6 +14,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -199,6 +200,34 @@ static void copy_fix(const struct gps_data_t *gps, cgps_fix *fix)
     fix->set = set;
 }
 
+/* A SKY's time and satellites: skyview[0 .. satellites_visible), at most
+ * CGPS_SATELLITES_MAX, entries without a PRN skipped. */
+static void copy_sky(const struct gps_data_t *gps, cgps_report *report)
+{
+    if (gps->skyview_time.tv_sec > 0 && gps->skyview_time.tv_nsec >= 0 && gps->skyview_time.tv_nsec < 1000000000L) {
+        report->sky_time_sec = (int64_t)gps->skyview_time.tv_sec;
+        report->sky_time_nsec = (int32_t)gps->skyview_time.tv_nsec;
+    }
+    int visible = gps->satellites_visible;
+    if (visible > MAXCHANNELS)
+        visible = MAXCHANNELS;
+    int count = 0;
+    for (int i = 0; i < visible && count < CGPS_SATELLITES_MAX; i++) {
+        const struct satellite_t *from = &gps->skyview[i];
+        if (from->PRN <= 0)
+            continue;
+        cgps_satellite *to = &report->satellites[count++];
+        to->prn = from->PRN;
+        to->elevation = isfinite(from->elevation) ? from->elevation : NAN;
+        to->azimuth = isfinite(from->azimuth) ? from->azimuth : NAN;
+        to->ss = isfinite(from->ss) && from->ss >= 0 ? from->ss : NAN;
+        to->used = from->used;
+        to->gnssid = from->gnssid;
+        to->svid = from->svid;
+    }
+    report->satellite_count = count;
+}
+
 static void copy_text(char *to, size_t size, const char *from, size_t from_size)
 {
     size_t n = strnlen(from, from_size);
@@ -274,7 +303,8 @@ static bool unpack_line(cgps_session *session, char *line, cgps_report *report, 
 {
     struct gps_data_t *gps = &session->gps;
 
-    memset(report, 0, sizeof *report);
+    /* Everything but the satellite array, which only a SKY fills (count first). */
+    memset(report, 0, offsetof(cgps_report, satellites));
     report->satellites_used = -1;
     report->satellites_visible = -1;
     report->hdop = NAN;
@@ -341,6 +371,7 @@ static bool unpack_line(cgps_session *session, char *line, cgps_report *report, 
         report->hdop = gps->dop.hdop;
         report->pdop = gps->dop.pdop;
         report->vdop = gps->dop.vdop;
+        copy_sky(gps, report);
     } else if ((set & POLICY_SET) != 0) {
         report->kind = CGPS_REPORT_WATCH;
     } else if ((set & DEVICE_SET) != 0 || device_closed) {

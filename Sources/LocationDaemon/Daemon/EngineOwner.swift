@@ -28,8 +28,9 @@ final class EngineOwner {
     @exclusivity(unchecked) private var effects = EffectList()
     @exclusivity(unchecked) private var watchers = WatcherList()
     private var reportedSource: SourceState?
-    /// The source's latest sky view and when it arrived (monotonic), for `status`.
-    private var sky: (view: SkyView, at: Double)?
+    /// Each receiver's latest sky view and when it arrived (monotonic), by device ("" for
+    /// a receiver the source does not name), for `status`.
+    private var skies: [String: (view: SkyView, at: Double)] = [:]
     /// The source's outage as it last reported it and when (monotonic), for `status`.
     private var outage: (outage: SourceOutage, at: Double)?
     private(set) var stopped = false
@@ -106,8 +107,14 @@ final class EngineOwner {
             }
             engine.handle(.source(sourceState), now: now, into: &effects)
         case .sky(let view):
-            // Status only: the engine decides nothing on it, so there is nothing to carry.
-            sky = (view, now)
+            // The engine decides nothing on it, so there is nothing to carry: kept for `status`,
+            // and handed to the programs of the clients the engine lets see it.
+            let device = view.device ?? ""
+            skies[device] = (view, now)
+            if programs.isWatching {
+                let clients = engine.skyClients(device: device, now: now)
+                if !clients.isEmpty { programs.deliverSky(view, to: clients) }
+            }
             return
         case .outage(let current):
             // Status only, like the sky view.
@@ -203,13 +210,15 @@ final class EngineOwner {
         let now = clock.monotonic()
         return StatusReport(
             status: status(now: now), time: clock.wall(), sourceName: sourceName,
-            brokers: brokers.statuses, sky: sky?.view, skyAge: sky.map { max(0, now - $0.at) },
-            programs: programs.programs, programCounts: programs.counts,
+            brokers: brokers.statuses, programs: programs.programs, programCounts: programs.counts,
             sourceOutage: outage.map { current in
                 var grown = current.outage
                 grown.seconds += max(0, now - current.at)
                 return grown
-            }, sourceCounts: sourceBoard.counts, stateSave: stateSave)
+            }, sourceCounts: sourceBoard.counts, stateSave: stateSave,
+            skies: skies.keys.sorted().compactMap { device in
+                skies[device].map { SkyReport(view: $0.view, age: max(0, now - $0.at)) }
+            })
     }
 
     /// How saving the state goes now.

@@ -10,7 +10,8 @@ import LocationSystem
 ///
 /// * gpsd protocol: `VERSION` on connect; `?WATCH={"enable":true}` answered
 ///   with `DEVICES` and `WATCH`, then a `TPV` per fix delivered to the
-///   client; `?WATCH={"enable":false}` stops; `?POLL;` repeats the last fix
+///   client, and a `SKY` when the engine lets the client see its receiver's
+///   satellites (full accuracy only); `?WATCH={"enable":false}` stops; `?POLL;` repeats the last fix
 ///   this program got; `?VERSION;`, `?DEVICES;`; anything else gets gpsd's
 ///   `ERROR`.
 /// * NMEA: the stream starts when the program connects; what it sends is ignored.
@@ -225,7 +226,7 @@ final class ProgramConversation: ServerConversation {
     // MARK: Deliveries
 
     func wake(_ loop: ServerLoop<ProgramConversation>, now: Double) {
-        let (records, regranted) = sinks.take()
+        let (records, regranted, skies) = sinks.take()
         let report = records.isEmpty ? nil : sinks.report
         let time = SystemClock.utc()
         if !records.isEmpty {
@@ -257,6 +258,7 @@ final class ProgramConversation: ServerConversation {
             }
             changed = true
         }
+        if !skies.isEmpty { sendSkies(skies, loop) }
         if !regranted.isEmpty {
             // The grant those fixes came under is gone: a `?POLL` must not repeat them.
             for (id, program) in programs where regranted.contains(endpoints[program.endpoint].client) {
@@ -264,6 +266,20 @@ final class ProgramConversation: ServerConversation {
             }
         }
         publishIfChanged()
+    }
+
+    /// A `SKY` to each watching gpsd-protocol program of the clients the engine let see it
+    /// (docs/protocol.md, "SKY"); NMEA sockets get none.
+    private func sendSkies(_ skies: [String: SkyView], _ loop: ServerLoop<ProgramConversation>) {
+        var lines: [String: [UInt8]] = [:]
+        for connection in loop.openConnections {
+            guard let program = programs[connection.id], program.watching else { continue }
+            let endpoint = endpoints[program.endpoint]
+            guard endpoint.kind == .gpsd, let view = skies[endpoint.client] else { continue }
+            let line = lines[endpoint.client] ?? GPSDReply.sky(view, client: endpoint.client)
+            lines[endpoint.client] = line
+            _ = connection.output.send(line)
+        }
     }
 
     func cutOff(_ connection: ServerConnection, loop: ServerLoop<ProgramConversation>) {

@@ -12,8 +12,7 @@ import TestSupport
     /// The sample report with a sky view 1 s old, as the daemon would build it.
     static var report: StatusReport {
         var report = Samples.report
-        report.sky = sky
-        report.skyAge = 1
+        report.skies = [SkyReport(view: sky, age: 1)]
         return report
     }
 
@@ -93,16 +92,15 @@ import TestSupport
 
     @Test func anOldSkySaysItsAgeAndAPartialOneSaysWhatItHas() {
         var report = Self.report
-        report.skyAge = 42
+        report.skies[0].age = 42
         #expect(StatusRenderer.skyLine(report) == "sky: 9 of 14 satellites used, HDOP 0.87, PDOP 1.67, VDOP 1.42 (42 s ago)")
-        report.sky = SkyView(hdop: 1.2, pdop: 2.5)
-        report.skyAge = 0.5
+        report.skies = [SkyReport(view: SkyView(hdop: 1.2, pdop: 2.5), age: 0.5)]
         #expect(StatusRenderer.skyLine(report) == "sky: HDOP 1.20, PDOP 2.50")
-        report.sky = SkyView(satellitesVisible: 1)
+        report.skies[0].view = SkyView(satellitesVisible: 1)
         #expect(StatusRenderer.skyLine(report) == "sky: 1 satellite in view")
-        report.sky = SkyView(satellitesUsed: 4)
+        report.skies[0].view = SkyView(satellitesUsed: 4)
         #expect(StatusRenderer.skyLine(report) == "sky: 4 satellites used")
-        report.sky = nil
+        report.skies = []
         #expect(StatusRenderer.skyLine(report) == nil)
     }
 

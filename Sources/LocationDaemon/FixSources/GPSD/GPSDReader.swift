@@ -94,8 +94,9 @@ struct GPSDReader {
                     switch incoming {
                     case .tpv(let tpv):
                         take(tpv, watching: watching)
-                    case .sky(let view, let device):
+                    case .sky(var view, let device):
                         assembler.sky(device: device, satellitesUsed: view.satellitesUsed)
+                        view.device = device
                         if !view.isEmpty { control.yield(.sky(view)) }
                     case .version(let text):
                         release = text
