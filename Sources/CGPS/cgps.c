@@ -208,11 +208,13 @@ static void copy_sky(const struct gps_data_t *gps, cgps_report *report)
         report->sky_time_sec = (int64_t)gps->skyview_time.tv_sec;
         report->sky_time_nsec = (int32_t)gps->skyview_time.tv_nsec;
     }
-    int visible = gps->satellites_visible;
-    if (visible > MAXCHANNELS)
-        visible = MAXCHANNELS;
+    /* satellites_visible counts the entries with a PRN, not the array's length: an entry
+     * without one in the middle would hide the last. libgps fills the whole array for
+     * each SKY (entries past the list get its defaults, PRN 0), so every slot is read. */
+    if (gps->satellites_visible <= 0)
+        return;
     int count = 0;
-    for (int i = 0; i < visible && count < CGPS_SATELLITES_MAX; i++) {
+    for (int i = 0; i < MAXCHANNELS && count < CGPS_SATELLITES_MAX; i++) {
         const struct satellite_t *from = &gps->skyview[i];
         if (from->PRN <= 0)
             continue;

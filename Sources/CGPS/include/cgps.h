@@ -74,8 +74,10 @@
  *                   a DOP the SKY leaves out keeps its old value; the shim
  *                   clears `dop` (gps_clear_dop, NaN) before each read. 3.22
  *                   ignores SKY's nSat/uSat: the counts come from the list.
- *   skyview         a SKY's satellites land in `skyview[0 .. satellites_visible)`
- *                   (struct satellite_t: PRN, elevation, azimuth, ss, used,
+ *   skyview         a SKY's satellites land in `skyview[]` in the order listed,
+ *                   `satellites_visible` counting those with a PRN; every
+ *                   other slot is reset to PRN 0 (so none is left over from
+ *                   an earlier SKY) (struct satellite_t: PRN, elevation, azimuth, ss, used,
  *                   gnssid, svid; the same members in APIs 11–16), its time
  *                   in `skyview_time`. The shim copies at most
  *                   CGPS_SATELLITES_MAX of them, skips entries without a PRN,
