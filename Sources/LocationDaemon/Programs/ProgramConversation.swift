@@ -25,6 +25,8 @@ final class ProgramConversation: ServerConversation {
         var watching = false
         var last: LogRecord?
         var delivered = 0
+        /// The sky view this program got last: an unchanged one is not sent again.
+        var sky: SkyView?
     }
 
     let name = "program sockets"
@@ -211,6 +213,7 @@ final class ProgramConversation: ServerConversation {
         guard var program = programs[connection.id], program.watching else { return }
         let endpoint = endpoints[program.endpoint]
         program.watching = false
+        program.sky = nil
         programs[connection.id] = program
         connection.streaming = false
         watchers[endpoint.client, default: 1] -= 1
@@ -263,6 +266,7 @@ final class ProgramConversation: ServerConversation {
             // The grant those fixes came under is gone: a `?POLL` must not repeat them.
             for (id, program) in programs where regranted.contains(endpoints[program.endpoint].client) {
                 programs[id]?.last = nil
+                programs[id]?.sky = nil
             }
         }
         publishIfChanged()
@@ -273,12 +277,15 @@ final class ProgramConversation: ServerConversation {
     private func sendSkies(_ skies: [String: SkyView], _ loop: ServerLoop<ProgramConversation>) {
         var lines: [String: [UInt8]] = [:]
         for connection in loop.openConnections {
-            guard let program = programs[connection.id], program.watching else { continue }
+            guard var program = programs[connection.id], program.watching else { continue }
             let endpoint = endpoints[program.endpoint]
-            guard endpoint.kind == .gpsd, let view = skies[endpoint.client] else { continue }
+            guard endpoint.kind == .gpsd, let view = skies[endpoint.client], view != program.sky else { continue }
             let line = lines[endpoint.client] ?? GPSDReply.sky(view, client: endpoint.client)
             lines[endpoint.client] = line
-            _ = connection.output.send(line)
+            // A program too far behind is cut off here; the loop closes it.
+            guard connection.output.send(line) else { continue }
+            program.sky = view
+            programs[connection.id] = program
         }
     }
 

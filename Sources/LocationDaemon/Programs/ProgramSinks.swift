@@ -20,8 +20,6 @@ public final class ProgramSinks: Sendable {
         var pending: [LogRecord] = []
         /// The latest sky view per client not yet taken (a newer one replaces it).
         var skies: [String: SkyView] = [:]
-        /// The sky view last queued per client, so an unchanged one is not sent again.
-        var sentSkies: [String: SkyView] = [:]
         var programs: [ConnectedProgram] = []
         var counts: [String: ProgramCounts] = [:]
         /// Clients whose authorization changed since the loop last took the records.
@@ -61,13 +59,12 @@ public final class ProgramSinks: Sendable {
     }
 
     /// Queues a receiver's sky view for the programs of `clients` (the engine's
-    /// `skyClients`: full accuracy, delivering from that receiver), each client
-    /// at most once per change of the view.
+    /// `skyClients`: full accuracy, delivering from that receiver); a view not yet
+    /// taken is replaced by the newer one.
     public func deliverSky(_ view: SkyView, to clients: [String]) {
         let waker = state.withLock { state -> Wakeup? in
             var queued = false
-            for client in clients where state.watched.contains(client) && state.sentSkies[client] != view {
-                state.sentSkies[client] = view
+            for client in clients where state.watched.contains(client) {
                 state.skies[client] = view
                 queued = true
             }
@@ -86,7 +83,6 @@ public final class ProgramSinks: Sendable {
             state.regranted.insert(client)
             // A sky queued under the grant that changed is not sent; the next one is judged afresh.
             state.skies[client] = nil
-            state.sentSkies[client] = nil
             return state.waker
         }
         waker?.signal()
@@ -115,7 +111,6 @@ public final class ProgramSinks: Sendable {
                 state.watched.remove(client)
                 state.pending.removeAll { $0.client == client }
                 state.skies[client] = nil
-                state.sentSkies[client] = nil
             }
         }
     }
