@@ -25,6 +25,8 @@ struct NMEAInView: Sendable {
     }
 
     private var entries: [Entry] = []
+    /// Talker-and-signal pairs kept at most (a receiver has a few constellations of a few signals).
+    static let maximumEntries = 32
 
     init() {}
 
@@ -46,6 +48,8 @@ struct NMEAInView: Sendable {
             index = found
             entries[index].inView = inView
         } else {
+            // Talkers and signals are few; garbled tags that pass the checksum must not grow this without end.
+            guard entries.count < Self.maximumEntries else { return true }
             entries.append(Entry(key: key, inView: inView))
             index = entries.count - 1
         }

@@ -30,11 +30,12 @@ struct NMEAUsedSatellites: Sendable {
         }
         if let index = lists.firstIndex(where: { $0.key == key }) {
             if run == key {
-                lists[index].prns += prns
+                // A run of GSAs has at most a few dozen PRNs; a garbled endless run stops growing.
+                if lists[index].prns.count < SkyView.maximumSatellites { lists[index].prns += prns }
             } else {
                 lists[index].prns = prns
             }
-        } else {
+        } else if lists.count < NMEAInView.maximumEntries {
             lists.append((key, prns))
         }
         run = key

@@ -69,6 +69,16 @@ import TestSupport
         #expect(Self.sky(Self.gps + Self.glonass + first + gga + next).satellites.filter(\.used).map(\.prn) == [12])
     }
 
+    @Test func garbledTalkersCannotGrowTheLists() {
+        // 200 GSVs of made-up talkers, each with a good checksum: at most 32 talker-and-signal lists are kept.
+        let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        let talkers = (0..<200).map { i in String([letters[(i / 26) % 26], letters[i % 26]]) }
+        let text = talkers.map { NMEATest.sentence("\($0)GSV,1,1,01,05,10,20,30") + NMEATest.sentence("\($0)GSA,A,3,05,,,,,,,,,,,,1.5,0.9,1.2") }.joined()
+        let sky = Self.sky(text)
+        #expect(sky.satellitesVisible == NMEAInView.maximumEntries, "each kept list has one in view")
+        #expect(sky.satellites.count <= NMEAInView.maximumEntries)
+    }
+
     @Test func finishForgetsTheSatellites() {
         var parser = NMEAParser()
         Array((Self.gps + Self.used).utf8).withUnsafeBytes { parser.feed($0) { _ in } }
@@ -129,3 +139,4 @@ import TestSupport
         #expect(compared > 300, "satellites compared: \(compared)")
     }
 }
+
