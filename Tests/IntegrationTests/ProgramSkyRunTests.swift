@@ -9,8 +9,8 @@ import Glibc
 /// The sky for those allowed to see it (#32 item 4), on a running locationd fed
 /// by gpsd and gpsfake with a walk that has GSV and GSA: `gpspipe -w` on a
 /// client's `gpsd_port` gets gpsd-style `SKY` objects with each satellite while
-/// the client has full accuracy, and none once it is reduced; `locationctl
-/// status --sky` shows the same satellites to root.
+/// the client has full accuracy (and cgps draws them), and none once it is
+/// reduced; `locationctl status --sky` shows the same satellites to root.
 @Suite(
     .serialized, .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"),
     .enabled(if: GPSFake.isAvailable, "gpsfake, gpsd or python3-gps is missing"),
@@ -60,6 +60,23 @@ struct ProgramSkyRunTests {
         // A program that comes later gets the sky too, though it may not have changed since.
         let later = try await ChildProcess.run(["gpspipe", "-w", "-n", "12", "127.0.0.1:\(port)"], timeout: 90)
         #expect(!Self.objects(later.output, "SKY").isEmpty, "\(later.output.prefix(3000))")
+
+        // cgps draws the sky: its satellite window lists the walk's satellites (PRN, elevation, azimuth, SNR, used).
+        if ExternalTool.isAvailable("cgps", "script", "timeout") {
+            let screen = try await ChildProcess.run(
+                ["env", "TERM=xterm", "COLUMNS=100", "LINES=40", "script", "-qfec", "timeout 6 cgps 127.0.0.1:\(port)", "/dev/null"],
+                timeout: 60)
+            // Its rows, the terminal's escape sequences taken out: `GP  4    4  17.0   36.0  26.0  Y`.
+            let text = screen.output.replacing(/\x1b(\[[0-9;?]*[a-zA-Z]|\([0B])/, with: "")
+            var used: Set<Int> = []
+            var seen: Set<Int> = []
+            for row in text.matches(of: /GP +(\d+) +\d+ +[\d.]+ +[\d.]+ +[\d.]+ +([YN])/) {
+                guard let prn = Int(row.output.1) else { continue }
+                seen.insert(prn)
+                if row.output.2 == "Y" { used.insert(prn) }
+            }
+            #expect(seen.count == NMEALogWriter.inView && used.count == NMEALogWriter.used, "cgps's screen: \(text.suffix(3000))")
+        }
 
         // Root's `status --sky`: the same satellites, as a table.
         let (code, table, errors) = try await plane.ctl(["status", "--sky"])
