@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "cgps.h"
+#include "sky.h"
 #include "tpv.h"
 
 #include <gps.h>
@@ -200,36 +201,6 @@ static void copy_fix(const struct gps_data_t *gps, cgps_fix *fix)
     fix->set = set;
 }
 
-/* A SKY's time and satellites: skyview[0 .. satellites_visible), at most
- * CGPS_SATELLITES_MAX, entries without a PRN skipped. */
-static void copy_sky(const struct gps_data_t *gps, cgps_report *report)
-{
-    if (gps->skyview_time.tv_sec > 0 && gps->skyview_time.tv_nsec >= 0 && gps->skyview_time.tv_nsec < 1000000000L) {
-        report->sky_time_sec = (int64_t)gps->skyview_time.tv_sec;
-        report->sky_time_nsec = (int32_t)gps->skyview_time.tv_nsec;
-    }
-    /* satellites_visible counts the entries with a PRN, not the array's length: an entry
-     * without one in the middle would hide the last. libgps fills the whole array for
-     * each SKY (entries past the list get its defaults, PRN 0), so every slot is read. */
-    if (gps->satellites_visible <= 0)
-        return;
-    int count = 0;
-    for (int i = 0; i < MAXCHANNELS && count < CGPS_SATELLITES_MAX; i++) {
-        const struct satellite_t *from = &gps->skyview[i];
-        if (from->PRN <= 0)
-            continue;
-        cgps_satellite *to = &report->satellites[count++];
-        to->prn = from->PRN;
-        to->elevation = isfinite(from->elevation) ? from->elevation : NAN;
-        to->azimuth = isfinite(from->azimuth) ? from->azimuth : NAN;
-        to->ss = isfinite(from->ss) && from->ss >= 0 ? from->ss : NAN;
-        to->used = from->used;
-        to->gnssid = from->gnssid;
-        to->svid = from->svid;
-    }
-    report->satellite_count = count;
-}
-
 static void copy_text(char *to, size_t size, const char *from, size_t from_size)
 {
     size_t n = strnlen(from, from_size);
@@ -373,7 +344,7 @@ static bool unpack_line(cgps_session *session, char *line, cgps_report *report, 
         report->hdop = gps->dop.hdop;
         report->pdop = gps->dop.pdop;
         report->vdop = gps->dop.vdop;
-        copy_sky(gps, report);
+        cgps_sky_copy(gps, report);
     } else if ((set & POLICY_SET) != 0) {
         report->kind = CGPS_REPORT_WATCH;
     } else if ((set & DEVICE_SET) != 0 || device_closed) {
