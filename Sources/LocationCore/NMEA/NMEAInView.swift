@@ -89,7 +89,8 @@ struct NMEAInView: Sendable {
             if let satellite, entry.building.count < SkyView.maximumSatellites { entry.building.append(satellite) }
         }
         if number == total {
-            entry.satellites = entry.building
+            // Swapped, not copied: neither buffer is shared, so reading the next cycle allocates nothing.
+            swap(&entry.satellites, &entry.building)
             entry.building.removeAll(keepingCapacity: true)
             entry.last = 0
         }
