@@ -97,6 +97,7 @@ _locationctl()
     local words_here=""
     if [[ $cur == -* ]]; then
         case $command in
+            status) words_here="--sky" ;;
             answer) words_here="--approximate" ;;
             locate) words_here="--timeout" ;;
             report) words_here="--since" ;;

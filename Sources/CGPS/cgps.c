@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "cgps.h"
+#include "sky.h"
 #include "tpv.h"
 
 #include <gps.h>
@@ -14,6 +15,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -274,7 +276,8 @@ static bool unpack_line(cgps_session *session, char *line, cgps_report *report, 
 {
     struct gps_data_t *gps = &session->gps;
 
-    memset(report, 0, sizeof *report);
+    /* Everything but the satellite array, which only a SKY fills (count first). */
+    memset(report, 0, offsetof(cgps_report, satellites));
     report->satellites_used = -1;
     report->satellites_visible = -1;
     report->hdop = NAN;
@@ -341,6 +344,7 @@ static bool unpack_line(cgps_session *session, char *line, cgps_report *report, 
         report->hdop = gps->dop.hdop;
         report->pdop = gps->dop.pdop;
         report->vdop = gps->dop.vdop;
+        cgps_sky_copy(gps, report);
     } else if ((set & POLICY_SET) != 0) {
         report->kind = CGPS_REPORT_WATCH;
     } else if ((set & DEVICE_SET) != 0 || device_closed) {

@@ -9,10 +9,15 @@ enum RequestCommand {
     /// How long to wait for a reply.
     static let replyTimeout: Double = 10
 
-    static func run(_ operation: ControlRequest.Operation, socket: String, json: Bool) -> ExitCode {
+    /// With `sky`, a status reply is printed as each receiver's satellites (`status --sky`).
+    static func run(_ operation: ControlRequest.Operation, socket: String, json: Bool, sky: Bool = false) -> ExitCode {
         do throws(ControlClientError) {
             let client = try ControlClient(path: socket, timeout: replyTimeout)
             let (line, reply) = try client.request(operation, id: 1, timeout: replyTimeout)
+            if sky, !json, reply.isOK, let report = try? reply.statusReport() {
+                Console.out(StatusRenderer.renderSky(report))
+                return .ok
+            }
             return show(reply, line: line, for: operation, json: json)
         } catch {
             Console.error("locationctl: \(error)\n")

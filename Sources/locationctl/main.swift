@@ -40,6 +40,8 @@ case .success(let invocation):
         status = LocateCommand.run(client: client, timeout: timeout, socket: invocation.socketPath, json: invocation.json)
     case .request(let operation):
         status = RequestCommand.run(operation, socket: invocation.socketPath, json: invocation.json)
+    case .statusSky(let client):
+        status = RequestCommand.run(.status(client: client), socket: invocation.socketPath, json: invocation.json, sky: true)
     case .tail(let tail):
         status = TailCommand.run(tail, socket: invocation.socketPath, json: invocation.json)
     case .export(let export):

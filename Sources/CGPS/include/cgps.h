@@ -74,6 +74,15 @@
  *                   a DOP the SKY leaves out keeps its old value; the shim
  *                   clears `dop` (gps_clear_dop, NaN) before each read. 3.22
  *                   ignores SKY's nSat/uSat: the counts come from the list.
+ *   skyview         a SKY's satellites land in `skyview[]` in the order listed,
+ *                   `satellites_visible` counting those with a PRN; every
+ *                   other slot is reset to PRN 0 (so none is left over from
+ *                   an earlier SKY) (struct satellite_t: PRN, elevation, azimuth, ss, used,
+ *                   gnssid, svid; the same members in APIs 11–16), its time
+ *                   in `skyview_time`. The shim copies at most
+ *                   CGPS_SATELLITES_MAX of them, skips entries without a PRN,
+ *                   turns libgps's "n/a" values (NaN, ss -1) into NaN, and
+ *                   copies nothing when the SKY listed no satellites.
  *
  * API versions (GPSD_API_MAJOR_VERSION in <gps.h>)
  * ------------------------------------------------
@@ -90,11 +99,13 @@
  *     WATCH_* flags and NULL, which fits both prototypes. From 3.26
  *     `gps_fd` has the type gps_fd_t, still an int socket on non-Qt
  *     builds, and MAXCHANNELS grew from 140 to 184 (the skyview array
- *     behind `satellites_used` grew; we only read the counts).
+ *     grew; the shim copies at most CGPS_SATELLITES_MAX = 184 entries,
+ *     whatever MAXCHANNELS is).
  * 15  development between 3.26 and 3.27, never released: more signal ids,
  *     error-ellipse and antenna fields in the fix; additive for us.
  * 16  gpsd 3.27.x. SPARTN support, settable MAXUSERDEVS, gnssid_t. Work
- *     after 3.27.5 grows MAXCHANNELS again (230). Still additive for the
+ *     after 3.27.5 grows MAXCHANNELS again (230): a SKY of more than 184
+ *     satellites then has its first 184 copied. Still additive for the
  *     fields we copy.
  * Anything else stops the build with #error in cgps.c: a new major version
  * means gpsd changed something incompatibly, and someone has to read the
@@ -155,7 +166,7 @@ typedef struct cgps_fix {
 typedef enum cgps_kind {
     CGPS_REPORT_OTHER = 0,  /* a class we do not use (AIS, GST, PPS, ...) */
     CGPS_REPORT_TPV = 1,    /* time-position-velocity: `fix` */
-    CGPS_REPORT_SKY = 2,    /* satellites: `satellites_used`, `satellites_visible`, DOPs */
+    CGPS_REPORT_SKY = 2,    /* satellites: `satellites_used`, `satellites_visible`, DOPs, `satellites`, `sky_time_*` */
     CGPS_REPORT_VERSION = 3,/* gpsd's greeting: `text` is its release */
     CGPS_REPORT_DEVICES = 4,/* the receivers gpsd knows: `devices` */
     CGPS_REPORT_DEVICE = 5, /* one receiver opened or closed: `text` path, `activated` */
@@ -163,6 +174,20 @@ typedef enum cgps_kind {
     CGPS_REPORT_ERROR = 7,  /* gpsd complained: `text` */
     CGPS_REPORT_UNREADABLE = 8, /* a line not read: "class" twice, or not where gpsd puts it (cgps.c) */
 } cgps_kind;
+
+/** Satellites a report holds at most: libgps's MAXCHANNELS of gpsd 3.26 (3.22 has 140). */
+#define CGPS_SATELLITES_MAX 184
+
+/** One satellite of a SKY, copied from libgps's `skyview[]`. Unknown doubles are NaN. */
+typedef struct cgps_satellite {
+    double elevation;   /* degrees above the horizon */
+    double azimuth;     /* degrees true */
+    double ss;          /* signal-to-noise ratio, dB-Hz (libgps's -1 "n/a" becomes NaN) */
+    int16_t prn;        /* gpsd's PRN; 0 or less: none (the shim skips such entries) */
+    uint8_t gnssid;     /* u-blox constellation id; meaningful only when svid != 0 */
+    uint8_t svid;       /* number within the constellation; 0 = gnssid and svid unknown */
+    bool used;          /* used in the solution */
+} cgps_satellite;
 
 /** One report, flattened. Only the fields named for its kind are meaningful. */
 typedef struct cgps_report {
@@ -176,6 +201,12 @@ typedef struct cgps_report {
     int32_t devices;            /* DEVICES */
     bool activated;             /* DEVICE */
     char text[128];             /* VERSION, DEVICE, ERROR; TPV and SKY: the receiver's path ("device", empty if none); NUL-terminated */
+    int64_t sky_time_sec;       /* SKY: its "time", UTC seconds since 1970; 0 when it had none */
+    int32_t sky_time_nsec;      /* SKY: nanoseconds, 0...999999999 */
+    int32_t satellite_count;    /* SKY: entries of `satellites` filled (0 for every other kind) */
+    /* Last, so that the shim clears only what comes before it for each report: a SKY
+     * fills `satellite_count` entries, and nothing past them is ever read. */
+    cgps_satellite satellites[CGPS_SATELLITES_MAX];
 } cgps_report;
 
 /** cgps_wait results. */

@@ -5,7 +5,7 @@
 ///   Services are on: the receiver's position in `status`, `location` events.
 /// * Everyone else (and everyone while services are off) gets the same
 ///   status without a position — fix mode, time, age, error estimates,
-///   satellites used, the sky view (satellites used and seen, DOPs), the
+///   satellites used, the sky views (satellites used and seen, DOPs; never the satellite list), the
 ///   receiver's clock (its last fix's time, so the clock offset, and its
 ///   time jumps), counts, the MQTT brokers' state, what the program sockets
 ///   turned away, the source's outage (attempts and waits) and counts (lines read, unreadable, dropped), whether
@@ -62,9 +62,9 @@ public struct Disclosure: Sendable, Hashable {
         let programs = tier == .privileged ? report.programs : report.programs.map(Self.anonymous)
         return StatusReport(
             status: status, time: report.time, sourceName: report.sourceName, brokers: report.brokers,
-            sky: report.sky.map(Self.quality), skyAge: report.skyAge, programs: programs,
-            programCounts: report.programCounts, sourceOutage: report.sourceOutage, sourceCounts: report.sourceCounts,
-            stateSave: report.stateSave, sources: report.sources)
+            programs: programs, programCounts: report.programCounts, sourceOutage: report.sourceOutage,
+            sourceCounts: report.sourceCounts, stateSave: report.stateSave, sources: report.sources,
+            skies: report.skies.map { SkyReport(view: Self.quality(of: $0.view), age: $0.age) })
     }
 
     /// A connected program without who runs it: its client, socket, watching and count.
@@ -93,11 +93,12 @@ public struct Disclosure: Sendable, Hashable {
             satellitesUsed: fix.satellitesUsed, device: fix.device)
     }
 
-    /// What a sky view says, named field by field: counts and DOPs, never a position.
+    /// What a sky view says, named field by field: which receiver, when, counts and DOPs — never
+    /// the satellites, whose geometry narrows a position.
     static func quality(of sky: SkyView) -> SkyView {
         SkyView(
             satellitesUsed: sky.satellitesUsed, satellitesVisible: sky.satellitesVisible, hdop: sky.hdop,
-            pdop: sky.pdop, vdop: sky.vdop)
+            pdop: sky.pdop, vdop: sky.vdop, device: sky.device, time: sky.time)
     }
 
     /// The `not-authorized` note a `watch` reply carries for an unprivileged

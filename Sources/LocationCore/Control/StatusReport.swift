@@ -14,10 +14,13 @@ public struct StatusReport: Sendable, Hashable {
     public var programCounts: [String: ProgramCounts] = [:]
     /// Each publishing client's MQTT connection, in config order (empty: no client publishes).
     public var brokers: [BrokerStatus] = []
-    /// The source's latest sky view (satellites used and seen, DOPs), if it reported one.
-    public var sky: SkyView?
+    /// Each receiver's latest sky view (satellites used and seen, DOPs, and for a reader who may
+    /// see positions the satellites), by device name.
+    public var skies: [SkyReport] = []
+    /// The freshest of `skies` (what a reader of one receiver wants), if any.
+    public var sky: SkyView? { freshestSky?.view }
     /// Seconds since `sky` arrived, on the daemon's monotonic clock.
-    public var skyAge: Double?
+    public var skyAge: Double? { freshestSky?.age }
     /// While the source is not connected: its attempts and waits so far (gpsd, or an NMEA device).
     public var sourceOutage: SourceOutage?
     /// What the source has read since the start, if it said (both sources say it at least once a second).
@@ -33,7 +36,8 @@ public struct StatusReport: Sendable, Hashable {
         status: EngineStatus, time: Double? = nil, sourceName: String? = nil, brokers: [BrokerStatus] = [],
         sky: SkyView? = nil, skyAge: Double? = nil, programs: [ConnectedProgram] = [],
         programCounts: [String: ProgramCounts] = [:], sourceOutage: SourceOutage? = nil,
-        sourceCounts: SourceCounts? = nil, stateSave: StateSaveStatus? = nil, sources: [SourceStatus] = []
+        sourceCounts: SourceCounts? = nil, stateSave: StateSaveStatus? = nil, sources: [SourceStatus] = [],
+        skies: [SkyReport] = []
     ) {
         self.stateSave = stateSave
         self.sources = sources
@@ -43,10 +47,14 @@ public struct StatusReport: Sendable, Hashable {
         self.time = time
         self.sourceName = sourceName
         self.brokers = brokers
-        self.sky = sky
-        self.skyAge = skyAge
+        self.skies = skies.isEmpty ? sky.map { [SkyReport(view: $0, age: skyAge)] } ?? [] : skies
         self.programs = programs
         self.programCounts = programCounts
+    }
+
+    /// The sky view that arrived last (the smallest age; the first when none has one).
+    private var freshestSky: SkyReport? {
+        skies.min { ($0.age ?? .infinity) < ($1.age ?? .infinity) } ?? skies.first
     }
 
     /// Receiver clock minus system clock, in seconds, from the last fix: its time against the
@@ -70,7 +78,7 @@ public struct StatusReport: Sendable, Hashable {
     }
 
     /// `{"time":…,"sourceName":…,"stateSave":{…},"services":…,"source":…,"lastFix":{…},"lastFixAge":…,"clients":[…],…,
-    /// "clockOffset":…,"sky":{…}}`; `clockOffset` is `receiverClockOffset`, written for people and
+    /// "clockOffset":…,"sky":{…},"skies":[…]}`; `clockOffset` is `receiverClockOffset`, written for people and
     /// scripts and recomputed, not read, on decoding.
     public var json: JSONValue {
         var members: [(String, JSONValue)] = []
@@ -82,10 +90,10 @@ public struct StatusReport: Sendable, Hashable {
         if let sourceCounts { members.append(("sourceCounts", sourceCounts.json)) }
         if !sources.isEmpty { members.append(("sources", .array(sources.map(\.json)))) }
         if let offset = receiverClockOffset { members.append(("clockOffset", .number(offset))) }
-        if let sky {
-            var view = sky.jsonMembers
-            if let skyAge, skyAge.isFinite { view.append(("age", .number(skyAge))) }
-            members.append(("sky", .object(view)))
+        if let freshest = freshestSky {
+            // `sky` for readers of one receiver: the freshest view's counts and DOPs; `skies` has every receiver's.
+            members.append(("sky", SkyReport(view: freshest.view.counts, age: freshest.age).json))
+            members.append(("skies", .array(skies.map(\.json))))
         }
         if !brokers.isEmpty { members.append(("brokers", .array(brokers.map(\.json)))) }
         if !programs.isEmpty { members.append(("programs", .array(programs.map(\.json)))) }
@@ -109,13 +117,10 @@ public struct StatusReport: Sendable, Hashable {
         if let counts = value["sourceCounts"], counts != .null { sourceCounts = try SourceCounts(json: counts) }
         if let save = value["stateSave"], save != .null { stateSave = try StateSaveStatus(json: save) }
         for item in value["sources"]?.arrayValue ?? [] { sources.append(try SourceStatus(json: item)) }
-        if let view = value["sky"], view != .null {
-            sky = try SkyView(json: view)
-            do throws(FieldReader.FieldError) {
-                skyAge = try FieldReader(value: view, context: "sky").optionalNumber("age")
-            } catch {
-                throw error.decodeError
-            }
+        if let list = value["skies"]?.arrayValue {
+            for item in list { skies.append(try SkyReport(json: item)) }
+        } else if let view = value["sky"], view != .null {
+            skies = [try SkyReport(json: view)]
         }
         if let list = value["brokers"]?.arrayValue {
             for item in list { brokers.append(try BrokerStatus(json: item)) }

@@ -1,7 +1,7 @@
 /// The objects locationd sends in gpsd's JSON protocol (gpsd_json(5)), one
 /// per line ending in `\r\n` as gpsd writes them (the python `gps` module
 /// takes only lines that end so). The subset served: `VERSION`, `DEVICES`,
-/// `WATCH`, `TPV`, `POLL` and `ERROR`.
+/// `WATCH`, `TPV`, `SKY`, `POLL` and `ERROR`.
 ///
 /// A `TPV` is made from the client's log record, so a program sees exactly
 /// what the log holds, at the log's precision (7 decimals of a degree, 3 of
@@ -24,8 +24,13 @@ public enum GPSDReply {
     /// The device a record's `TPV` names: its receiver's path as gpsd names it (the log's `device`), or
     /// `locationd:NAME` for a fix of an unnamed receiver.
     public static func deviceName(of record: LogRecord) -> String {
-        if let device = record.device, !device.isEmpty { return device }
-        return deviceName(client: record.client)
+        deviceName(receiver: record.device, client: record.client)
+    }
+
+    /// `receiver` (a fix's or sky view's `device`) when it names one, else `locationd:CLIENT`.
+    public static func deviceName(receiver: String?, client: String) -> String {
+        if let receiver, !receiver.isEmpty { return receiver }
+        return deviceName(client: client)
     }
 
     /// A receiver a client's socket has served fixes from: its path and when it first did (UTC seconds).
@@ -106,6 +111,53 @@ public enum GPSDReply {
         appendTPV(record, to: &out)
         out.append(contentsOf: [0x0D, 0x0A])
         return out
+    }
+
+    /// One `SKY` for a receiver's sky view, as gpsd writes it: `device` (the
+    /// receiver, named as its `TPV`s name it), `time` when known, `hdop`/`pdop`/`vdop` when
+    /// known, `nSat` (in view), `uSat` (used) and `satellites` with `PRN`,
+    /// `gnssid`/`svid` when known, `el`, `az`, `ss` when known, and `used`.
+    public static func sky(_ view: SkyView, client: String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(80 + 80 * view.satellites.count)
+        ByteText.append(#"{"class":"SKY","device":"#, to: &out)
+        ByteText.appendJSONString(deviceName(receiver: view.device, client: client), to: &out)
+        if let time = view.time, UTCTime.isWritable(time) {
+            ByteText.append(#","time":""#, to: &out)
+            ByteText.appendUTC(time, to: &out)
+            out.append(UInt8(ascii: "\""))
+        }
+        for (key, dop) in [(#","hdop":"#, view.hdop), (#","pdop":"#, view.pdop), (#","vdop":"#, view.vdop)] {
+            guard let dop else { continue }
+            ByteText.append(key, to: &out)
+            _ = FixedDecimal.append(dop, decimals: 2, minimumDecimals: 2, to: &out)
+        }
+        let seen = view.satellitesVisible ?? view.satellites.count
+        let used = view.satellitesUsed ?? view.satellites.lazy.filter(\.used).count
+        ByteText.append(#","nSat":"#, to: &out)
+        ByteText.append(max(seen, view.satellites.count), to: &out)
+        ByteText.append(#","uSat":"#, to: &out)
+        ByteText.append(used, to: &out)
+        ByteText.append(#","satellites":["#, to: &out)
+        for (index, satellite) in view.satellites.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            ByteText.append(#"{"PRN":"#, to: &out)
+            ByteText.append(satellite.prn, to: &out)
+            if let gnss = satellite.gnssID, let sv = satellite.svID {
+                ByteText.append(#","gnssid":"#, to: &out)
+                ByteText.append(gnss, to: &out)
+                ByteText.append(#","svid":"#, to: &out)
+                ByteText.append(sv, to: &out)
+            }
+            for (key, value) in [(#","el":"#, satellite.elevation), (#","az":"#, satellite.azimuth), (#","ss":"#, satellite.snr)] {
+                guard let value else { continue }
+                ByteText.append(key, to: &out)
+                _ = FixedDecimal.append(value, decimals: 1, minimumDecimals: 1, to: &out)
+            }
+            ByteText.append(satellite.used ? #","used":true}"# : #","used":false}"#, to: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+        return finish(&out)
     }
 
     /// `POLL`: `time` (now, UTC seconds), `active` 1, and the last fix this

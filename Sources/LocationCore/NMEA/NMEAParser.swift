@@ -7,8 +7,8 @@ import Glibc
 /// Feed it bytes as they come (any chunking); it frames sentences as gpsd's
 /// lexer does, checks checksums, decodes GGA, RMC, GLL, GNS, GSA, GST, VTG
 /// and ZDA from any talker, groups them into epochs and emits each epoch once,
-/// in every mode (no-fix epochs too), always with a time; a GSV's count in
-/// view is read beside the epochs for `sky`. Positions and error
+/// in every mode (no-fix epochs too), always with a time; GSV's satellites
+/// in view and GSA's lists of satellites used are read beside the epochs for `sky`. Positions and error
 /// estimates are computed as gpsd 3.22 computes them; `docs/nmea.md` has the
 /// rules. It works on raw bytes and allocates nothing per sentence.
 public struct NMEAParser: Sendable {
@@ -23,6 +23,8 @@ public struct NMEAParser: Sendable {
     private var duplicates = 0
     /// Satellites in view, from GSV (read beside the epochs).
     private var inView = NMEAInView()
+    /// Satellites used, from GSA's lists (read beside the epochs).
+    private var used = NMEAUsedSatellites()
     /// Satellites used in the last epoch emitted.
     private var lastUsed: Int?
 
@@ -58,15 +60,17 @@ public struct NMEAParser: Sendable {
         }
         assembler.forgetCycle()
         inView.reset()
+        used.reset()
     }
 
     /// What the receiver last said about its sky: satellites used (the last
-    /// epoch's), in view (GSV), and its DOPs (GSA; HDOP also GGA/GNS), as
-    /// they stand after the sentences read so far.
+    /// epoch's), in view (GSV), its DOPs (GSA; HDOP also GGA/GNS), and each
+    /// satellite (GSV, used when a GSA lists it), as they stand after the
+    /// sentences read so far.
     public var sky: SkyView {
         SkyView(
             satellitesUsed: lastUsed, satellitesVisible: inView.total, hdop: assembler.hdop, pdop: assembler.pdop,
-            vdop: assembler.vdop)
+            vdop: assembler.vdop, satellites: inView.satellites(used: used))
     }
 
     /// What has been read so far.
@@ -112,8 +116,9 @@ public struct NMEAParser: Sendable {
             bounds.withUnsafeMutableBufferPointer { bounds in
                 let fields = NMEAFields(text: text, bounds: bounds)
                 guard let type = NMEASentenceType.from(tag: fields[0]) else {
-                    // A GSV counts as ignored (it makes no fix) but its count in view is kept.
+                    // A GSV counts as ignored (it makes no fix) but its count in view and satellites are kept.
                     if NMEAInView.isGSV(fields[0]) { _ = inView.take(fields) }
+                    used.interrupt()
                     ignored += 1
                     return
                 }
@@ -122,6 +127,7 @@ public struct NMEAParser: Sendable {
                     duplicates += 1
                     return
                 }
+                if type == .gsa { used.take(fields) } else { used.interrupt() }
                 assembler.handle(type, fields) { fix in
                     lastUsed = fix.satellitesUsed
                     emit(fix)

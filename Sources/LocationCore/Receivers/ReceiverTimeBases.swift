@@ -30,6 +30,11 @@ struct ReceiverTimeBases: Sendable, Hashable {
         return (ids[device] ?? 0, jump)
     }
 
+    /// `device`'s current base id, or `nil` before its first usable fix.
+    func id(of device: String) -> Int? {
+        ids[device]
+    }
+
     /// Whether two base ids belong to the same receiver.
     @inline(__always)
     static func sameReceiver(_ a: Int, _ b: Int) -> Bool {

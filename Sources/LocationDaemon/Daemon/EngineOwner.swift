@@ -29,8 +29,9 @@ final class EngineOwner {
     @exclusivity(unchecked) private var watchers = WatcherList()
     /// Every source and what it last said, in config order (docs/sources.md, "Several sources").
     private var sources: SourceStates
-    /// The source's latest sky view and when it arrived (monotonic), for `status`.
-    private var sky: (view: SkyView, at: Double)?
+    /// Each receiver's latest sky view and when it arrived (monotonic), by device ("" for
+    /// a receiver the source does not name), for `status`.
+    private var skies: [String: (view: SkyView, at: Double)] = [:]
     private(set) var stopped = false
     /// The MQTT publishers' statuses, for `status` replies.
     private let brokers: BrokerBoard
@@ -118,9 +119,19 @@ final class EngineOwner {
             // from the source that sets it (with one source: every report, as always).
             guard let combined = sources.report(sourceState, from: index) else { return }
             engine.handle(.source(combined), now: now, into: &effects)
-        case .sky(let view):
-            // Status only: the engine decides nothing on it, so there is nothing to carry.
-            sky = (view, now)
+        case .sky(var view):
+            // The engine decides nothing on it, so there is nothing to carry: kept for `status`,
+            // and handed to the programs of the clients the engine lets see it. Named as its fixes are.
+            if sources.several {
+                view.device = sources.receiverName(view.device, from: index)
+                if let renamed = sources.takeRenamed() { Diagnostics.daemon.notice(renamed) }
+            }
+            let device = view.device ?? ""
+            skies[device] = (view, now)
+            if programs.isWatching {
+                let clients = engine.skyClients(device: device, now: now)
+                if !clients.isEmpty { programs.deliverSky(view, to: clients) }
+            }
             return
         case .outage(let current):
             // Status only, like the sky view.
@@ -216,10 +227,12 @@ final class EngineOwner {
         let now = clock.monotonic()
         return StatusReport(
             status: status(now: now), time: clock.wall(), sourceName: sourceName,
-            brokers: brokers.statuses, sky: sky?.view, skyAge: sky.map { max(0, now - $0.at) },
-            programs: programs.programs, programCounts: programs.counts,
+            brokers: brokers.statuses, programs: programs.programs, programCounts: programs.counts,
             sourceOutage: sources.outage(of: 0, now: now), sourceCounts: sourceBoard.counts, stateSave: stateSave,
-            sources: sources.statuses(now: now, counts: sourceBoard.counts(at:)))
+            sources: sources.statuses(now: now, counts: sourceBoard.counts(at:)),
+            skies: skies.keys.sorted().compactMap { device in
+                skies[device].map { SkyReport(view: $0.view, age: max(0, now - $0.at)) }
+            })
     }
 
     /// How saving the state goes now.

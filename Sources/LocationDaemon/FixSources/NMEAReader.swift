@@ -249,9 +249,11 @@ final class NMEAReader {
         send(.fix(fix))
     }
 
-    /// Hands on the parser's sky view (GSA's DOPs and used, GSV's in view) when it changed.
+    /// Hands on the parser's sky view (GSA's DOPs and used, GSV's satellites) when it changed,
+    /// named by the device path as the fixes are.
     private func sendSky() {
-        let sky = parser.sky
+        var sky = parser.sky
+        sky.device = path
         guard sky != sentSky, !sky.isEmpty else { return }
         sentSky = sky
         send(.sky(sky))

@@ -10,7 +10,8 @@ import LocationSystem
 ///
 /// * gpsd protocol: `VERSION` on connect; `?WATCH={"enable":true}` answered
 ///   with `DEVICES` and `WATCH`, then a `TPV` per fix delivered to the
-///   client; `?WATCH={"enable":false}` stops; `?POLL;` repeats the last fix
+///   client, and a `SKY` when the engine lets the client see its receiver's
+///   satellites (full accuracy only); `?WATCH={"enable":false}` stops; `?POLL;` repeats the last fix
 ///   this program got; `?VERSION;`, `?DEVICES;`; anything else gets gpsd's
 ///   `ERROR`.
 /// * NMEA: the stream starts when the program connects; what it sends is ignored.
@@ -24,6 +25,8 @@ final class ProgramConversation: ServerConversation {
         var watching = false
         var last: LogRecord?
         var delivered = 0
+        /// The sky view this program got last: an unchanged one is not sent again.
+        var sky: SkyView?
     }
 
     let name = "program sockets"
@@ -212,6 +215,7 @@ final class ProgramConversation: ServerConversation {
         guard var program = programs[connection.id], program.watching else { return }
         let endpoint = endpoints[program.endpoint]
         program.watching = false
+        program.sky = nil
         programs[connection.id] = program
         connection.streaming = false
         watchers[endpoint.client, default: 1] -= 1
@@ -241,7 +245,7 @@ final class ProgramConversation: ServerConversation {
     }
 
     func wake(_ loop: ServerLoop<ProgramConversation>, now: Double) {
-        let (records, regranted) = sinks.take()
+        let (records, regranted, skies) = sinks.take()
         let report = records.isEmpty ? nil : sinks.report
         let time = SystemClock.utc()
         if !records.isEmpty {
@@ -275,13 +279,32 @@ final class ProgramConversation: ServerConversation {
             }
             changed = true
         }
+        if !skies.isEmpty { sendSkies(skies, loop) }
         if !regranted.isEmpty {
             // The grant those fixes came under is gone: a `?POLL` must not repeat them.
             for (id, program) in programs where regranted.contains(endpoints[program.endpoint].client) {
                 programs[id]?.last = nil
+                programs[id]?.sky = nil
             }
         }
         publishIfChanged()
+    }
+
+    /// A `SKY` to each watching gpsd-protocol program of the clients the engine let see it
+    /// (docs/protocol.md, "SKY"); NMEA sockets get none.
+    private func sendSkies(_ skies: [String: SkyView], _ loop: ServerLoop<ProgramConversation>) {
+        var lines: [String: [UInt8]] = [:]
+        for connection in loop.openConnections {
+            guard var program = programs[connection.id], program.watching else { continue }
+            let endpoint = endpoints[program.endpoint]
+            guard endpoint.kind == .gpsd, let view = skies[endpoint.client], view != program.sky else { continue }
+            let line = lines[endpoint.client] ?? GPSDReply.sky(view, client: endpoint.client)
+            lines[endpoint.client] = line
+            // A program too far behind is cut off here; the loop closes it.
+            guard connection.output.send(line) else { continue }
+            program.sky = view
+            programs[connection.id] = program
+        }
     }
 
     func cutOff(_ connection: ServerConnection, loop: ServerLoop<ProgramConversation>) {

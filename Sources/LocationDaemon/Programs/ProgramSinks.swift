@@ -18,6 +18,8 @@ public final class ProgramSinks: Sendable {
     private struct State {
         var watched: Set<String> = []
         var pending: [LogRecord] = []
+        /// The latest sky view per client not yet taken (a newer one replaces it).
+        var skies: [String: SkyView] = [:]
         var programs: [ConnectedProgram] = []
         var counts: [String: ProgramCounts] = [:]
         /// Clients whose authorization changed since the loop last took the records.
@@ -56,6 +58,21 @@ public final class ProgramSinks: Sendable {
         waker?.signal()
     }
 
+    /// Queues a receiver's sky view for the programs of `clients` (the engine's
+    /// `skyClients`: full accuracy, delivering from that receiver); a view not yet
+    /// taken is replaced by the newer one.
+    public func deliverSky(_ view: SkyView, to clients: [String]) {
+        let waker = state.withLock { state -> Wakeup? in
+            var queued = false
+            for client in clients where state.watched.contains(client) {
+                state.skies[client] = view
+                queued = true
+            }
+            return queued ? state.waker : nil
+        }
+        waker?.signal()
+    }
+
     /// Whether any client's programs are connected: the carrier hands over deliveries only then.
     public var isWatching: Bool { state.withLock { !$0.watched.isEmpty } }
 
@@ -64,6 +81,8 @@ public final class ProgramSinks: Sendable {
     public func grantChanged(_ client: String) {
         let waker = state.withLock { state -> Wakeup? in
             state.regranted.insert(client)
+            // A sky queued under the grant that changed is not sent; the next one is judged afresh.
+            state.skies[client] = nil
             return state.waker
         }
         waker?.signal()
@@ -91,19 +110,21 @@ public final class ProgramSinks: Sendable {
             } else {
                 state.watched.remove(client)
                 state.pending.removeAll { $0.client == client }
+                state.skies[client] = nil
             }
         }
     }
 
-    /// The records queued since the last call, in delivery order, and the
-    /// clients whose authorization changed meanwhile.
-    func take() -> (records: [LogRecord], regranted: Set<String>) {
+    /// The records queued since the last call, in delivery order, the
+    /// clients whose authorization changed meanwhile, and the latest sky view per client.
+    func take() -> (records: [LogRecord], regranted: Set<String>, skies: [String: SkyView]) {
         state.withLock { state in
             defer {
                 state.pending.removeAll(keepingCapacity: true)
                 state.regranted.removeAll()
+                state.skies.removeAll()
             }
-            return (state.pending, state.regranted)
+            return (state.pending, state.regranted, state.skies)
         }
     }
 

@@ -4,7 +4,7 @@ extension CtlCommands {
     /// The commands that talk to the daemon: permissions, prompts, the app side, events.
     static let permissions: [CtlCommand] = [
         CtlCommand(
-            name: "status", synopsis: "status [CLIENT]",
+            name: "status", synopsis: "status [CLIENT] [--sky]",
             summary: "what the daemon sees, and why each client is or is not getting locations",
             details: """
                 Shows the source (gpsd link, last fix, its age and accuracy), Location Services,
@@ -13,13 +13,21 @@ extension CtlCommands {
                 why not, and the one command that would change that. Pending prompts are listed
                 with every answer as a command to copy.
 
+                Options:
+                  --sky   print each receiver's satellites instead (PRN, constellation,
+                          elevation, azimuth, SNR, used), as cgps shows them; only root and
+                          the socket group see them, and only while Location Services are on
+
                 Example:
                   locationctl status logger
+                  locationctl status --sky
                 """,
             arguments: [.init("CLIENT", .client)],
-            options: []
+            options: [.init(["--sky"], help: "each receiver's satellites")]
         ) { p in
-            p.expect(["CLIENT"], optional: 1).map { .request(.status(client: $0.first)) }
+            p.expect(["CLIENT"], optional: 1).map { args in
+                p.flag("--sky") ? .statusSky(client: args.first) : .request(.status(client: args.first))
+            }
         },
         CtlCommand(
             name: "services", synopsis: "services on|off",

@@ -19,6 +19,8 @@ public struct CtlInvocation: Sendable, Hashable {
         case completionScript(CompletionScript.Shell)
         /// Send one request to the daemon and print the reply (for `watch`, then the events).
         case request(ControlRequest.Operation)
+        /// `status --sky`: ask for the status and print each receiver's satellites.
+        case statusSky(client: String?)
         /// Print (and with `follow`, keep printing) a client's coordinate log.
         case tail(Tail)
         /// Convert a coordinate log to another format.

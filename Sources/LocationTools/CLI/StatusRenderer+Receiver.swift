@@ -28,6 +28,13 @@ extension StatusRenderer {
     /// older than `skyAgeShown`); `nil` when the source reported no sky view.
     static func skyLine(_ report: StatusReport) -> String? {
         guard let sky = report.sky, !sky.isEmpty else { return nil }
+        var line = "sky: " + skyCounts(sky)
+        if let age = report.skyAge, age >= skyAgeShown { line += " (\(TextFormat.duration(age)) ago)" }
+        return line
+    }
+
+    /// `9 of 14 satellites used, HDOP 0.87, PDOP 1.67, VDOP 1.42`, each part when known.
+    static func skyCounts(_ sky: SkyView) -> String {
         var parts: [String] = []
         switch (sky.satellitesUsed, sky.satellitesVisible) {
         case (let used?, let seen?): parts.append("\(used) of \(seen) satellites used")
@@ -38,8 +45,6 @@ extension StatusRenderer {
         for (name, value) in [("HDOP", sky.hdop), ("PDOP", sky.pdop), ("VDOP", sky.vdop)] {
             if let value { parts.append("\(name) " + (FixedDecimal.format(value, decimals: 2) ?? "?")) }
         }
-        var line = "sky: " + parts.joined(separator: ", ")
-        if let age = report.skyAge, age >= skyAgeShown { line += " (\(TextFormat.duration(age)) ago)" }
-        return line
+        return parts.joined(separator: ", ")
     }
 }

@@ -41,4 +41,31 @@ import TestSupport
         #expect(other.status.clients.first?.deliveredCount == 1)
         #expect(other.status.clients.first?.drops.total == 0)
     }
+
+    @Test func eachReceiversSatellitesOnlyForAPrivilegedReaderWithServicesOn() throws {
+        let dir = try ScratchDirectory("sky-receivers")
+        let clock = ManualClock()
+        let core = try DaemonCore(config: try daemonConfig(in: dir), seed: 1, clock: clock.clock)
+        let satellite = try #require(Satellite(prn: 7, gnssID: 0, svID: 7, elevation: 60, azimuth: 317, snr: 49, used: true))
+        core.ingest(.sky(SkyView(satellitesUsed: 1, satellitesVisible: 1, device: "/dev/ttyA", satellites: [satellite])))
+        clock.advance(2)
+        core.ingest(.sky(SkyView(satellitesUsed: 1, satellitesVisible: 1, device: "/dev/ttyB", satellites: [satellite])))
+
+        let (root, rootLine) = try Self.status(core, peer: rootPeer)
+        #expect(root.skies.map { $0.view.device } == ["/dev/ttyA", "/dev/ttyB"])
+        #expect(root.skies.map(\.age) == [2, 0])
+        #expect(root.skies.allSatisfy { $0.view.satellites == [satellite] })
+        #expect(root.sky?.device == "/dev/ttyB", "the freshest")
+        #expect(rootLine.contains(#""satellites":[{"PRN":7,"gnssid":0,"svid":7,"el":60,"az":317,"ss":49,"used":true}]"#), "\(rootLine)")
+
+        let (other, otherLine) = try Self.status(core, peer: Self.reader)
+        #expect(other.skies.map { $0.view.device } == ["/dev/ttyA", "/dev/ttyB"], "counts and DOPs per receiver for everyone")
+        #expect(other.skies.allSatisfy { $0.view.satellites.isEmpty && $0.view.satellitesUsed == 1 })
+        #expect(!otherLine.contains("satellites") && !otherLine.contains("\"PRN\""), "\(otherLine)")
+
+        _ = core.handle(ControlRequest(.command(.services(on: false))), from: rootPeer)
+        let (off, offLine) = try Self.status(core, peer: rootPeer)
+        #expect(off.skies.allSatisfy { $0.view.satellites.isEmpty }, "no one sees the satellites with services off")
+        #expect(!offLine.contains("\"PRN\""), "\(offLine)")
+    }
 }

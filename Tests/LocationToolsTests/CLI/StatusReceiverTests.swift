@@ -12,8 +12,7 @@ import TestSupport
     /// The sample report with a sky view 1 s old, as the daemon would build it.
     static var report: StatusReport {
         var report = Samples.report
-        report.sky = sky
-        report.skyAge = 1
+        report.skies = [SkyReport(view: sky, age: 1)]
         return report
     }
 
@@ -93,16 +92,15 @@ import TestSupport
 
     @Test func anOldSkySaysItsAgeAndAPartialOneSaysWhatItHas() {
         var report = Self.report
-        report.skyAge = 42
+        report.skies[0].age = 42
         #expect(StatusRenderer.skyLine(report) == "sky: 9 of 14 satellites used, HDOP 0.87, PDOP 1.67, VDOP 1.42 (42 s ago)")
-        report.sky = SkyView(hdop: 1.2, pdop: 2.5)
-        report.skyAge = 0.5
+        report.skies = [SkyReport(view: SkyView(hdop: 1.2, pdop: 2.5), age: 0.5)]
         #expect(StatusRenderer.skyLine(report) == "sky: HDOP 1.20, PDOP 2.50")
-        report.sky = SkyView(satellitesVisible: 1)
+        report.skies[0].view = SkyView(satellitesVisible: 1)
         #expect(StatusRenderer.skyLine(report) == "sky: 1 satellite in view")
-        report.sky = SkyView(satellitesUsed: 4)
+        report.skies[0].view = SkyView(satellitesUsed: 4)
         #expect(StatusRenderer.skyLine(report) == "sky: 4 satellites used")
-        report.sky = nil
+        report.skies = []
         #expect(StatusRenderer.skyLine(report) == nil)
     }
 
@@ -123,5 +121,51 @@ import TestSupport
     func placeholdersAreNotValues(given: SkyView, expected: SkyView) {
         #expect(given == expected)
         #expect(given.isEmpty == expected.isEmpty)
+    }
+}
+
+/// `locationctl status --sky` (#32 item 4): a table per receiver, or why there is none.
+@Suite struct StatusSkyTableTests {
+    static let satellites = [
+        Satellite(prn: 3, gnssID: 0, svID: 3, elevation: 41, azimuth: 50, snr: 46, used: true),
+        Satellite(prn: 75, gnssID: 6, svID: 11, elevation: 4, azimuth: 18, snr: nil, used: false),
+    ].compactMap { $0 }
+
+    static func report(satellites: [Satellite], services: Bool = true, withheld: Bool = false) -> StatusReport {
+        var report = Samples.report
+        report.status.services = services
+        if withheld { report.status.lastFix = report.status.lastFix.map(Disclosure.quality) }
+        report.skies = [
+            SkyReport(view: SkyView(satellitesUsed: 1, satellitesVisible: 2, hdop: 0.9, device: "/dev/ttyACM0", satellites: satellites), age: 1),
+            SkyReport(view: SkyView(satellitesUsed: 0, device: "/dev/ttyUSB1"), age: 30),
+        ]
+        return report
+    }
+
+    @Test func eachReceiverHasItsTableWithUnknownValuesAsDashes() {
+        let text = StatusRenderer.renderSky(Self.report(satellites: Self.satellites))
+        #expect(text.contains("receiver /dev/ttyACM0: 1 of 2 satellites used, HDOP 0.90\n"), "\(text)")
+        #expect(text.contains("    PRN  gnss          el    az   SNR  used\n"), "\(text)")
+        #expect(text.contains("      3  GPS 3         41    50    46  yes\n"), "\(text)")
+        #expect(text.contains("     75  GLONASS 11     4    18     -  no\n"), "\(text)")
+        #expect(text.contains("receiver /dev/ttyUSB1 (30 s ago): 0 satellites used\n  no satellites listed"), "\(text)")
+    }
+
+    @Test func withoutTheSatellitesItSaysWhy() {
+        let off = StatusRenderer.renderSky(Self.report(satellites: Self.satellites, services: false))
+        #expect(off.hasPrefix("no satellites shown: Location Services are off"), "\(off)")
+        let stripped = StatusRenderer.renderSky(Self.report(satellites: [], withheld: true))
+        #expect(stripped.contains("satellites not shown — only root and members of the socket group see them"), "\(stripped)")
+        var none = Samples.report
+        none.skies = []
+        #expect(StatusRenderer.renderSky(none) == "no satellites: the source has sent no sky view yet\n")
+    }
+
+    @Test func theParserTakesSky() throws {
+        let parsed = CtlArguments.parse(["status", "--sky"])
+        guard case .success(let invocation) = parsed else { Issue.record("\(parsed)"); return }
+        #expect(invocation.action == .statusSky(client: nil))
+        guard case .success(let plain) = CtlArguments.parse(["status", "logger"]) else { return }
+        #expect(plain.action == .request(.status(client: "logger")))
     }
 }

@@ -20,6 +20,8 @@ struct GPSDReader {
     private let tuning: GPSDTuning
     private var backoff: ReconnectBackoff
     private var assembler: GPSDReceiverAssemblers
+    /// Each receiver's last satellite list, for the DOPs-only SKYs between them.
+    private var skies = GPSDSkyViews()
     private var reporter = SourceStateReporter()
     private var statistics = GPSDSourceStatistics()
     private var published: GPSDSourceStatistics?
@@ -94,9 +96,10 @@ struct GPSDReader {
                     switch incoming {
                     case .tpv(let tpv):
                         take(tpv, watching: watching)
-                    case .sky(let view, let device):
+                    case .sky(var view, let device):
                         assembler.sky(device: device, satellitesUsed: view.satellitesUsed)
-                        if !view.isEmpty { control.yield(.sky(view)) }
+                        view.device = device
+                        if !view.isEmpty { control.yield(.sky(skies.take(view))) }
                     case .version(let text):
                         release = text
                     case .devices(let count):

@@ -97,10 +97,13 @@ struct GPSDSession: ~Copyable {
             tpv.device = device(&report)
             return .tpv(tpv)
         case CGPS_REPORT_SKY:
+            let time =
+                report.sky_time_sec > 0 ? Double(report.sky_time_sec) + Double(report.sky_time_nsec) / 1e9 : nil
             return .sky(
                 SkyView(
                     satellitesUsed: Int(report.satellites_used), satellitesVisible: Int(report.satellites_visible),
-                    hdop: report.hdop, pdop: report.pdop, vdop: report.vdop),
+                    hdop: report.hdop, pdop: report.pdop, vdop: report.vdop, time: time,
+                    satellites: satellites(&report)),
                 device: device(&report))
         case CGPS_REPORT_VERSION:
             return .version(release: text(&report))
@@ -116,6 +119,20 @@ struct GPSDSession: ~Copyable {
             return .unreadable
         default:
             return .other
+        }
+    }
+
+    /// A SKY's satellites as the shim copied them; entries without a usable PRN are skipped.
+    private static func satellites(_ report: inout cgps_report) -> [Satellite] {
+        let count = min(max(0, Int(report.satellite_count)), Int(CGPS_SATELLITES_MAX))
+        guard count > 0 else { return [] }
+        return withUnsafeBytes(of: &report.satellites) { raw in
+            let all = raw.bindMemory(to: cgps_satellite.self)
+            return all.prefix(count).compactMap { s in
+                Satellite(
+                    prn: Int(s.prn), gnssID: Int(s.gnssid), svID: Int(s.svid), elevation: s.elevation,
+                    azimuth: s.azimuth, snr: s.ss, used: s.used)
+            }
         }
     }
 

@@ -1,0 +1,59 @@
+/// The satellites the receiver's solution uses, from GSA's lists of PRNs:
+/// the `used` flags of an NMEA source's sky view.
+///
+/// `GSA,auto,mode,prn×12,pdop,hdop,vdop[,system]`: a multi-constellation
+/// receiver sends one GSA per constellation each epoch, named by its talker
+/// (`GPGSA`, `GLGSA`) or by the NMEA 4.10 system id (`GNGSA,…,2`). Each
+/// constellation's list stands until its next GSA; GSAs of one constellation
+/// that follow one another (several `GNGSA` without a system id) make one list.
+struct NMEAUsedSatellites: Sendable {
+    /// gpsd's PRNs per constellation key (the talker's two bytes, or the system's).
+    private var lists: [(key: UInt16, prns: [Int])] = []
+    /// The key of the GSA just read, while no other sentence has followed it.
+    private var run: UInt16?
+
+    init() {}
+
+    /// Takes one GSA.
+    mutating func take(_ f: NMEAFields) {
+        let tag = f[0]
+        guard tag.count == 5 else { return }
+        let system = f.pieces >= 19 ? f[18].integer() : nil
+        let talker = NMEASatelliteNumbering.talker(systemID: system) ?? (tag[0], tag[1])
+        let key = UInt16(talker.0) << 8 | UInt16(talker.1)
+        var prns: [Int] = []
+        for k in 3..<15 {
+            guard let number = f[k].integer(), let id = NMEASatelliteNumbering.gpsd(talker: talker, number: number) else {
+                continue
+            }
+            prns.append(id.prn)
+        }
+        if let index = lists.firstIndex(where: { $0.key == key }) {
+            if run == key {
+                // A run of GSAs has at most a few dozen PRNs; a garbled endless run stops growing.
+                if lists[index].prns.count < SkyView.maximumSatellites { lists[index].prns += prns }
+            } else {
+                lists[index].prns = prns
+            }
+        } else if lists.count < NMEAInView.maximumEntries {
+            lists.append((key, prns))
+        }
+        run = key
+    }
+
+    /// Another sentence came: the next GSA starts its constellation's list afresh.
+    mutating func interrupt() {
+        run = nil
+    }
+
+    /// Whether `prn` (gpsd's numbering) is in a list.
+    func contains(_ prn: Int) -> Bool {
+        lists.contains { $0.prns.contains(prn) }
+    }
+
+    /// Forgets every list (another receiver may follow).
+    mutating func reset() {
+        lists.removeAll(keepingCapacity: true)
+        run = nil
+    }
+}

@@ -1,0 +1,60 @@
+import CGPS
+import LocationCore
+import Testing
+import TestSupport
+
+/// The shim's copy of a SKY's satellites (#32 item 4): every SKY gpsd wrote
+/// for its regression corpus comes through with each listed satellite, in
+/// order, with its values, and nothing of a longer SKY before is left over.
+@Suite struct CGPSSkyTests {
+    /// The satellites the shim copied from `line`, and the report's count.
+    static func satellites(_ line: String, _ session: OpaquePointer) -> [cgps_satellite] {
+        var bytes = Array(line.utf8CString)
+        var report = cgps_report()
+        _ = bytes.withUnsafeMutableBufferPointer { cgps_unpack(session, $0.baseAddress, &report, CGPS_UNPACK_SHIM) }
+        guard report.kind == CGPS_REPORT_SKY else { return [] }
+        let count = Int(report.satellite_count)
+        return withUnsafeBytes(of: &report.satellites) { Array($0.bindMemory(to: cgps_satellite.self).prefix(count)) }
+    }
+
+    @Test(.enabled(if: PackagePaths.hasSharedNMEA, "needs ../shared/fixtures/nmea/gpsd-corpus (gpsd's regression output)"))
+    func everySatelliteOfEverySKYInGPSDsCorpusIsCopied() throws {
+        let corpus = PackagePaths.sharedNMEA + "/gpsd-corpus"
+        let session = try #require(cgps_offline())
+        defer { cgps_close(session) }
+        var compared = 0
+        for file in try FileIO.list(corpus).filter({ $0.hasSuffix(".chk") }) {
+            // Split on the byte: as Characters, "\r\n" is one and "\n" would not split it.
+            for bytes in try FileIO.read(corpus + "/" + file).split(separator: 10) {
+                let line = String(decoding: bytes, as: UTF8.self)
+                guard line.hasPrefix(#"{"class":"SKY","#) else { continue }
+                let expected = try JSONValue.parse(Array(line.utf8))["satellites"]?.arrayValue ?? []
+                let copied = Self.satellites(line, session)
+                #expect(copied.count == expected.count, "\(file): \(line)")
+                for (satellite, want) in zip(copied, expected) {
+                    #expect(Int(satellite.prn) == want["PRN"]?.intValue, "\(file): \(line)")
+                    #expect(satellite.used == (want["used"]?.boolValue ?? false))
+                    if let el = want["el"]?.numberValue { #expect(satellite.elevation == el) }
+                    if let az = want["az"]?.numberValue { #expect(satellite.azimuth == az) }
+                    if let ss = want["ss"]?.numberValue { #expect(satellite.ss == ss) } else { #expect(satellite.ss.isNaN) }
+                    if let svid = want["svid"]?.intValue {
+                        #expect(Int(satellite.svid) == svid && Int(satellite.gnssid) == want["gnssid"]?.intValue)
+                    }
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared > 10_000, "satellites compared: \(compared)")
+    }
+
+    @Test func aShorterSKYAfterALongerOneHasOnlyItsOwnSatellites() throws {
+        let session = try #require(cgps_offline())
+        defer { cgps_close(session) }
+        let long = #"{"class":"SKY","satellites":[{"PRN":1,"el":1,"az":1,"ss":1,"used":true},{"PRN":2,"el":2,"az":2,"ss":2,"used":true},{"PRN":3,"el":3,"az":3,"ss":3,"used":false}]}"#
+        let short = #"{"class":"SKY","satellites":[{"PRN":9,"el":9,"az":9,"ss":9,"used":false}]}"#
+        #expect(Self.satellites(long, session).map(\.prn) == [1, 2, 3])
+        #expect(Self.satellites(short, session).map(\.prn) == [9])
+        let dopsOnly = #"{"class":"SKY","hdop":1.2}"#
+        #expect(Self.satellites(dopsOnly, session).isEmpty, "a SKY with no list copies none")
+    }
+}
