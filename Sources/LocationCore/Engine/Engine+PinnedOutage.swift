@@ -6,11 +6,28 @@
 /// receiver's next usable fix ends it.
 extension Engine {
     /// When client `i`'s pinned receiver's silence becomes an outage; `infinity` for a `best`
-    /// client, one already in its outage, or a source at the end of its file (#32: no outage).
+    /// client, one already in its outage, or a receiver whose source is at the end of its file
+    /// (#32: no outage).
     func pinnedOutageDeadline(_ i: Int) -> Double {
-        guard let pinned = clients[i].settings.receiver, !clients[i].pinnedOutage, source != .endOfFile else { return .infinity }
+        guard let pinned = clients[i].settings.receiver, !clients[i].pinnedOutage, !pinnedAtEndOfFile(i) else { return .infinity }
         guard let since = receivers.seen[pinned]?.lastUsableAt ?? startedAt else { return .infinity }
-        return since + receivers.failover
+        // A file that grows again gives its receiver `failover` seconds from then, as a start does.
+        return max(since, resumedAt[pinned] ?? since) + receivers.failover
+    }
+
+    /// With several sources: the receivers whose source is a file followed past its end at `now`.
+    /// One that leaves the set has `failover` seconds from `now` before its silence is an outage.
+    public mutating func setReceiversAtEndOfFile(_ devices: Set<String>, now: Double) {
+        guard devices != receiversAtEndOfFile else { return }
+        for device in receiversAtEndOfFile.subtracting(devices) { resumedAt[device] = now }
+        receiversAtEndOfFile = devices
+        recomputeClientDeadline()
+    }
+
+    /// Whether client `i` is pinned to a receiver whose source is a file followed past its end.
+    func pinnedAtEndOfFile(_ i: Int) -> Bool {
+        guard let pinned = clients[i].settings.receiver else { return false }
+        return source == .endOfFile || receiversAtEndOfFile.contains(pinned)
     }
 
     /// Whether client `i`'s pinned receiver is silent at `now` (what `status` says; it runs no timers).

@@ -85,8 +85,10 @@ extension Engine {
     func stoppedReason(_ i: Int, now: Double, rate: String) -> (String, String?) {
         let c = clients[i]
         let waiting = c.locate != nil && !c.updating ? "locating (one fix): " : ""
-        if source == .endOfFile {
-            let last = lastUsableAt.map { "; last usable fix \(TextFormat.duration(now - $0)) ago" } ?? ""
+        if source == .endOfFile || pinnedAtEndOfFile(i) {
+            // A pinned client's last fix is its receiver's.
+            let at = c.settings.receiver.map { receivers.seen[$0]?.lastUsableAt } ?? lastUsableAt
+            let last = at.map { "; last usable fix \(TextFormat.duration(now - $0)) ago" } ?? ""
             return (waiting + "the source is at the end of its file, following it\(last)", nil)
         }
         // A pinned receiver that gives nothing is this client's outage, whatever the others do.

@@ -51,6 +51,11 @@ public struct Engine: Sendable {
     /// which only the saved reduced-accuracy interval needs (it must survive restarts). 0 when `now`
     /// already counts UTC seconds (a replay's clock built from fix times, tests); the daemon sets it.
     public var wallClockOffset = 0.0
+    /// The receivers whose own source is a file followed past its end while others go on (several
+    /// sources; `setReceiversAtEndOfFile`): a pinned client's silent receiver there is no outage (#32).
+    public internal(set) var receiversAtEndOfFile: Set<String> = []
+    /// When each receiver's source last left the end of its file: its silence counts from then.
+    var resumedAt: [String: Double] = [:]
 
     /// Seconds without a usable fix before clients are told `location-unknown`.
     public static let outageDelay = 5.0

@@ -78,6 +78,11 @@ public struct SourceStates: Sendable {
         owners.filter { $0.value == index }.map(\.key).sorted()
     }
 
+    /// The receivers whose source is at the end of its file (a file followed past its end).
+    public var receiversAtEndOfFile: Set<String> {
+        Set(states.indices.filter { states[$0] == .endOfFile }.flatMap { receivers(of: $0) })
+    }
+
     /// Source `index`'s outage, grown to `now`.
     public func outage(of index: Int, now: Double) -> SourceOutage? {
         guard index < outages.count, let current = outages[index] else { return nil }

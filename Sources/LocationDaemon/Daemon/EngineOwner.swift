@@ -117,7 +117,9 @@ final class EngineOwner {
             }
             // The engine keeps one state, all sources' combined; it hears it when it changes, or
             // from the source that sets it (with one source: every report, as always).
-            guard let combined = sources.report(sourceState, from: index) else { return }
+            let combinedState = sources.report(sourceState, from: index)
+            if sources.several { engine.setReceiversAtEndOfFile(sources.receiversAtEndOfFile, now: now) }
+            guard let combined = combinedState else { return }
             engine.handle(.source(combined), now: now, into: &effects)
         case .sky(var view):
             // The engine decides nothing on it, so there is nothing to carry: kept for `status`,

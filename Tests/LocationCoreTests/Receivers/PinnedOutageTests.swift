@@ -101,6 +101,22 @@ import Testing
         #expect(early.status(now: E.t0 + 6).clients.first { $0.authorization.client == "pinned" }?.delivering == true)
     }
 
+    /// #32 with several sources: a pinned receiver whose own source is a file followed past its end
+    /// is not in an outage while the other source goes on; status says where it is.
+    @Test func aPinnedReceiverAtTheEndOfItsFileIsNoOutage() throws {
+        var engine = Self.engine()
+        _ = Self.run(&engine, seconds: 5) { _ in Second(a: true, b: .threeD) }
+        engine.setReceiversAtEndOfFile(["B"], now: E.t0 + 5)
+        let effects = Self.run(&engine, from: 5, seconds: 20) { _ in Second(a: true, b: nil) }
+        #expect(Self.unknown(effects, "pinned").isEmpty, "\(Self.unknown(effects, "pinned"))")
+        let pinned = try #require(engine.status(now: E.t0 + 20).clients.first { $0.authorization.client == "pinned" })
+        #expect(pinned.reason == "the source is at the end of its file, following it; last usable fix 16 s ago", "\(pinned.reason)")
+        // The file grows again: B's fixes are delivered, and a later silence is an outage again.
+        engine.setReceiversAtEndOfFile([], now: E.t0 + 20)
+        let again = Self.run(&engine, from: 20, seconds: 30) { t in Second(a: true, b: t < 22 ? .threeD : nil) }
+        #expect(Self.unknown(again, "pinned").map(\.at) == [24], "\(Self.unknown(again, "pinned"))")
+    }
+
     @Test func aRecoveryDeliversAgainAndClearsTheOutage() throws {
         var engine = Self.engine()
         let effects = Self.run(&engine, seconds: 16) { t in Second(a: true, b: t < 5 || t >= 12 ? .threeD : nil) }
