@@ -99,12 +99,7 @@ final class EngineOwner {
         switch event {
         case .fix(var fix):
             fixesSeen += 1
-            // One source names its receivers as they are; with several, a name another source
-            // brought first is prefixed with this one's NAME (docs/sources.md, "Several sources").
-            if sources.several {
-                fix.device = sources.receiverName(fix.device, from: index)
-                if let renamed = sources.takeRenamed() { Diagnostics.daemon.notice(renamed) }
-            }
+            fix.device = receiverName(fix.device, from: index)
             engine.handle(.fix(fix), now: now, into: &effects)
         case .state(let sourceState, let detail):
             if sourceState != sources.states[index] {
@@ -124,10 +119,7 @@ final class EngineOwner {
         case .sky(var view):
             // The engine decides nothing on it, so there is nothing to carry: kept for `status`,
             // and handed to the programs of the clients the engine lets see it. Named as its fixes are.
-            if sources.several {
-                view.device = sources.receiverName(view.device, from: index)
-                if let renamed = sources.takeRenamed() { Diagnostics.daemon.notice(renamed) }
-            }
+            view.device = receiverName(view.device, from: index)
             let device = view.device ?? ""
             skies[device] = (view, now)
             if programs.isWatching {
@@ -141,6 +133,16 @@ final class EngineOwner {
             return
         }
         carry(now: now)
+    }
+
+    /// The name the engine knows source `index`'s receiver `device` by (docs/sources.md, "Several
+    /// sources"): as the source names it with one source; with several, prefixed with the source's
+    /// NAME when another source brought that name first (said once in the journal).
+    private func receiverName(_ device: String?, from index: Int) -> String? {
+        guard sources.several else { return device }
+        let name = sources.receiverName(device, from: index)
+        if let renamed = sources.takeRenamed() { Diagnostics.daemon.notice(renamed) }
+        return name
     }
 
     func writeBatchedLines() {
