@@ -9,9 +9,7 @@ import TestSupport
 @Suite struct CGPSSkyTests {
     /// The satellites the shim copied from `line`, and the report's count.
     static func satellites(_ line: String, _ session: OpaquePointer) -> [cgps_satellite] {
-        var bytes = Array(line.utf8CString)
-        var report = cgps_report()
-        _ = bytes.withUnsafeMutableBufferPointer { cgps_unpack(session, $0.baseAddress, &report, CGPS_UNPACK_SHIM) }
+        var report = GPSDLogShimTests.live(line, session)
         guard report.kind == CGPS_REPORT_SKY else { return [] }
         let count = Int(report.satellite_count)
         return withUnsafeBytes(of: &report.satellites) { Array($0.bindMemory(to: cgps_satellite.self).prefix(count)) }
