@@ -25,7 +25,7 @@ final class NMEAReader {
     private let control: NMEAReaderControl
     private let timing: Timing
     private var parser = NMEAParser()
-    private var reported: (state: SourceState, detail: String)?
+    private var reported = SourceStateReporter()
     private var consumerGone = false
     /// The sky view last handed on, so an unchanged one is not sent again.
     private var sentSky = SkyView()
@@ -145,13 +145,13 @@ final class NMEAReader {
             sendSky()
             publish()
             let statistics = parser.statistics
-            if statistics.undatedEpochs > undatedBefore && reported?.state != .fix {
+            if statistics.undatedEpochs > undatedBefore && reported.state != .fix {
                 report(.noFix, "the receiver sends no time and date yet: no fix")
             }
             bytes += count
             if !warnedNoSentences && bytes >= 2048 && statistics.sentences == sentencesAtOpen {
                 warnedNoSentences = true
-                report(reported?.state ?? .connected, "\(path): \(bytes) bytes but no NMEA sentence; is \(baud) baud right?")
+                report(reported.state ?? .connected, "\(path): \(bytes) bytes but no NMEA sentence; is \(baud) baud right?")
             }
             lastData = SystemClock.monotonic()
             pending = true
@@ -214,7 +214,7 @@ final class NMEAReader {
                 if n == 0 {
                     return input.kind == .fifo ? .writerClosed : .gone("the device hung up")
                 }
-                if input.kind == .fifo && reported?.state == .connecting {
+                if input.kind == .fifo && reported.state == .connecting {
                     report(.connected, "a writer is sending on FIFO \(path)")
                 }
                 consume(n)
@@ -242,8 +242,8 @@ final class NMEAReader {
         var fix = fix
         fix.device = path
         if fix.isUsable {
-            if reported?.state != .fix { report(.fix, "the receiver reports a \(fix.mode) fix") }
-        } else if reported?.state != .noFix {
+            if reported.state != .fix { report(.fix, "the receiver reports a \(fix.mode) fix") }
+        } else if reported.state != .noFix {
             report(.noFix, "the receiver reports no fix")
         }
         send(.fix(fix))
@@ -271,9 +271,7 @@ final class NMEAReader {
     }
 
     private func report(_ state: SourceState, _ detail: String) {
-        if let reported, reported.state == state, reported.detail == detail { return }
-        reported = (state, detail)
-        send(.state(state, detail: detail))
+        if let event = reported.report(state, detail) { send(event) }
     }
 
     private func send(_ event: SourceEvent) {
