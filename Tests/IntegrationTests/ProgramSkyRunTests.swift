@@ -65,8 +65,11 @@ struct ProgramSkyRunTests {
 
         // cgps draws the sky: its satellite window lists the walk's satellites (PRN, elevation, azimuth, SNR, used).
         if ExternalTool.isAvailable("cgps", "script", "timeout") {
+            // `script`'s input stays open past cgps's 6 s: at end of its input `script` ends the
+            // session at once, and a cgps slower to draw than that (a loaded machine) showed nothing.
             let screen = try await ChildProcess.run(
-                ["env", "TERM=xterm", "COLUMNS=100", "LINES=40", "script", "-qfec", "timeout 6 cgps 127.0.0.1:\(port)", "/dev/null"],
+                ["env", "TERM=xterm", "COLUMNS=100", "LINES=40", "sh", "-c",
+                 "sleep 8 | script -qfec 'timeout 6 cgps 127.0.0.1:\(port)' /dev/null"],
                 timeout: 60)
             // Its rows, the terminal's escape sequences taken out: `GP  4    4  17.0   36.0  26.0  Y`.
             let text = screen.output.replacing(/\x1b(\[[0-9;?]*[a-zA-Z]|\([0B])/, with: "")
@@ -77,7 +80,7 @@ struct ProgramSkyRunTests {
                 seen.insert(prn)
                 if row.output.2 == "Y" { used.insert(prn) }
             }
-            #expect(seen.count == NMEALogWriter.inView && used.count == NMEALogWriter.used, "cgps's screen: \(text.suffix(3000))")
+            #expect(seen.count == NMEALogWriter.inView && used.count == NMEALogWriter.used, "cgps's screen: \(text.suffix(3000)) \(screen.stderr)")
         }
 
         // Root's `status --sky`: the same satellites, as a table.
