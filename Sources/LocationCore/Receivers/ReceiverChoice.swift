@@ -85,7 +85,7 @@ public struct ReceiverChoice: Sendable, Hashable {
     /// When the first receiver was chosen.
     private var firstChosenAt: Double?
     /// Every receiver seen, by name ("" for an unnamed one).
-    public private(set) var seen: [String: Seen] = [:]
+    public private(set) var seen = ReceiverTable<Seen>()
 
     /// No receiver chosen yet.
     public init(failover: Double = 3) {
@@ -94,14 +94,15 @@ public struct ReceiverChoice: Sendable, Hashable {
 
     /// Takes a fix of `device` (`quality` when usable, else `nil`) at `now`; returns the switch it causes.
     public mutating func observe(_ device: String, quality: ReceiverQuality?, now: Double) -> Switch? {
-        var entry = seen[device] ?? Seen(searchingSince: now)
-        entry.quality = quality
-        entry.fixes += 1
-        if quality != nil { entry.lastUsableAt = now }
-        if quality != nil, entry.timeToFirstFix == nil, let since = entry.searchingSince {
-            entry.timeToFirstFix = max(0, now - since)
+        let slot = seen.slot(of: device, adding: Seen(searchingSince: now))
+        seen.values[slot].quality = quality
+        seen.values[slot].fixes += 1
+        if quality != nil {
+            seen.values[slot].lastUsableAt = now
+            if seen.values[slot].timeToFirstFix == nil, let since = seen.values[slot].searchingSince {
+                seen.values[slot].timeToFirstFix = max(0, now - since)
+            }
         }
-        seen[device] = entry
         guard let quality else { return nil }
         guard let current = chosen else {
             chosen = device
@@ -122,32 +123,33 @@ public struct ReceiverChoice: Sendable, Hashable {
         }
         switch ReceiverRank.compare(quality, with: held) {
         case .clearlyBetter(let metres):
-            let since = entry.betterSince ?? now
-            seen[device]?.betterSince = since
+            let since = seen.values[slot].betterSince ?? now
+            seen.values[slot].betterSince = since
             if now - since >= Self.sustain { return move(from: current, to: device, reason: .better(metres: metres)) }
         case .slightlyBetter, .notBetter:
-            seen[device]?.betterSince = nil
+            seen.values[slot].betterSince = nil
         }
         return nil
     }
 
     /// The source reconnected at `now`: every receiver it brought searches for a first fix again.
     public mutating func sourceReconnected(now: Double) {
-        sourceReconnected(now: now, receivers: Array(seen.keys))
+        sourceReconnected(now: now, receivers: seen.names)
     }
 
     /// One source of several reconnected at `now`: the `receivers` it brought search for a first fix again.
     public mutating func sourceReconnected(now: Double, receivers: [String]) {
         for name in receivers {
-            seen[name]?.searchingSince = now
-            seen[name]?.timeToFirstFix = nil
+            guard let slot = seen.slot(of: name) else { continue }
+            seen.values[slot].searchingSince = now
+            seen.values[slot].timeToFirstFix = nil
         }
     }
 
     /// The best-ranked receiver with a usable fix within `failover` seconds.
     func bestFresh(now: Double) -> String? {
         var best: (String, ReceiverQuality)?
-        for (name, entry) in seen.sorted(by: { $0.key < $1.key }) {
+        for (name, entry) in zip(seen.names, seen.values).sorted(by: { $0.0 < $1.0 }) {
             guard let q = entry.quality, let at = entry.lastUsableAt, now - at < failover else { continue }
             if let held = best, !ReceiverRank.ranksAbove(q, held.1) { continue }
             best = (name, q)
@@ -157,7 +159,7 @@ public struct ReceiverChoice: Sendable, Hashable {
 
     private mutating func move(from: String, to: String, reason: Reason) -> Switch {
         chosen = to
-        for name in seen.keys { seen[name]?.betterSince = nil }
+        for slot in seen.values.indices { seen.values[slot].betterSince = nil }
         return Switch(from: from, to: to, reason: reason)
     }
 }

@@ -5,9 +5,14 @@
 /// "same epoch again" check compares: the receiver's index in the high 32
 /// bits, its base count in the low ones, so `sameReceiver` is a shift.
 struct ReceiverTimeBases: Sendable, Hashable {
-    private var bases: [String: TimeBase] = [:]
-    /// Each receiver's current base id, unique across receivers.
-    private var ids: [String: Int] = [:]
+    /// One receiver's time line and its current base id.
+    private struct Line: Sendable, Hashable {
+        var base = TimeBase()
+        var id: Int
+    }
+
+    /// Each receiver's line; its slot is the high half of its base ids, so ids are unique across receivers.
+    private var lines = ReceiverTable<Line>()
     /// Jumps back of every receiver.
     private(set) var jumps = 0
     /// The latest jump back of any receiver.
@@ -15,24 +20,20 @@ struct ReceiverTimeBases: Sendable, Hashable {
 
     /// Takes `device`'s next usable fix time; returns the id of the base it belongs to and the jump it starts.
     mutating func observe(_ device: String, time: Double, now: Double) -> (base: Int, jump: TimeJump?) {
-        var base = bases[device] ?? TimeBase()
-        let jump = base.observe(time, now: now)
-        bases[device] = base
-        if let id = ids[device] {
-            if jump != nil { ids[device] = id + 1 }
-        } else {
-            ids[device] = ids.count << 32
-        }
+        let next = lines.names.count << 32
+        let slot = lines.slot(of: device, adding: Line(id: next))
+        let jump = lines.values[slot].base.observe(time, now: now)
         if let jump {
+            lines.values[slot].id += 1
             jumps += 1
             lastJump = jump
         }
-        return (ids[device] ?? 0, jump)
+        return (lines.values[slot].id, jump)
     }
 
     /// `device`'s current base id, or `nil` before its first usable fix.
     func id(of device: String) -> Int? {
-        ids[device]
+        lines[device]?.id
     }
 
     /// Whether two base ids belong to the same receiver.

@@ -1,0 +1,40 @@
+/// Something kept per receiver, by the receiver's name ("" for an unnamed
+/// one), in the order the receivers were first seen.
+///
+/// Every fix looks its receiver up here (the receiver choice, the time bases),
+/// and a board has one receiver or a few: comparing the fix's name with each
+/// kept one costs less than hashing it (a replay spent 4 % of its time in
+/// `Hasher` when these were dictionaries; docs/performance.md). A slot, once
+/// given, stays the receiver's for the table's life.
+public struct ReceiverTable<Value: Sendable & Hashable>: Sendable, Hashable {
+    /// The receivers' names, slot by slot.
+    public private(set) var names: [String] = []
+    /// What is kept for each, slot by slot.
+    var values: [Value] = []
+
+    /// An empty table.
+    public init() {}
+
+    /// The slot of `name`, or `nil` when it has none.
+    @inline(__always)
+    public func slot(of name: String) -> Int? {
+        names.firstIndex(of: name)
+    }
+
+    /// The slot of `name`, given one holding `value` when it has none.
+    @inline(__always)
+    mutating func slot(of name: String, adding value: @autoclosure () -> Value) -> Int {
+        if let slot = slot(of: name) { return slot }
+        names.append(name)
+        values.append(value())
+        return names.count - 1
+    }
+
+    /// What is kept for `name`; setting `nil` is not supported (a receiver stays once seen).
+    public subscript(name: String) -> Value? {
+        slot(of: name).map { values[$0] }
+    }
+
+    /// The names, as a dictionary's `keys` would give them.
+    public var keys: [String] { names }
+}
