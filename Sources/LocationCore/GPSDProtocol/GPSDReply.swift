@@ -120,6 +120,12 @@ public enum GPSDReply {
     public static func sky(_ view: SkyView, client: String) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(80 + 80 * view.satellites.count)
+        appendSky(view, client: client, to: &out)
+        out.append(contentsOf: [0x0D, 0x0A])
+        return out
+    }
+
+    private static func appendSky(_ view: SkyView, client: String, to out: inout [UInt8]) {
         ByteText.append(#"{"class":"SKY","device":"#, to: &out)
         ByteText.appendJSONString(deviceName(receiver: view.device, client: client), to: &out)
         if let time = view.time, UTCTime.isWritable(time) {
@@ -156,19 +162,21 @@ public enum GPSDReply {
             }
             ByteText.append(satellite.used ? #","used":true}"# : #","used":false}"#, to: &out)
         }
-        out.append(UInt8(ascii: "]"))
-        return finish(&out)
+        ByteText.append("]}", to: &out)
     }
 
-    /// `POLL`: `time` (now, UTC seconds), `active` 1, and the last fix this
-    /// program got (`tpv` empty when it has had none).
-    public static func poll(client: String, last: LogRecord?, time: Double) -> [UInt8] {
+    /// `POLL`: `time` (now, UTC seconds), `active` 1, the last fix this
+    /// program got (`tpv` empty when it has had none) and the last sky view it
+    /// got (`sky` empty when it has had none under its client's current grant).
+    public static func poll(client: String, last: LogRecord?, sky: SkyView?, time: Double) -> [UInt8] {
         var out: [UInt8] = []
         ByteText.append(#"{"class":"POLL","time":""#, to: &out)
         ByteText.appendUTC(time, to: &out)
         ByteText.append(#"","active":1,"tpv":["#, to: &out)
         if let last { appendTPV(last, to: &out) }
-        ByteText.append(#"],"sky":[]"#, to: &out)
+        ByteText.append(#"],"sky":["#, to: &out)
+        if let sky { appendSky(sky, client: client, to: &out) }
+        out.append(UInt8(ascii: "]"))
         return finish(&out)
     }
 

@@ -12,7 +12,7 @@ import LocationSystem
 ///   with `DEVICES` and `WATCH`, then a `TPV` per fix delivered to the
 ///   client, and a `SKY` when the engine lets the client see its receiver's
 ///   satellites (full accuracy only); `?WATCH={"enable":false}` stops; `?POLL;` repeats the last fix
-///   this program got; `?VERSION;`, `?DEVICES;`; anything else gets gpsd's
+///   and the last sky view this program got; `?VERSION;`, `?DEVICES;`; anything else gets gpsd's
 ///   `ERROR`.
 /// * NMEA: the stream starts when the program connects; what it sends is ignored.
 /// * A program that falls `watcherBacklog` bytes behind is cut off; the
@@ -25,8 +25,10 @@ final class ProgramConversation: ServerConversation {
         var watching = false
         var last: LogRecord?
         var delivered = 0
-        /// The sky view this program got last: an unchanged one is not sent again.
+        /// The sky view this program got last under its client's current grant (`?POLL` repeats it).
         var sky: SkyView?
+        /// Whether `sky` went out during this watch: an unchanged view is not sent twice in one watch.
+        var skySent = false
     }
 
     let name = "program sockets"
@@ -173,7 +175,7 @@ final class ProgramConversation: ServerConversation {
             connection.output.enqueue(GPSDReply.watch(GPSDWatch(enable: program.watching, json: program.watching)))
         case .poll:
             program = programs[connection.id] ?? program
-            connection.output.enqueue(GPSDReply.poll(client: endpoint.client, last: program.last, time: SystemClock.utc()))
+            connection.output.enqueue(GPSDReply.poll(client: endpoint.client, last: program.last, sky: program.sky, time: SystemClock.utc()))
         case .version:
             connection.output.enqueue(GPSDReply.version())
         case .devices:
@@ -215,7 +217,7 @@ final class ProgramConversation: ServerConversation {
         guard var program = programs[connection.id], program.watching else { return }
         let endpoint = endpoints[program.endpoint]
         program.watching = false
-        program.sky = nil
+        program.skySent = false
         programs[connection.id] = program
         connection.streaming = false
         watchers[endpoint.client, default: 1] -= 1
@@ -285,6 +287,7 @@ final class ProgramConversation: ServerConversation {
             for (id, program) in programs where regranted.contains(endpoints[program.endpoint].client) {
                 programs[id]?.last = nil
                 programs[id]?.sky = nil
+                programs[id]?.skySent = false
             }
         }
         publishIfChanged()
@@ -297,12 +300,14 @@ final class ProgramConversation: ServerConversation {
         for connection in loop.openConnections {
             guard var program = programs[connection.id], program.watching else { continue }
             let endpoint = endpoints[program.endpoint]
-            guard endpoint.kind == .gpsd, let view = skies[endpoint.client], view != program.sky else { continue }
+            guard endpoint.kind == .gpsd, let view = skies[endpoint.client], !(program.skySent && view == program.sky)
+            else { continue }
             let line = lines[endpoint.client] ?? GPSDReply.sky(view, client: endpoint.client)
             lines[endpoint.client] = line
             // A program too far behind is cut off here; the loop closes it.
             guard connection.output.send(line) else { continue }
             program.sky = view
+            program.skySent = true
             programs[connection.id] = program
         }
     }

@@ -36,7 +36,7 @@ import Testing
     @Test func objectsAreOneJSONLineEndingInCRLFAsGpsdWritesThem() throws {
         for bytes in [
             GPSDReply.version(), GPSDReply.devices(client: "qgis", activated: 1_773_480_000), GPSDReply.watch(GPSDWatch()),
-            GPSDReply.error("no \"fix\""), GPSDReply.tpv(record), GPSDReply.poll(client: "qgis", last: record, time: 1_773_480_700),
+            GPSDReply.error("no \"fix\""), GPSDReply.tpv(record), GPSDReply.poll(client: "qgis", last: record, sky: nil, time: 1_773_480_700),
         ] {
             #expect(bytes.suffix(2) == [0x0D, 0x0A])
             #expect(!bytes.dropLast(2).contains(0x0A))
@@ -44,8 +44,8 @@ import Testing
         }
         let version = try JSONValue.parse(GPSDReply.version().dropLast(2))
         #expect(version["class"] == "VERSION" && version["proto_major"]?.intValue == 3 && version["proto_minor"]?.intValue == 14)
-        let poll = try JSONValue.parse(GPSDReply.poll(client: "qgis", last: nil, time: 0).dropLast(2))
-        #expect(poll["tpv"]?.arrayValue?.isEmpty == true)
+        let poll = try JSONValue.parse(GPSDReply.poll(client: "qgis", last: nil, sky: nil, time: 0).dropLast(2))
+        #expect(poll["tpv"]?.arrayValue?.isEmpty == true && poll["sky"]?.arrayValue?.isEmpty == true)
     }
 
     @Test func aTPVCarriesWhatTheLogHoldsAtItsPrecision() throws {
@@ -63,7 +63,7 @@ import Testing
         var record = record
         record.device = device
         #expect(try JSONValue.parse(GPSDReply.tpv(record).dropLast(2))["device"]?.stringValue == named)
-        let poll = try JSONValue.parse(GPSDReply.poll(client: "qgis", last: record, time: 1_773_480_700).dropLast(2))
+        let poll = try JSONValue.parse(GPSDReply.poll(client: "qgis", last: record, sky: nil, time: 1_773_480_700).dropLast(2))
         #expect(poll["tpv"]?.arrayValue?.first?["device"]?.stringValue == named)
     }
 

@@ -29,4 +29,14 @@ import Testing
         let empty = String(decoding: GPSDReply.sky(SkyView(hdop: 2), client: "a"), as: UTF8.self)
         #expect(empty == #"{"class":"SKY","device":"locationd:a","hdop":2.00,"nSat":0,"uSat":0,"satellites":[]}"# + "\r\n")
     }
+
+    /// `?POLL` repeats the last sky view the program got, as the `SKY` it was sent, beside its last fix.
+    @Test func aPollCarriesTheLastSkyAsItsSKYWasWritten() throws {
+        let satellite = Satellite(prn: 5, elevation: 10, azimuth: 20, snr: 30, used: true)
+        let view = SkyView(hdop: 1.2, device: "/dev/ttyUSB0", satellites: [satellite].compactMap { $0 })
+        let poll = try JSONValue.parse(GPSDReply.poll(client: "a", last: nil, sky: view, time: 1_773_480_700).dropLast(2))
+        let sky = try #require(poll["sky"]?.arrayValue)
+        #expect(sky.count == 1 && poll["tpv"]?.arrayValue?.isEmpty == true)
+        #expect(sky.first == (try JSONValue.parse(GPSDReply.sky(view, client: "a").dropLast(2))))
+    }
 }

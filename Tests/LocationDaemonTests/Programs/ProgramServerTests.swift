@@ -130,21 +130,32 @@ import TestSupport
         await running.stop()
     }
 
-    @Test func pollForgetsTheLastFixWhenTheClientsPermissionChanges() async throws {
+    @Test func pollForgetsTheLastFixAndSkyWhenTheClientsPermissionChanges() async throws {
         let running = try Running("programs-poll", limits: ControlServer.Limits())
         let program = try ProgramSocket(path: running.socket)
         program.send("?WATCH={\"enable\":true,\"json\":true};")
         try #require(await running.watching(1))
         running.deliver(0..<3)
-        #expect(await ServerFixture.eventually { program.poll(); return program.reports("TPV").count == 3 })
+        let satellite = try #require(Satellite(prn: 7, elevation: 30, azimuth: 120, snr: 41, used: true))
+        running.sinks.deliverSky(SkyView(hdop: 0.9, device: "/dev/ttyUSB0", satellites: [satellite]), to: ["qgis"])
+        #expect(await ServerFixture.eventually { program.poll(); return program.reports("TPV").count == 3 && program.reports("SKY").count == 1 })
         program.send("?POLL;")
         #expect(await ServerFixture.eventually { program.poll(); return program.reports("POLL").count == 1 })
-        #expect(program.reports("POLL").first?["tpv"]?.arrayValue?.count == 1)
+        let first = try #require(program.reports("POLL").first)
+        #expect(first["tpv"]?.arrayValue?.count == 1)
+        #expect(first["sky"]?.arrayValue == [program.reports("SKY")[0]], "\(first)")
+        // Watching stops: the POLL still says what this program got.
+        program.send("?WATCH={\"enable\":false};")
+        try #require(await running.watching(0))
+        program.send("?POLL;")
+        #expect(await ServerFixture.eventually { program.poll(); return program.reports("POLL").count == 2 })
+        #expect(program.reports("POLL").last?["sky"]?.arrayValue?.count == 1)
         // The grant changed (never, reduced, services off): a POLL no longer repeats what came before.
         running.sinks.grantChanged("qgis")
         program.send("?POLL;")
-        #expect(await ServerFixture.eventually { program.poll(); return program.reports("POLL").count == 2 })
+        #expect(await ServerFixture.eventually { program.poll(); return program.reports("POLL").count == 3 })
         #expect(program.reports("POLL").last?["tpv"]?.arrayValue?.isEmpty == true)
+        #expect(program.reports("POLL").last?["sky"]?.arrayValue?.isEmpty == true)
         await running.stop()
     }
 }
