@@ -10,8 +10,7 @@ public struct GPSDReceiverAssemblers: Sendable {
     /// The knobs every receiver's assembler gets.
     public let tuning: GPSDEpochAssembler.Tuning
     /// The assemblers by device path, in the order the receivers first reported.
-    private var assemblers: [GPSDEpochAssembler] = []
-    private var devices: [String] = []
+    private var assemblers = ReceiverTable<GPSDEpochAssembler>()
 
     /// No receiver seen yet.
     public init(tuning: GPSDEpochAssembler.Tuning = .init()) {
@@ -19,12 +18,12 @@ public struct GPSDReceiverAssemblers: Sendable {
     }
 
     /// The receivers seen since the start, in order of their first report ("" for the unnamed one).
-    public var receivers: [String] { devices }
+    public var receivers: [String] { assemblers.names }
 
     /// The totals of every receiver's counters.
     public var counters: GPSDEpochAssembler.Counters {
         var total = GPSDEpochAssembler.Counters()
-        for a in assemblers {
+        for a in assemblers.values {
             total.reports += a.counters.reports
             total.timeless += a.counters.timeless
             total.late += a.counters.late
@@ -36,41 +35,38 @@ public struct GPSDReceiverAssemblers: Sendable {
 
     /// One receiver's counters; `nil` for a receiver never seen.
     public func counters(of device: String) -> GPSDEpochAssembler.Counters? {
-        devices.firstIndex(of: device).map { assemblers[$0].counters }
+        assemblers[device]?.counters
     }
 
     /// The earliest deadline of any receiver's pending epoch.
     public var deadline: Double? {
-        assemblers.compactMap(\.deadline).min()
+        assemblers.values.compactMap(\.deadline).min()
     }
 
     /// Takes one TPV at monotonic `now`; the fixes it completes carry their receiver's path.
     public mutating func add(_ report: GPSDFixReport, at now: Double, _ emit: (Fix) -> Void) {
         let i = slot(report.device ?? "")
-        assemblers[i].add(report, at: now, emit)
+        assemblers.values[i].add(report, at: now, emit)
     }
 
     /// Takes a SKY's count of satellites used for `device`.
     public mutating func sky(device: String?, satellitesUsed: Int?) {
         let i = slot(device ?? "")
-        assemblers[i].sky(satellitesUsed: satellitesUsed)
+        assemblers.values[i].sky(satellitesUsed: satellitesUsed)
     }
 
     /// Delivers every receiver's epoch whose quiet interval is over.
     public mutating func expire(at now: Double, _ emit: (Fix) -> Void) {
-        for i in assemblers.indices { assemblers[i].expire(at: now, emit) }
+        for i in assemblers.values.indices { assemblers.values[i].expire(at: now, emit) }
     }
 
     /// The link ended: every receiver's pending epoch is delivered and what was learnt forgotten.
     public mutating func flush(_ emit: (Fix) -> Void) {
-        for i in assemblers.indices { assemblers[i].flush(emit) }
+        for i in assemblers.values.indices { assemblers.values[i].flush(emit) }
     }
 
     private mutating func slot(_ device: String) -> Int {
-        if let i = devices.firstIndex(of: device) { return i }
-        // gpsd hotplugs receivers; a board has a handful, so a linear search beats a dictionary here.
-        devices.append(device)
-        assemblers.append(GPSDEpochAssembler(tuning: tuning))
-        return assemblers.count - 1
+        let tuning = tuning
+        return assemblers.slot(of: device, adding: GPSDEpochAssembler(tuning: tuning))
     }
 }

@@ -1,12 +1,14 @@
 /// Something kept per receiver, by the receiver's name ("" for an unnamed
 /// one), in the order the receivers were first seen.
 ///
-/// Every fix looks its receiver up here (the receiver choice, the time bases),
-/// and a board has one receiver or a few: comparing the fix's name with each
-/// kept one costs less than hashing it (a replay spent 4 % of its time in
-/// `Hasher` when these were dictionaries; docs/performance.md). A slot, once
-/// given, stays the receiver's for the table's life.
-public struct ReceiverTable<Value: Sendable & Hashable>: Sendable, Hashable {
+/// Every fix looks its receiver up here (gpsd's per-receiver epoch assembly,
+/// the receiver choice, the time bases), and a board has one receiver or a
+/// few (gpsd hotplugs them; a gpsd log in `replay` may name 32): comparing the
+/// fix's name with each kept one costs less than hashing it (a replay spent
+/// 4 % of its time in `Hasher` when the engine's were dictionaries;
+/// docs/performance.md). A slot, once given, stays the receiver's for the
+/// table's life.
+public struct ReceiverTable<Value: Sendable>: Sendable {
     /// The receivers' names, slot by slot.
     public private(set) var names: [String] = []
     /// What is kept for each, slot by slot.
@@ -38,3 +40,6 @@ public struct ReceiverTable<Value: Sendable & Hashable>: Sendable, Hashable {
     /// The names, as a dictionary's `keys` would give them.
     public var keys: [String] { names }
 }
+
+extension ReceiverTable: Equatable where Value: Equatable {}
+extension ReceiverTable: Hashable where Value: Hashable {}
