@@ -68,7 +68,7 @@ extension Engine {
         guard let pinned = clients[i].settings.receiver else { return nil }
         let its = "its receiver \(pinned) (receiver = \(pinned))"
         guard let seen = receivers.seen[pinned] else {
-            let others = receivers.seen.keys.sorted().map(ReceiverChoice.Switch.name).joined(separator: ", ")
+            let others = receivers.seen.names.sorted().map(ReceiverChoice.Switch.name).joined(separator: ", ")
             let since = startedAt.map { " for \(TextFormat.duration(now - $0))" } ?? ""
             return its + " has not reported\(since)" + (others.isEmpty ? "" : "; receivers reporting: \(others)")
         }

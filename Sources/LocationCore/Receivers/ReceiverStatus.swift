@@ -87,7 +87,7 @@ public struct ReceiverStatus: Sendable, Hashable {
 extension Engine {
     /// Every receiver seen, by name, with who follows it.
     func receiverStatuses(now: Double) -> [ReceiverStatus] {
-        receivers.seen.keys.sorted().map { device in
+        receivers.seen.names.sorted().map { device in
             let seen = receivers.seen[device] ?? ReceiverChoice.Seen()
             let age = seen.lastUsableAt.map { max(0, now - $0) }
             let state: ReceiverStatus.State =

@@ -32,13 +32,10 @@ public struct ReceiverTable<Value: Sendable>: Sendable {
         return names.count - 1
     }
 
-    /// What is kept for `name`; setting `nil` is not supported (a receiver stays once seen).
+    /// What is kept for `name`, or `nil` for a name never seen.
     public subscript(name: String) -> Value? {
         slot(of: name).map { values[$0] }
     }
-
-    /// The names, as a dictionary's `keys` would give them.
-    public var keys: [String] { names }
 }
 
 extension ReceiverTable: Equatable where Value: Equatable {}
