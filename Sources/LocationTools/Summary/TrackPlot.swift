@@ -161,13 +161,9 @@ public struct TrackPlot: Sendable {
         ByteText.append("\n", to: &out)
         // Title.
         for (i, line) in titleLines.enumerated() {
-            ByteText.append(#"<text x=""#, to: &out)
-            number(Self.margin, &out)
-            ByteText.append(#"" y=""#, to: &out)
-            number(30 + 24 * Double(i), &out)
-            ByteText.append(i == 0 ? ##"" font-size="18" font-weight="bold">"## : ##"" font-size="14" fill="#333333">"##, to: &out)
-            ByteText.appendXML(line, to: &out)
-            ByteText.append("</text>\n", to: &out)
+            let attributes = i == 0 ? ##" font-size="18" font-weight="bold""## : ##" font-size="14" fill="#333333""##
+            text(line, x: Self.margin, y: 30 + 24 * Double(i), attributes: attributes, &out)
+            out.append(0x0A)
         }
         // Map frame; what lies outside the extent (grid cells far off) is cut at it.
         func frame() {
@@ -299,12 +295,9 @@ public struct TrackPlot: Sendable {
         number(northX, &out)
         out.append(UInt8(ascii: " "))
         number(Self.top + 10, &out)
-        ByteText.append(" l 7 18 l -14 0 z\"/><text x=\"", to: &out)
-        number(northX, &out)
-        ByteText.append(#"" y=""#, to: &out)
-        number(Self.top + 42, &out)
-        ByteText.append(#"" font-size="13" text-anchor="middle">N</text></g>"#, to: &out)
-        out.append(0x0A)
+        ByteText.append(" l 7 18 l -14 0 z\"/>", to: &out)
+        text("N", x: northX, y: Self.top + 42, attributes: #" font-size="13" text-anchor="middle""#, &out)
+        ByteText.append("</g>\n", to: &out)
 
         // Scale bar, bottom left under the map.
         let barMetres = Self.niceLength(below: mapWidth / 4 / scale)
@@ -316,43 +309,32 @@ public struct TrackPlot: Sendable {
         number(barY, &out)
         ByteText.append(#"" width=""#, to: &out)
         number(barPixels, &out)
-        ByteText.append(##"" height="6" fill="#333333"/><text x=""##, to: &out)
-        number(Self.margin + barPixels + 8, &out)
-        ByteText.append(#"" y=""#, to: &out)
-        number(barY + 7, &out)
-        ByteText.append(#"" font-size="13">"#, to: &out)
-        ByteText.appendXML(Self.lengthLabel(barMetres), to: &out)
-        ByteText.append("</text></g>\n", to: &out)
+        ByteText.append(##"" height="6" fill="#333333"/>"##, to: &out)
+        text(Self.lengthLabel(barMetres), x: Self.margin + barPixels + 8, y: barY + 7, attributes: #" font-size="13""#, &out)
+        ByteText.append("</g>\n", to: &out)
 
         // Legend: horizontal accuracy bands with their counts.
         var counts = [Int](repeating: 0, count: Self.bands.count + 1)
         for point in points where point.accuracy == .full { counts[Self.band(of: point.horizontalError)] += 1 }
         var legendX = Self.margin
         let legendY = barY + 32
-        ByteText.append(#"<g id="legend" font-size="13"><text x=""#, to: &out)
-        number(legendX, &out)
-        ByteText.append(#"" y=""#, to: &out)
-        number(legendY + 4, &out)
-        ByteText.append(#"">horizontal accuracy:</text>"#, to: &out)
+        ByteText.append(#"<g id="legend" font-size="13">"#, to: &out)
+        text("horizontal accuracy:", x: legendX, y: legendY + 4, &out)
         out.append(0x0A)
         legendX += 150
         for band in 0...Self.bands.count where band < Self.bands.count || counts[band] > 0 {
             let colour = band < Self.bands.count ? Self.bands[band].colour : Self.unknownColour
-            let text = (band < Self.bands.count ? Self.bands[band].label : "unknown") + " (\(counts[band]))"
+            let entry = (band < Self.bands.count ? Self.bands[band].label : "unknown") + " (\(counts[band]))"
             ByteText.append(#"<circle cx=""#, to: &out)
             number(legendX + 5, &out)
             ByteText.append(#"" cy=""#, to: &out)
             number(legendY, &out)
             ByteText.append(#"" r="5" fill=""#, to: &out)
             ByteText.append(colour, to: &out)
-            ByteText.append(#""/><text x=""#, to: &out)
-            number(legendX + 14, &out)
-            ByteText.append(#"" y=""#, to: &out)
-            number(legendY + 4, &out)
-            ByteText.append("\">", to: &out)
-            ByteText.appendXML(text, to: &out)
-            ByteText.append("</text>\n", to: &out)
-            legendX += 30 + 7.5 * Double(text.count)
+            ByteText.append(#""/>"#, to: &out)
+            text(entry, x: legendX + 14, y: legendY + 4, &out)
+            out.append(0x0A)
+            legendX += 30 + 7.5 * Double(entry.count)
         }
         if reducedCount > 0 {
             // Cells off the map are counted, so none is missing without a word.
@@ -360,7 +342,7 @@ public struct TrackPlot: Sendable {
                 points[i].accuracy == .reduced
                     && (!(Self.margin...(Self.margin + mapWidth)).contains(x(i)) || !(Self.top...(Self.top + mapHeight)).contains(y(i)))
             }
-            let text = "reduced accuracy: grid cells, not measured positions (\(reducedCount)"
+            let entry = "reduced accuracy: grid cells, not measured positions (\(reducedCount)"
                 + (outside > 0 ? ", \(outside) outside the map)" : ")")
             legendX = Self.margin + 150
             ByteText.append(#"<rect x=""#, to: &out)
@@ -369,13 +351,9 @@ public struct TrackPlot: Sendable {
             number(legendY + 19, &out)
             ByteText.append(#"" width="6" height="6" fill="none" stroke=""#, to: &out)
             ByteText.append(Self.reducedColour, to: &out)
-            ByteText.append(#"" stroke-width="1.5"/><text x=""#, to: &out)
-            number(legendX + 14, &out)
-            ByteText.append(#"" y=""#, to: &out)
-            number(legendY + 26, &out)
-            ByteText.append("\">", to: &out)
-            ByteText.appendXML(text, to: &out)
-            ByteText.append("</text>\n", to: &out)
+            ByteText.append(#"" stroke-width="1.5"/>"#, to: &out)
+            text(entry, x: legendX + 14, y: legendY + 26, &out)
+            out.append(0x0A)
         }
         ByteText.append("</g>\n</svg>\n", to: &out)
         return out
@@ -419,14 +397,23 @@ public struct TrackPlot: Sendable {
         return (FixedDecimal.format(metres * 100, decimals: metres >= 0.01 ? 0 : 1) ?? "?") + " cm"
     }
 
-    private func label(_ text: String, x: Double, y: Double, _ out: inout [UInt8]) {
+    private func label(_ content: String, x: Double, y: Double, _ out: inout [UInt8]) {
+        let halo = ##" font-size="13" fill="#222222" stroke="#ffffff" stroke-width="3" paint-order="stroke""##
+        text(content, x: x, y: y, attributes: halo, &out)
+        out.append(0x0A)
+    }
+
+    /// `<text x="…" y="…"ATTRIBUTES>CONTENT</text>`, the content escaped for XML.
+    private func text(_ content: String, x: Double, y: Double, attributes: String = "", _ out: inout [UInt8]) {
         ByteText.append(#"<text x=""#, to: &out)
         number(x, &out)
         ByteText.append(#"" y=""#, to: &out)
         number(y, &out)
-        ByteText.append(##"" font-size="13" fill="#222222" stroke="#ffffff" stroke-width="3" paint-order="stroke">"##, to: &out)
-        ByteText.appendXML(text, to: &out)
-        ByteText.append("</text>\n", to: &out)
+        out.append(UInt8(ascii: "\""))
+        ByteText.append(attributes, to: &out)
+        out.append(UInt8(ascii: ">"))
+        ByteText.appendXML(content, to: &out)
+        ByteText.append("</text>", to: &out)
     }
 
     private func number(_ value: Double, _ out: inout [UInt8]) {
