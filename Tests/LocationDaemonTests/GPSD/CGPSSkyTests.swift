@@ -17,29 +17,24 @@ import TestSupport
 
     @Test(.enabled(if: PackagePaths.hasSharedNMEA, "needs ../shared/fixtures/nmea/gpsd-corpus (gpsd's regression output)"))
     func everySatelliteOfEverySKYInGPSDsCorpusIsCopied() throws {
-        let corpus = PackagePaths.sharedNMEA + "/gpsd-corpus"
         let session = try #require(cgps_offline())
         defer { cgps_close(session) }
         var compared = 0
-        for file in try FileIO.list(corpus).filter({ $0.hasSuffix(".chk") }) {
-            // Split on the byte: as Characters, "\r\n" is one and "\n" would not split it.
-            for bytes in try FileIO.read(corpus + "/" + file).split(separator: 10) {
-                let line = String(decoding: bytes, as: UTF8.self)
-                guard line.hasPrefix(#"{"class":"SKY","#) else { continue }
-                let expected = try JSONValue.parse(Array(line.utf8))["satellites"]?.arrayValue ?? []
-                let copied = Self.satellites(line, session)
-                #expect(copied.count == expected.count, "\(file): \(line)")
-                for (satellite, want) in zip(copied, expected) {
-                    #expect(Int(satellite.prn) == want["PRN"]?.intValue, "\(file): \(line)")
-                    #expect(satellite.used == (want["used"]?.boolValue ?? false))
-                    if let el = want["el"]?.numberValue { #expect(satellite.elevation == el) }
-                    if let az = want["az"]?.numberValue { #expect(satellite.azimuth == az) }
-                    if let ss = want["ss"]?.numberValue { #expect(satellite.ss == ss) } else { #expect(satellite.ss.isNaN) }
-                    if let svid = want["svid"]?.intValue {
-                        #expect(Int(satellite.svid) == svid && Int(satellite.gnssid) == want["gnssid"]?.intValue)
-                    }
-                    compared += 1
+        for sky in try GPSDCorpusOutput.lines(of: "SKY") {
+            let (file, line) = (sky.file, sky.text)
+            let expected = try JSONValue.parse(Array(line.utf8))["satellites"]?.arrayValue ?? []
+            let copied = Self.satellites(line, session)
+            #expect(copied.count == expected.count, "\(file): \(line)")
+            for (satellite, want) in zip(copied, expected) {
+                #expect(Int(satellite.prn) == want["PRN"]?.intValue, "\(file): \(line)")
+                #expect(satellite.used == (want["used"]?.boolValue ?? false))
+                if let el = want["el"]?.numberValue { #expect(satellite.elevation == el) }
+                if let az = want["az"]?.numberValue { #expect(satellite.azimuth == az) }
+                if let ss = want["ss"]?.numberValue { #expect(satellite.ss == ss) } else { #expect(satellite.ss.isNaN) }
+                if let svid = want["svid"]?.intValue {
+                    #expect(Int(satellite.svid) == svid && Int(satellite.gnssid) == want["gnssid"]?.intValue)
                 }
+                compared += 1
             }
         }
         #expect(compared > 10_000, "satellites compared: \(compared)")

@@ -70,20 +70,15 @@ import Glibc
     @Test(
         .enabled(if: PackagePaths.hasSharedNMEA, "needs ../shared/fixtures/nmea/gpsd-corpus (gpsd's regression output)"))
     func everyTPVOfGPSDsRegressionCorpusReadsAsLibgpsReadsIt() throws {
-        let corpus = PackagePaths.sharedNMEA + "/gpsd-corpus"
-        let files = try FileIO.list(corpus).filter { $0.hasSuffix(".chk") }
+        let tpvs = try GPSDCorpusOutput.lines(of: "TPV")
         var lines = 0
         try Self.withSession { session in
-            for file in files {
-                // Split on the byte: as Characters, "\r\n" is one and "\n" would not split it.
-                for bytes in try FileIO.read(corpus + "/" + file).split(separator: 10) {
-                    let line = String(decoding: bytes, as: UTF8.self)
-                    guard line.hasPrefix(#"{"class":"TPV","#) else { continue }
-                    let (shim, libgps) = Self.both(line, session)
-                    #expect(shim.byShim, "gpsd's own TPV left to libgps: \(line)")
-                    #expect(shim.sameReport(as: libgps), "\(file): \(line)\n shim   \(shim)\n libgps \(libgps)")
-                    lines += 1
-                }
+            for tpv in tpvs {
+                let line = tpv.text
+                let (shim, libgps) = Self.both(line, session)
+                #expect(shim.byShim, "gpsd's own TPV left to libgps: \(line)")
+                #expect(shim.sameReport(as: libgps), "\(tpv.file): \(line)\n shim   \(shim)\n libgps \(libgps)")
+                lines += 1
             }
         }
         #expect(lines > 4000, "the corpus holds 4747 TPVs")

@@ -75,17 +75,12 @@ import TestSupport
 
     @Test(.enabled(if: PackagePaths.hasSharedNMEA, "needs ../shared/fixtures/nmea/gpsd-corpus (gpsd's regression output)"))
     func everyTPVAndSKYOfGPSDsRegressionOutputReadsAsTheLiveSourceReadsIt() throws {
-        let corpus = PackagePaths.sharedNMEA + "/gpsd-corpus"
         let session = try #require(cgps_offline())
         defer { cgps_close(session) }
         var checked = 0
-        for file in try FileIO.list(corpus).filter({ $0.hasSuffix(".chk") }) {
-            for (n, bytes) in try FileIO.read(corpus + "/" + file).split(separator: 10).enumerated() {
-                let line = String(decoding: bytes, as: UTF8.self)
-                guard line.hasPrefix(#"{"class":"TPV""#) || line.hasPrefix(#"{"class":"SKY""#) else { continue }
-                guard Self.check(line, session, where: "\(file):\(n + 1)") else { return }
-                checked += 1
-            }
+        for line in try GPSDCorpusOutput.lines(of: "TPV", "SKY") {
+            guard Self.check(line.text, session, where: "\(line.file):\(line.number)") else { return }
+            checked += 1
         }
         #expect(checked > 8000)
     }
