@@ -67,9 +67,12 @@ struct ProgramSkyRunTests {
         if ExternalTool.isAvailable("cgps", "script", "timeout") {
             // `script`'s input stays open past cgps's 6 s: at end of its input `script` ends the
             // session at once, and a cgps slower to draw than that (a loaded machine) showed nothing.
+            // `script` runs its command with $SHELL; under dash (SHELL=/bin/sh, as on CI) `timeout`
+            // without --foreground puts cgps in a background process group of the terminal, and
+            // curses' first tcsetattr stops it with SIGTTOU: an empty screen. Both are pinned here.
             let screen = try await ChildProcess.run(
-                ["env", "TERM=xterm", "COLUMNS=100", "LINES=40", "sh", "-c",
-                 "sleep 8 | script -qfec 'timeout 6 cgps 127.0.0.1:\(port)' /dev/null"],
+                ["env", "TERM=xterm", "COLUMNS=100", "LINES=40", "SHELL=/bin/sh", "sh", "-c",
+                 "sleep 8 | script -qfec 'timeout --foreground 6 cgps 127.0.0.1:\(port)' /dev/null"],
                 timeout: 60)
             // Its rows, the terminal's escape sequences taken out: `GP  4    4  17.0   36.0  26.0  Y`.
             let text = screen.output.replacing(/\x1b(\[[0-9;?]*[a-zA-Z]|\([0B])/, with: "")
