@@ -110,4 +110,20 @@ struct StateSaveRunTests {
         #expect(!daemon.stderr.contains("stopped cleanly"), "\(daemon.stderr)")
         #expect(daemon.stderr.contains("stopped, but the state could not be saved to \(sandbox.statePath): the next start undoes: "), "\(daemon.stderr)")
     }
+
+    /// #39: check-config finds the state directory `run` cannot write, by `run`'s own probe.
+    @Test func checkConfigWarnsOfAStateDirectoryTheDaemonCouldNotWrite() async throws {
+        let plane = try Self.sandbox("state-check")
+        let sandbox = plane.sandbox
+        defer { Tmpfs.unmount(sandbox.stateDirectory) }
+        let writable = try await sandbox.runLocationd(["check-config", "--config", sandbox.configPath])
+        #expect(writable.status == 0 && !writable.stderr.contains("warning"), "\(writable.stderr)")
+        try #require(Tmpfs.remount(sandbox.stateDirectory, readOnly: true))
+        let result = try await sandbox.runLocationd(["check-config", "--config", sandbox.configPath])
+        #expect(result.status == 0, "the daemon would still run: \(result.stderr)")
+        #expect(
+            result.stderr.contains("locationd: warning: state_dir \(sandbox.stateDirectory) cannot be written by uid 0 (")
+                && result.stderr.contains("Read-only file system"), "\(result.stderr)")
+    }
 }
+

@@ -93,10 +93,17 @@ extension ConfigReader {
     }
 
     /// No two clients (nor the control socket) on one socket path or one port:
-    /// programs would not know whose fixes they get.
+    /// programs would not know whose fixes they get. Nor a `gpsd_port` that a
+    /// gpsd the daemon reads on this machine listens on: the daemon could not
+    /// bind it, and a program there would talk to gpsd, not to locationd.
     mutating func checkProgramConflicts(_ config: DaemonConfig, sections: [INIParser.Section]) {
         var owners: [String: String] = [config.socket: "the control socket ([daemon] socket)"]
-        var ports: [Int: String] = [:]
+        // Each port's owner, and what to do when a client asks for it too.
+        var ports: [Int: (owner: String, remedy: String)] = [:]
+        for source in config.sources {
+            guard case .gpsd(let host, let port) = source.endpoint, Self.isLoopback(host), ports[port] == nil else { continue }
+            ports[port] = ("the port of the gpsd locationd reads ([\(source.section)] \(source))", "choose another port for this client")
+        }
         for client in config.clients {
             let section = sections.first { $0.name == "client.\(client.name)" }
             func line(_ key: String) -> Int { section?.entries.last { $0.key == key }?.line ?? section?.line ?? 0 }
@@ -112,14 +119,20 @@ extension ConfigReader {
                 }
             }
             if let port = client.programs.gpsdPort {
-                if let owner = ports[port] {
+                if let (owner, remedy) = ports[port] {
                     errors.append(.conflict(
                         file: file, line: line("gpsd_port"), section: "client.\(client.name)", key: "gpsd_port",
-                        value: String(port), detail: "[client.\(client.name)] gpsd_port = \(port) is already \(owner)'s: give each client its own port"))
+                        value: String(port),
+                        detail: "[client.\(client.name)] gpsd_port = \(port) is already \(owner): \(remedy)"))
                 } else {
-                    ports[port] = "[client.\(client.name)]"
+                    ports[port] = ("[client.\(client.name)]'s", "give each client its own port")
                 }
             }
         }
+    }
+
+    /// Whether `host` names this machine's loopback: `localhost`, `127.x.y.z`, `::1`.
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.") || host == "ip6-localhost"
     }
 }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import LocationCore
 import LocationSystem
 
@@ -26,6 +29,7 @@ public enum CheckConfig {
                     "locationd: warning: \(path) configures no client: the daemon would run and give no program a location; "
                         + "add a [client.NAME] section (locationd.conf(5))\n")
             }
+            if let problem = stateDirectoryProblem(config) { errors("locationd: warning: \(problem)\n") }
             let logged = config.clients.filter { $0.log != nil }.count
             errors(
                 "locationd: \(path) is valid: \(config.clients.count) client\(config.clients.count == 1 ? "" : "s")"
@@ -38,6 +42,21 @@ public enum CheckConfig {
             text += "locationd: \(path) has \(count) problem\(count == 1 ? "" : "s"); the daemon would not start with it\n"
             errors(text)
             return .configuration
+        }
+    }
+
+    /// Why the daemon could not save its state in `state_dir`, found by the probe `run` makes at
+    /// start (`StateStore.probe`), as the user running check-config; `nil` when it can, or when the
+    /// directory does not exist yet (the probe would make it, and check-config changes nothing).
+    static func stateDirectoryProblem(_ config: DaemonConfig) -> String? {
+        var info = stat()
+        guard stat(config.stateDirectory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
+        do throws(SystemError) {
+            try StateStore(directory: config.stateDirectory).probe()
+            return nil
+        } catch {
+            return "state_dir \(config.stateDirectory) cannot be written by uid \(getuid()) (\(error)): the daemon would run, "
+                + "but every authorization it is given would be undone by a restart; make state_dir writable by the user locationd runs as"
         }
     }
 }

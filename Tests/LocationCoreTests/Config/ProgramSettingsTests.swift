@@ -60,6 +60,32 @@ extension DaemonConfigTests {
         #expect(found[2].description.contains("already the control socket"))
     }
 
+    @Test func aGPSDPortIsNotThePortOfAGPSDOnThisMachineThatTheDaemonReads() throws {
+        // The default source is gpsd at 127.0.0.1:2947: run could not bind it, and check-config says so.
+        let found = errors("""
+            [client.a]
+            gpsd_port = 2947
+            """)
+        #expect(found.map(\.kind) == [.conflict])
+        #expect(found.first?.description.contains("already the port of the gpsd locationd reads ([source] gpsd 127.0.0.1:2947)") == true)
+        let named = errors("""
+            [source.near]
+            host = localhost
+            port = 3000
+            [client.a]
+            gpsd_port = 3000
+            """)
+        #expect(named.first?.description.contains("([source.near] gpsd localhost:3000)") == true)
+        // A gpsd on another machine leaves this machine's port free.
+        _ = try parse("""
+            [source]
+            host = 192.0.2.7
+            port = 2947
+            [client.a]
+            gpsd_port = 2947
+            """)
+    }
+
     @Test func socketModeAndGroupAreReadAsTheUnixSocketsFileModeAndGroup() throws {
         let config = try parse("""
             [client.qgis]
