@@ -87,6 +87,9 @@ public enum Samples {
             location: LogRecord(
                 time: t0 + 2, latitude: 52.3765432, longitude: 4.8954321, horizontalError: 4.8,
                 device: "/dev/ttyUSB0", accuracy: .full, client: "logger")),
+        ControlEvent(
+            .receiver(.init(from: "/dev/ttyACM0", to: "/dev/ttyUSB0", reason: .outranksAtStart(seconds: 0.5, metres: 4))),
+            time: t0),
     ]
 
     /// A full record in Tokyo.

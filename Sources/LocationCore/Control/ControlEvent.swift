@@ -164,6 +164,10 @@ public struct ControlEvent: Sendable, Hashable {
                 case .better(let metres):
                     members.append(("reason", .string("better")))
                     if let metres { members.append(("metres", .number(metres))) }
+                case .outranksAtStart(let seconds, let metres):
+                    members.append(("reason", .string("start")))
+                    members.append(("seconds", .number(seconds)))
+                    if let metres { members.append(("metres", .number(metres))) }
                 }
                 members.append(("message", .string(change.sentence)))
             }
@@ -227,9 +231,10 @@ public struct ControlEvent: Sendable, Hashable {
         case "receiver":
             do throws(FieldReader.FieldError) {
                 let reason: ReceiverChoice.Reason =
-                    switch try f.word("reason", ["first", "silent", "better"], { $0 }) {
+                    switch try f.word("reason", ["first", "silent", "better", "start"], { $0 }) {
                     case "first": .first
                     case "silent": .silent(seconds: try f.optionalNumber("seconds") ?? .infinity)
+                    case "start": .outranksAtStart(seconds: try f.number("seconds"), metres: try f.optionalNumber("metres"))
                     default: .better(metres: try f.optionalNumber("metres"))
                     }
                 self.init(

@@ -21,6 +21,9 @@ public struct ReceiverChoice: Sendable, Hashable {
         case silent(seconds: Double)
         /// Another was clearly better for `sustain` seconds; by this many metres of estimate, when both had one.
         case better(metres: Double?)
+        /// Within `failover` seconds of the first choice (`seconds` after it), another ranked above it
+        /// (`ReceiverRank.ranksAbove`); by this many metres of estimate, when both had one.
+        case outranksAtStart(seconds: Double, metres: Double?)
     }
 
     /// A change of receiver.
@@ -49,9 +52,16 @@ public struct ReceiverChoice: Sendable, Hashable {
                 let s = seconds.isFinite ? (FixedDecimal.format(seconds, decimals: 1) ?? "?") + " s" : "ever"
                 return "following \(to): \(Self.name(from ?? "")) gave no usable fix for \(s)"
             case .better(let metres):
-                let by = metres.map { " (estimate \(FixedDecimal.format($0, decimals: 1) ?? "?") m smaller)" } ?? " (a better fix mode or an estimate)"
-                return "following \(to): clearly better than \(Self.name(from ?? "")) for \(Int(ReceiverChoice.sustain)) s\(by)"
+                return "following \(to): clearly better than \(Self.name(from ?? "")) for \(Int(ReceiverChoice.sustain)) s\(Self.margin(metres))"
+            case .outranksAtStart(let seconds, let metres):
+                let after = FixedDecimal.format(seconds, decimals: 1) ?? "?"
+                return "following \(to): ranks above \(Self.name(from ?? "")), the first receiver with a fix \(after) s before\(Self.margin(metres))"
             }
+        }
+
+        /// ` (estimate 12.0 m smaller)`, or what else made the fix better.
+        static func margin(_ metres: Double?) -> String {
+            metres.map { " (estimate \(FixedDecimal.format($0, decimals: 1) ?? "?") m smaller)" } ?? " (a better fix mode or an estimate)"
         }
 
         /// A receiver's name as people read it ("the unnamed receiver" for "").
@@ -119,7 +129,7 @@ public struct ReceiverChoice: Sendable, Hashable {
         guard let held = incumbent.quality else { return nil }
         if let first = firstChosenAt, now - first < failover, ReceiverRank.ranksAbove(quality, held) {
             let metres = held.horizontalError.flatMap { h in quality.horizontalError.map { h - $0 } }
-            return move(from: current, to: device, reason: .better(metres: metres))
+            return move(from: current, to: device, reason: .outranksAtStart(seconds: now - first, metres: metres))
         }
         switch ReceiverRank.compare(quality, with: held) {
         case .clearlyBetter(let metres):

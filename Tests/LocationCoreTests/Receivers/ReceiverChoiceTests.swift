@@ -49,7 +49,10 @@ import Testing
     @Test func atTheStartABetterReceiverTakesOverAtOnceButOnlyThen() {
         var choice = ReceiverChoice(failover: 3)
         _ = choice.observe("B", quality: Self.poor, now: 0)
-        #expect(choice.observe("A", quality: Self.good, now: 0.4)?.reason == .better(metres: 12))
+        let change = choice.observe("A", quality: Self.good, now: 0.4)
+        #expect(change?.reason == .outranksAtStart(seconds: 0.4, metres: 12))
+        // #39: what is said is what happened, not the 10 s rule that did not apply.
+        #expect(change?.sentence == "following A: ranks above B, the first receiver with a fix 0.4 s before (estimate 12.0 m smaller)")
         var later = ReceiverChoice(failover: 3)
         _ = later.observe("B", quality: Self.poor, now: 0)
         _ = later.observe("B", quality: Self.poor, now: 3)
