@@ -15,8 +15,9 @@ enum WatchCommand {
             if let withheld = try? reply.withheld() {
                 Console.error("locationctl: \(withheld.code): \(withheld.message)\n")
             }
+            var transcript = WatchTranscript()
             while let line = try client.readLine(timeout: nil) {
-                if let end = show(line, json: json) { return end }
+                if let end = show(line, json: json, transcript: &transcript) { return end }
             }
             Console.error("locationctl: locationd at \(socket) closed the connection (is it stopping?)\n")
             return .unreachable
@@ -26,8 +27,15 @@ enum WatchCommand {
         }
     }
 
-    /// Prints one line of the stream; returns the exit status when the line ends it.
+    /// Prints one line of the stream that is no event (the stream's last word); returns the exit status it means.
     static func show(_ line: [UInt8], json: Bool) -> ExitCode? {
+        var transcript = WatchTranscript()
+        return show(line, json: json, transcript: &transcript)
+    }
+
+    /// Prints one line of the stream, the opening state under its header (`transcript`); returns the
+    /// exit status when the line ends the stream.
+    static func show(_ line: [UInt8], json: Bool, transcript: inout WatchTranscript) -> ExitCode? {
         let message: ServerMessage
         do {
             message = try ServerMessage.decode(line)
@@ -40,7 +48,7 @@ enum WatchCommand {
             if json {
                 Console.out(bytes: line + [0x0A])
             } else {
-                Console.out(EventRenderer.render(event, receivedAt: SystemClock.utc()) + "\n")
+                for text in transcript.lines(for: event, receivedAt: SystemClock.utc()) { Console.out(text + "\n") }
             }
             return nil
         case .reply(let reply):

@@ -34,6 +34,8 @@ public struct ControlEvent: Sendable, Hashable {
     /// When (UTC seconds): the daemon's clock for engine events (the fix time
     /// in a replay), the fix's own time for a location; `nil` if not known.
     public var time: Double?
+    /// Part of the state a new watcher is sent first (`snapshot`), not a change: `"snapshot":true`.
+    public var snapshot = false
 
     /// An engine event that happened at `time`.
     public init(_ event: Event, time: Double?) {
@@ -181,6 +183,7 @@ public struct ControlEvent: Sendable, Hashable {
     private func object(with members: [(String, JSONValue)]) -> JSONValue {
         var all: [(String, JSONValue)] = [("event", .string(name))]
         if let time, UTCTime.isWritable(time) { all.append(("time", .string(UTCTime.format(time)))) }
+        if snapshot { all.append(("snapshot", .bool(true))) }
         return .object(all + members)
     }
 
@@ -195,6 +198,16 @@ public struct ControlEvent: Sendable, Hashable {
 
     /// Reads an event object.
     public init(json value: JSONValue) throws(ControlDecodeError) {
+        try self.init(kindOf: value)
+        do throws(FieldReader.FieldError) {
+            snapshot = try FieldReader(value: value, context: "event").optionalBool("snapshot") ?? false
+        } catch {
+            throw error.decodeError
+        }
+    }
+
+    /// Reads an event object's kind and time.
+    private init(kindOf value: JSONValue) throws(ControlDecodeError) {
         let f = FieldReader(value: value, context: "event")
         let name: String
         let time: Double?
@@ -284,6 +297,10 @@ extension ControlEvent {
         events += prompts.map { ControlEvent(.prompt($0, open: true), time: time) }
         events += failingLogs.map { ControlEvent(log: $0, time: time) }
         if let stateSave, !stateSave.ok { events.append(ControlEvent(state: stateSave, time: time)) }
-        return events.filter { $0.matches(client: client) }
+        return events.filter { $0.matches(client: client) }.map { event in
+            var event = event
+            event.snapshot = true
+            return event
+        }
     }
 }

@@ -9,9 +9,12 @@ public enum EventRenderer {
     /// (the system clock when `watch` read the event) every line starts with
     /// the system clock's time — the daemon's for engine events, `receivedAt`
     /// for locations — and a location line ends with its fix's own time,
-    /// labelled: `12:00:05 logger location … full (fix time 12:00:04)`.
+    /// labelled: `12:00:05 logger location … full (fix time 12:00:04)`. An event of
+    /// the opening state (`snapshot`) is no change: it is indented, without a time or
+    /// an arrow (`  logger authorization while-using, full accuracy`), under `WatchTranscript`'s header.
     public static func render(_ event: ControlEvent, receivedAt: Double? = nil) -> String {
-        let time = event.time.map { TextFormat.clock($0) + " " } ?? ""
+        let time = event.snapshot ? "  " : event.time.map { TextFormat.clock($0) + " " } ?? ""
+        let arrow = event.snapshot ? "" : "→ "
         switch event.kind {
         case .location(let record):
             guard let receivedAt else { return time + locationText(record) }
@@ -19,7 +22,7 @@ public enum EventRenderer {
             let fixTime = sameDay ? TextFormat.clock(record.time) : TextFormat.dateTime(record.time)
             return TextFormat.clock(receivedAt) + " " + locationText(record) + " (fix time \(fixTime))"
         case .engine(.authorization(let a)):
-            return time + "\(a.client) authorization → \(TextFormat.authorization(a))"
+            return time + "\(a.client) authorization \(arrow)\(TextFormat.authorization(a))"
         case .engine(.prompt(let prompt, let open)):
             guard open else { return time + "\(prompt.client) prompt \(prompt.kind.rawValue) closed" }
             var text = time + "\(prompt.client) prompt \(prompt.kind.rawValue)"
@@ -30,7 +33,7 @@ public enum EventRenderer {
         case .engine(.use(let change)):
             return time + "\(change.client) \(change.kind.rawValue): \(change.message)"
         case .engine(.source(let state)):
-            return time + "source → \(state.rawValue)"
+            return time + "source \(arrow)\(state.rawValue)"
         case .engine(.timeJump(let jump)):
             return time + "source: " + jump.sentence
         case .engine(.receiver(let change)):
@@ -40,7 +43,7 @@ public enum EventRenderer {
         case .state(let state):
             return time + (state.failureLine.map { "state not saved: " + $0 } ?? "state saved to \(state.path) again")
         case .broker(let broker):
-            return time + "\(broker.client) broker \(broker.broker) → \(broker.state.rawValue)"
+            return time + "\(broker.client) broker \(broker.broker) \(arrow)\(broker.state.rawValue)"
                 + (broker.detail.isEmpty || broker.detail == broker.state.rawValue ? "" : ": \(broker.detail)")
         }
     }

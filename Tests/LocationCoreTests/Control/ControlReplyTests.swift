@@ -153,7 +153,24 @@ import TestSupport
         #expect(all.allSatisfy { $0.time == 5 })
         let one = ControlEvent.snapshot(
             source: .fix, authorizations: [a, b], prompts: [Samples.whileUsingPrompt], time: 5, client: "cam")
-        #expect(one == [ControlEvent(.source(.fix), time: 5), ControlEvent(.authorization(b), time: 5)])
+        var source = ControlEvent(.source(.fix), time: 5)
+        var authorization = ControlEvent(.authorization(b), time: 5)
+        source.snapshot = true
+        authorization.snapshot = true
+        #expect(one == [source, authorization])
+    }
+
+    /// #39: the opening state is marked as such on the wire, so no reader takes it for changes.
+    @Test func theSnapshotIsMarkedAndTheMarkRoundTrips() throws {
+        let events = ControlEvent.snapshot(source: .fix, authorizations: [], prompts: [], time: 5, client: nil)
+        let line = try #require(events.first).text
+        #expect(line.hasPrefix(#"{"event":"source","time":"#) && line.contains(#","snapshot":true,"state":"fix""#), "\(line)")
+        guard case .event(let back) = try ServerMessage.decode(line) else {
+            Issue.record("not an event: \(line)")
+            return
+        }
+        #expect(back.snapshot && back == events.first)
+        #expect(!ControlEvent(.source(.fix), time: 5).text.contains("snapshot"))
     }
 
     @Test func unknownClientRepliesListTheConfiguredNames() {

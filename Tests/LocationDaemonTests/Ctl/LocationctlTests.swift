@@ -107,19 +107,22 @@ struct LocationctlTests {
     @Test func watchPrintsEventsAsTheyHappenUntilInterrupted() async throws {
         let fixture = try Self.fixture()
         let child = try Locationctl.start(["--socket", fixture.path, "watch", "logger"], in: fixture.directory)
-        // The header, the source and logger's authorization.
-        #expect(await child.waitForLines(3))
+        // The header, then the state as the watch begins under a header of its own: the source and logger's authorization.
+        #expect(await child.waitForLines(4))
         #expect(await fixture.eventually { fixture.handler.watcherCount == 1 })
         fixture.handler.broadcast(ControlServerWatchTests.event(4))
         fixture.handler.broadcast(ControlEvent(.error(client: "logger", code: .locationUnknown, message: "no fix for 5 s"), time: 1_773_489_609))
-        #expect(await child.waitForLines(5))
+        #expect(await child.waitForLines(7))
         let lines = child.stdoutLines
         #expect(lines[0] == "watching logger (Ctrl-C to stop)")
-        #expect(lines[1].hasSuffix("source → fix"))
-        #expect(lines[2].hasSuffix("logger authorization → ask, full accuracy"))
+        // #39: the opening state is no event: it is said to be the state, without times or arrows.
+        #expect(lines[1].hasSuffix(" the state as watch begins:"))
+        #expect(lines[2] == "  source fix")
+        #expect(lines[3] == "  logger authorization ask, full accuracy")
+        #expect(lines[4] == "events as they happen:")
         // The line starts with the system clock's time; the fix's own time is labelled at the end.
-        #expect(lines[3].hasSuffix(" logger location 52.3765432,4.8954361 ±4.8 m alt 3.5 m full (fix time 2026-03-14 12:00:04 UTC)"))
-        #expect(lines[4].hasSuffix("logger error location-unknown: no fix for 5 s"))
+        #expect(lines[5].hasSuffix(" logger location 52.3765432,4.8954361 ±4.8 m alt 3.5 m full (fix time 2026-03-14 12:00:04 UTC)"))
+        #expect(lines[6].hasSuffix("logger error location-unknown: no fix for 5 s"))
         child.signal(SIGINT)
         #expect(try await child.finish() == 128 + SIGINT)
         #expect(await fixture.eventually { fixture.handler.watcherCount == 0 })

@@ -104,6 +104,22 @@ import TestSupport
         #expect(EventRenderer.render(event) == expected)
     }
 
+    /// #39: the opening state is printed as the state, under a header, and the first change after it opens the events.
+    @Test func theOpeningStateIsMarkedAsTheStateAndTheEventsAfterItAsEvents() {
+        let a = ClientAuthorization(client: "logger", status: .whileUsing, stored: .whileUsing)
+        let opening = ControlEvent.snapshot(source: .fix, authorizations: [a], prompts: [], time: Samples.t0, client: nil)
+        var transcript = WatchTranscript()
+        var lines = opening.flatMap { transcript.lines(for: $0, receivedAt: Samples.t0) }
+        lines += transcript.lines(for: ControlEvent(.source(.noFix), time: Samples.t0 + 5), receivedAt: Samples.t0 + 5)
+        #expect(lines == [
+            "12:00:03 the state as watch begins:",
+            "  source fix",
+            "  logger authorization while-using, full accuracy",
+            "events as they happen:",
+            "12:00:08 source → no-fix",
+        ])
+    }
+
     @Test func watchLinesStartWithTheSystemClockAndLabelTheFixTime() throws {
         let event = Samples.events[8]
         let fixTime = try #require(event.time)
