@@ -60,6 +60,13 @@ int cgps_api_major(void) { return GPSD_API_MAJOR_VERSION; }
 
 int cgps_api_minor(void) { return GPSD_API_MINOR_VERSION; }
 
+/* libgps's release ("3.22"), the string its VERSION objects carry and its clients
+ * compare: exported by libgps.so (gpsd's python module reads it the same way) but
+ * declared in no installed header, so weak: a libgps without it leaves it NULL. */
+extern const char *gpsd_version __attribute__((weak));
+
+const char *cgps_gpsd_release(void) { return &gpsd_version != NULL ? gpsd_version : NULL; }
+
 /* A dead remote gpsd (host gone, cable pulled) sends nothing, and neither
  * does a healthy gpsd whose receiver is quiet; keepalive tells them apart
  * in about 25 s. Best effort: a failure here only loses that early warning. */

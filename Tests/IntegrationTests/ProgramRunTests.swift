@@ -77,6 +77,10 @@ struct ProgramRunTests {
         let objects = jsonObjects(pipe.output)
         #expect(objects.prefix(3).compactMap { $0["class"]?.stringValue } == ["VERSION", "DEVICES", "WATCH"])
         #expect(objects.first?["proto_major"]?.intValue == 3)
+        // #39: the release is the installed gpsd's, which its clients (built with it) expect.
+        let gpspipe = try await ChildProcess.run(["gpspipe", "-V"])
+        let release = try #require(objects.first?["release"]?.stringValue)
+        #expect(gpspipe.stderr.hasPrefix("gpspipe: \(release) ") && objects.first?["rev"]?.stringValue == release, "\(gpspipe.stderr)")
         let piped = tpvs(pipe.output)
         // The receiver is announced with a DEVICE notice before its first TPV, as gpsd announces one it adds.
         #expect(piped.count == 11)

@@ -220,6 +220,8 @@ enum {
 int cgps_api_major(void);
 /** GPSD_API_MINOR_VERSION likewise. */
 int cgps_api_minor(void);
+/** The release of the libgps loaded ("3.22"), as gpsd's VERSION says it; NULL if libgps does not export it. */
+const char *cgps_gpsd_release(void);
 
 /**
  * Connects to gpsd at host:port and asks it to stream JSON reports.

@@ -13,9 +13,10 @@
 /// path as gpsd names it (the log's `device`; `locationd:NAME` for an unnamed
 /// receiver), reduced or not: a path is no coordinate.
 public enum GPSDReply {
-    /// gpsd's protocol version that gpsd 3.22 speaks, which its clients expect.
+    /// The version of gpsd's JSON protocol the objects here are written to (gpsd 3.22's:
+    /// the objects and members this file writes are in it, and a later gpsd reads them).
     public static let protocolMajor = 3
-    /// The minor protocol version of gpsd 3.22.
+    /// The minor protocol version of those objects.
     public static let protocolMinor = 14
 
     /// The device name programs see for `client` while no named receiver is known: `locationd:NAME`.
@@ -47,13 +48,15 @@ public enum GPSDReply {
         }
     }
 
-    /// `{"class":"VERSION","release":"locationd 0.1.0","rev":"0.1.0","proto_major":3,"proto_minor":14}`.
-    public static func version() -> [UInt8] {
+    /// `{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}`: the
+    /// `release` of the gpsd locationd stands in for (the installed libgps's, which gpsd's clients
+    /// were built with and compare theirs to: cgps warns on any other), as `rev` too.
+    public static func version(release: String) -> [UInt8] {
         var out: [UInt8] = []
         ByteText.append(#"{"class":"VERSION","release":"#, to: &out)
-        ByteText.appendJSONString("locationd \(LocationdVersion.string)", to: &out)
+        ByteText.appendJSONString(release, to: &out)
         ByteText.append(#","rev":"#, to: &out)
-        ByteText.appendJSONString(LocationdVersion.string, to: &out)
+        ByteText.appendJSONString(release, to: &out)
         ByteText.append(#","proto_major":"#, to: &out)
         ByteText.append(protocolMajor, to: &out)
         ByteText.append(#","proto_minor":"#, to: &out)

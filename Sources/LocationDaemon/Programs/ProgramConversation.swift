@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CGPS
 import LocationCore
 import LocationSystem
 
@@ -8,7 +9,7 @@ import LocationSystem
 /// on a client's `gpsd_socket` and `gpsd_port`, NMEA sentences on its
 /// `nmea_socket` (docs/protocol.md, "Programs").
 ///
-/// * gpsd protocol: `VERSION` on connect; `?WATCH={"enable":true}` answered
+/// * gpsd protocol: `VERSION` on connect (`gpsdRelease`); `?WATCH={"enable":true}` answered
 ///   with `DEVICES` and `WATCH`, then a `TPV` per fix delivered to the
 ///   client, and a `SKY` when the engine lets the client see its receiver's
 ///   satellites (full accuracy only); `?WATCH={"enable":false}` stops; `?POLL;` repeats the last fix
@@ -30,6 +31,10 @@ final class ProgramConversation: ServerConversation {
         /// Whether `sky` went out during this watch: an unchanged view is not sent twice in one watch.
         var skySent = false
     }
+
+    /// The `release` `VERSION` gives: the installed libgps's, so gpsd's clients (built with it) take
+    /// locationd for the gpsd they know; `locationd VERSION` only if that libgps does not say.
+    static let gpsdRelease = cgps_gpsd_release().map { String(cString: $0) } ?? "locationd \(LocationdVersion.string)"
 
     let name = "program sockets"
     let requestTerminator: UInt8? = UInt8(ascii: ";")
@@ -140,7 +145,7 @@ final class ProgramConversation: ServerConversation {
         changed = true
         switch endpoints[connection.listener].kind {
         case .gpsd:
-            connection.output.enqueue(GPSDReply.version())
+            connection.output.enqueue(GPSDReply.version(release: Self.gpsdRelease))
         case .nmea:
             beginWatch(connection)
         }
@@ -177,7 +182,7 @@ final class ProgramConversation: ServerConversation {
             program = programs[connection.id] ?? program
             connection.output.enqueue(GPSDReply.poll(client: endpoint.client, last: program.last, sky: program.sky, time: SystemClock.utc()))
         case .version:
-            connection.output.enqueue(GPSDReply.version())
+            connection.output.enqueue(GPSDReply.version(release: Self.gpsdRelease))
         case .devices:
             connection.output.enqueue(GPSDReply.devices(client: endpoint.client, receivers: receivers[endpoint.client] ?? [], activated: started))
         case .device:

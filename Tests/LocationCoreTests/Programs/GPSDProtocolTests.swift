@@ -35,15 +35,16 @@ import Testing
 
     @Test func objectsAreOneJSONLineEndingInCRLFAsGpsdWritesThem() throws {
         for bytes in [
-            GPSDReply.version(), GPSDReply.devices(client: "qgis", activated: 1_773_480_000), GPSDReply.watch(GPSDWatch()),
+            GPSDReply.version(release: "3.22"), GPSDReply.devices(client: "qgis", activated: 1_773_480_000), GPSDReply.watch(GPSDWatch()),
             GPSDReply.error("no \"fix\""), GPSDReply.tpv(record), GPSDReply.poll(client: "qgis", last: record, sky: nil, time: 1_773_480_700),
         ] {
             #expect(bytes.suffix(2) == [0x0D, 0x0A])
             #expect(!bytes.dropLast(2).contains(0x0A))
             _ = try JSONValue.parse(bytes.dropLast(2))
         }
-        let version = try JSONValue.parse(GPSDReply.version().dropLast(2))
+        let version = try JSONValue.parse(GPSDReply.version(release: "3.25").dropLast(2))
         #expect(version["class"] == "VERSION" && version["proto_major"]?.intValue == 3 && version["proto_minor"]?.intValue == 14)
+        #expect(version["release"] == "3.25" && version["rev"] == "3.25")
         let poll = try JSONValue.parse(GPSDReply.poll(client: "qgis", last: nil, sky: nil, time: 0).dropLast(2))
         #expect(poll["tpv"]?.arrayValue?.isEmpty == true && poll["sky"]?.arrayValue?.isEmpty == true)
     }

@@ -12,6 +12,15 @@ import Glibc
         #expect((11...16).contains(cgps_api_major()))
     }
 
+    /// #39: the release the program sockets' VERSION gives is the installed gpsd's, as its clients have it.
+    @Test(.enabled(if: ExternalTool.isAvailable("gpspipe"), "needs gpspipe (gpsd-clients)"))
+    func theLibgpsReleaseIsTheInstalledGpsdsOwn() async throws {
+        let release = try #require(cgps_gpsd_release().map { String(cString: $0) })
+        let gpspipe = try await ChildProcess.run(["gpspipe", "-V"])
+        // gpspipe says its version on stderr.
+        #expect(gpspipe.stderr.hasPrefix("gpspipe: \(release) "), "libgps \(release); \(gpspipe.stderr)")
+    }
+
     @Test func openingAClosedPortGivesLibgpsConnectErrorAndItsText() throws {
         let port = try GPSFake.freePort()
         var session: OpaquePointer?
