@@ -6,11 +6,18 @@ extension StatusRenderer {
     /// Seconds after which the sky line says how old it is.
     static let skyAgeShown = 5.0
 
+    /// ` (/dev/ttyACM0)`: the receiver a line's figures come from, when several are known
+    /// (with one, every line is its); `""` when one is, or the line does not say whose.
+    static func naming(_ device: String?, _ status: EngineStatus) -> String {
+        guard status.receivers.count > 1, let device else { return "" }
+        return device.isEmpty ? " (the unnamed receiver)" : " (\(device))"
+    }
+
     /// `position: 52.3765432,4.8954321, altitude 3.3 m` for a reader who may see it;
     /// `position: not shown — …` (why) for one who may not; `nil` without a fix.
     static func positionLine(_ status: EngineStatus) -> String? {
         guard let fix = status.lastFix, fix.mode == .twoD || fix.mode == .threeD else { return nil }
-        let label = status.source == .fix ? "position" : "last position"
+        let label = (status.source == .fix ? "position" : "last position") + naming(fix.device, status)
         // `lastFix` always had a position: without one, the daemon withheld it (Disclosure).
         guard fix.latitude.isFinite, fix.longitude.isFinite else {
             let why = status.services
@@ -28,7 +35,7 @@ extension StatusRenderer {
     /// older than `skyAgeShown`); `nil` when the source reported no sky view.
     static func skyLine(_ report: StatusReport) -> String? {
         guard let sky = report.sky, !sky.isEmpty else { return nil }
-        var line = "sky: " + skyCounts(sky)
+        var line = "sky\(naming(sky.device, report.status)): " + skyCounts(sky)
         if let age = report.skyAge, age >= skyAgeShown { line += " (\(TextFormat.duration(age)) ago)" }
         return line
     }

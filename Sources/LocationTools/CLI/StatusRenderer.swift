@@ -64,7 +64,8 @@ public enum StatusRenderer {
     static func receiverClockLine(_ report: StatusReport) -> String? {
         guard let offset = report.receiverClockOffset, abs(offset) > 60 else { return nil }
         let side = offset < 0 ? "behind" : "ahead of"
-        var line = "receiver clock: \(TextFormat.duration(abs(offset))) \(side) the system clock"
+        let named = naming(report.status.lastFix?.device, report.status)
+        var line = "receiver clock\(named): \(TextFormat.duration(abs(offset))) \(side) the system clock"
         if let time = report.status.lastFix?.time { line += " (its last fix is dated \(TextFormat.dateTime(time)))" }
         return line
     }
@@ -80,7 +81,7 @@ public enum StatusRenderer {
 
     private static func lastFixText(_ status: EngineStatus) -> String? {
         guard let fix = status.lastFix else { return nil }
-        var parts = ["\(fix.mode) fix" + (status.lastFixAge.map { " \(TextFormat.duration($0)) ago" } ?? "")]
+        var parts = ["\(fix.mode) fix" + naming(fix.device, status) + (status.lastFixAge.map { " \(TextFormat.duration($0)) ago" } ?? "")]
         if let error = fix.horizontalError, error.isFinite {
             parts.append(TextFormat.error(error))
         } else {

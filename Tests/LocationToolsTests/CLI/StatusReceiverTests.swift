@@ -39,6 +39,25 @@ import TestSupport
         #expect(lines[2] == "sky: 9 of 14 satellites used, HDOP 0.87, PDOP 1.67, VDOP 1.42")
     }
 
+    /// #39: with several receivers, each line of one receiver's figures names it: the followed one's
+    /// fix and position, and the sky of the one that reported last, which may be another.
+    @Test func withSeveralReceiversEachLineNamesTheReceiverItComesFrom() {
+        var report = Self.report(clockOffset: -600)
+        report.status.lastFix?.device = "/dev/ttyACM0"
+        report.skies = [SkyReport(view: SkyView(satellitesUsed: 9, satellitesVisible: 14, device: "/dev/ttyUSB0"), age: 1)]
+        let lines = StatusRenderer.render(report).split(separator: "\n").map(String.init)
+        // One receiver: its lines need no name.
+        #expect(lines[0] == "gpsd 127.0.0.1:2947: connected, 3D fix 2 s ago, ±4.8 m, 9 satellites")
+        #expect(lines[1] == "position: 52.3765432,4.8954321, altitude 3.3 m")
+        #expect(lines[2] == "sky: 9 of 14 satellites used")
+        report.status.receivers = [ReceiverTableTests.receiver("/dev/ttyACM0", ttff: 1), ReceiverTableTests.receiver("/dev/ttyUSB0", ttff: 1)]
+        let several = StatusRenderer.render(report).split(separator: "\n").map(String.init)
+        #expect(several[0] == "gpsd 127.0.0.1:2947: connected, 3D fix (/dev/ttyACM0) 2 s ago, ±4.8 m, 9 satellites")
+        #expect(several[1] == "position (/dev/ttyACM0): 52.3765432,4.8954321, altitude 3.3 m")
+        #expect(several[2] == "sky (/dev/ttyUSB0): 9 of 14 satellites used")
+        #expect(several[3].hasPrefix("receiver clock (/dev/ttyACM0): 10 min behind the system clock"), "\(several[3])")
+    }
+
     @Test func anUnprivilegedReaderGetsTheSkyAndTheClockButNoCoordinate() throws {
         let offset = -261 * 86_400.0
         let full = Self.report(clockOffset: offset)
