@@ -6,12 +6,15 @@ public struct AccessPeer: Sendable, Hashable {
     public var unit: String?
     /// Its process name (`/proc/PID/comm`).
     public var name: String?
+    /// The name of `uid` in the user database when the report was made (`nobody`); not kept in the file.
+    public var user: String?
 
     /// A peer from its parts.
-    public init(uid: UInt32?, unit: String? = nil, name: String? = nil) {
+    public init(uid: UInt32?, unit: String? = nil, name: String? = nil, user: String? = nil) {
         self.uid = uid
         self.unit = unit
         self.name = name
+        self.user = user
     }
 }
 
@@ -121,6 +124,19 @@ public struct AccessReport: Sendable {
         clients = byClient.values.sorted { $0.client < $1.client }
     }
 
+    /// Gives every peer its user name, `lookup` asked once per uid.
+    public mutating func nameUsers(_ lookup: (UInt32) -> String?) {
+        var names: [UInt32: String?] = [:]
+        for c in clients.indices {
+            for p in clients[c].peers.indices {
+                guard let uid = clients[c].peers[p].peer.uid else { continue }
+                let name = names[uid] ?? lookup(uid)
+                names[uid] = name
+                clients[c].peers[p].peer.user = name
+            }
+        }
+    }
+
     /// `{"clients":[{client, first, last, count, sinks, accuracy, peers}]}`.
     public var json: JSONValue {
         .object([("clients", .array(clients.map(\.json)))])
@@ -128,10 +144,11 @@ public struct AccessReport: Sendable {
 }
 
 extension AccessReport.Client {
-    /// `{client, first, last, count, sinks: {NAME: n}, accuracy: {full: n, reduced: n}, peers: [{uid, unit?, name?, sink, count}]}`.
+    /// `{client, first, last, count, sinks: {NAME: n}, accuracy: {full: n, reduced: n}, peers: [{uid, user?, unit?, name?, sink, count}]}`.
     public var json: JSONValue {
         let peerList = peers.map { entry -> JSONValue in
             var members: [(String, JSONValue)] = [("uid", entry.peer.uid.map { .number(Double($0)) } ?? .null)]
+            if let user = entry.peer.user { members.append(("user", .string(user))) }
             if let unit = entry.peer.unit { members.append(("unit", .string(unit))) }
             if let name = entry.peer.name { members.append(("name", .string(name))) }
             members += [("sink", .string(entry.sink)), ("count", .number(Double(entry.count)))]

@@ -11,6 +11,8 @@ struct WatcherList {
         var client: String?
         var sink: any WatchSink
         var peer: PeerCredentials
+        /// Its process name (`/proc/PID/comm`) when it began to watch, for the access report.
+        var name: String?
     }
 
     private var watchers: [WatcherID: Watcher] = [:]
@@ -30,7 +32,7 @@ struct WatcherList {
     mutating func add(client: String?, sink: any WatchSink, peer: PeerCredentials) -> WatcherID {
         let id = WatcherID(rawValue: next)
         next += 1
-        watchers[id] = Watcher(client: client, sink: sink, peer: peer)
+        watchers[id] = Watcher(client: client, sink: sink, peer: peer, name: ProgramPeer.processName(peer.pid))
         order.append(id)
         return id
     }
@@ -67,7 +69,7 @@ struct WatcherList {
                 }
                 if let report, case .location(let record) = event.kind {
                     report.count(
-                        record.client, sink: "watch", accuracy: record.accuracy, peer: AccessPeer(uid: watcher.peer.uid, unit: watcher.peer.unit),
+                        record.client, sink: "watch", accuracy: record.accuracy, peer: AccessPeer(uid: watcher.peer.uid, unit: watcher.peer.unit, name: watcher.name),
                         time: reportTime)
                 }
             }

@@ -77,7 +77,9 @@ final class AccessLedger: Sendable {
     func report(since: Double, now: Double, only: (String) -> Bool) -> AccessReport {
         var counts = read()
         counts += state.withLock { state in state.open.map { Self.count($0.key, $0.value) } }
-        return AccessReport(counts: counts, since: Self.minute(since), only: only)
+        var report = AccessReport(counts: counts, since: Self.minute(since), only: only)
+        report.nameUsers(SocketGroup.userName)
+        return report
     }
 
     /// Every count in the file.

@@ -20,7 +20,8 @@ public enum ReportRenderer {
             let reduced = Int(client["accuracy"]?["reduced"]?.numberValue ?? 0)
             lines.append("  accuracy: full \(full), reduced \(reduced)")
             for peer in client["peers"]?.arrayValue ?? [] {
-                var who = peer["uid"]?.numberValue.map { "uid \(Int($0))" } ?? "uid unknown"
+                // The user's name where the daemon's user database has one (`nobody`), else the uid.
+                var who = peer["user"]?.stringValue ?? peer["uid"]?.numberValue.map { "uid \(Int($0))" } ?? "uid unknown"
                 if let unit = peer["unit"]?.stringValue { who += " \(unit)" }
                 if let process = peer["name"]?.stringValue { who += " (\(process))" }
                 let sink = peer["sink"]?.stringValue ?? "?"
