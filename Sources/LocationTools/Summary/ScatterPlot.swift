@@ -5,10 +5,13 @@ import LocationCore
 ///
 /// North up, square: each full-accuracy fix is a dot at its metres east and
 /// north (`ReceiverAccuracy.offsets`) of the plot's origin — the mark, or
-/// with `mean` the mean of every receiver's fixes, each receiver's own mean
+/// with `mean` the mean of every receiver's fixes (where the axes cross, no
+/// marker: it is no receiver's figure), each receiver's own mean
 /// marked with a cross in its colour. Per receiver, a dashed CEP50 and a
 /// solid CEP95 circle around the point its errors are measured from, and a
-/// legend line with its fixes, CEP50 and 2DRMS. A scale bar gives metres;
+/// legend line with its fixes, CEP50 and 2DRMS. Circles and crosses are
+/// drawn above every dot, each over a white halo, so a tight receiver's stay
+/// visible over its own dots. A scale bar gives metres;
 /// circles and the bar are written to 10⁻⁶ px (so both can be measured to far below 1 cm). A dot less than 1.5 px from
 /// the last one drawn for the same receiver is left out.
 public struct ScatterPlot: Sendable {
@@ -86,6 +89,8 @@ public struct ScatterPlot: Sendable {
         put(##"<g id="axes" stroke="#bbbbbb" stroke-width="1"><line x1="\##(n(left))" y1="\##(n(centreY))" x2="\##(n(left + Self.mapSize))" y2="\##(n(centreY))"/>"##, &out)
         put(##"<line x1="\##(n(centreX))" y1="\##(n(Self.top))" x2="\##(n(centreX))" y2="\##(n(Self.top + Self.mapSize))"/></g>"## + "\n", &out)
 
+        // Every receiver's dots first, then every circle and mean above all of them, each over a white
+        // halo: a tight receiver's circles would otherwise vanish among its own dots (or another's).
         for (i, r) in receivers.enumerated() {
             let colour = Self.colours[i % Self.colours.count]
             let c = centres[i]
@@ -98,23 +103,33 @@ public struct ScatterPlot: Sendable {
                 put(#"<circle cx="\#(n(px))" cy="\#(n(py))" r="2"/>"# + "\n", &out)
             }
             put("</g>\n", &out)
+        }
+        // The reference, under the circles drawn around it. With `mean` there is none: the origin
+        // (all fixes' mean, a figure of no receiver's) is only where the axes cross, as the subtitle says.
+        if reference != .mean {
+            put(##"<g id="reference"><path d="M \##(n(centreX - 9)) \##(n(centreY)) h 18 M \##(n(centreX)) \##(n(centreY - 9)) v 18" stroke="#000000" stroke-width="2.5"/>"##, &out)
+            put(##"<circle cx="\##(n(centreX, 3))" cy="\##(n(centreY, 3))" r="4" fill="none" stroke="#000000" stroke-width="1.5"/>"##, &out)
+            put(##"<text x="\##(n(centreX + 10))" y="\##(n(centreY - 10))" font-size="13" fill="#000000" stroke="#ffffff" stroke-width="3" paint-order="stroke">"##, &out)
+            put("reference</text></g>\n", &out)
+        }
+        for (i, r) in receivers.enumerated() {
+            let colour = Self.colours[i % Self.colours.count]
+            let c = centres[i]
             let device = r.device ?? "(unnamed)"
             for (kind, radius, dash) in [("cep50", r.cep50, #" stroke-dasharray="6 4""#), ("cep95", r.cep95, "")] {
                 guard let radius else { continue }
+                let place = #"cx="\#(n(x(c.east), 3))" cy="\#(n(y(c.north), 3))" r="\#(n(radius * scale, 6))" fill="none""#
+                put(##"<circle class="halo" \##(place) stroke="#ffffff" stroke-width="5"/>"## + "\n", &out)
                 put(#"<circle class="\#(kind)" data-device=""#, &out)
                 ByteText.appendXML(device, to: &out)
-                put(#"" cx="\#(n(x(c.east), 3))" cy="\#(n(y(c.north), 3))" r="\#(n(radius * scale, 6))" fill="none" stroke="\#(colour)" stroke-width="2"\#(dash)/>"# + "\n", &out)
+                put(#"" \#(place) stroke="\#(colour)" stroke-width="2"\#(dash)/>"# + "\n", &out)
             }
             if reference == .mean {
-                put(#"<path class="mean" d="M \#(n(x(c.east) - 6)) \#(n(y(c.north))) h 12 M \#(n(x(c.east))) \#(n(y(c.north) - 6)) v 12" stroke="\#(colour)" stroke-width="2"/>"# + "\n", &out)
+                let cross = #"d="M \#(n(x(c.east) - 7)) \#(n(y(c.north))) h 14 M \#(n(x(c.east))) \#(n(y(c.north) - 7)) v 14""#
+                put(##"<path class="halo" \##(cross) stroke="#ffffff" stroke-width="6"/>"## + "\n", &out)
+                put(#"<path class="mean" \#(cross) stroke="\#(colour)" stroke-width="3"/>"# + "\n", &out)
             }
         }
-        // The reference (or the common origin of the means).
-        put(##"<g id="reference"><path d="M \##(n(centreX - 9)) \##(n(centreY)) h 18 M \##(n(centreX)) \##(n(centreY - 9)) v 18" stroke="#000000" stroke-width="2.5"/>"##, &out)
-        put(##"<circle cx="\##(n(centreX, 3))" cy="\##(n(centreY, 3))" r="4" fill="none" stroke="#000000" stroke-width="1.5"/>"##, &out)
-        put(##"<text x="\##(n(centreX + 10))" y="\##(n(centreY - 10))" font-size="13" fill="#000000" stroke="#ffffff" stroke-width="3" paint-order="stroke">"##, &out)
-        put(reference == .mean ? "mean" : "reference", &out)
-        put("</text></g>\n", &out)
         put(##"<g id="north" fill="#333333"><path d="M \##(n(left + Self.mapSize - 22)) \##(n(Self.top + 10)) l 7 18 l -14 0 z"/><text x="\##(n(left + Self.mapSize - 22))" y="\##(n(Self.top + 42))" font-size="13" text-anchor="middle">N</text></g>"## + "\n", &out)
 
         // Scale bar under the map.
@@ -145,7 +160,7 @@ public struct ScatterPlot: Sendable {
         case .mark(let lat, let lon, _):
             "metres east and north of the reference \(TextFormat.position(latitude: lat, longitude: lon)); circles: CEP50, CEP95"
         case .mean:
-            "metres east and north of the mean; circles around each receiver's mean (+): CEP50, CEP95"
+            "metres east and north of all fixes' mean (where the axes cross); circles around each receiver's own mean (+): CEP50, CEP95"
         }
     }
 

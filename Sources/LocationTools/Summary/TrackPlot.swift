@@ -132,8 +132,10 @@ public struct TrackPlot: Sendable {
         var scale = min(mapWidth / spanEast, Self.mapHeight / spanNorth)
         scale = min(scale, mapWidth / 100)
         let mapHeight = min(Self.mapHeight, max(spanNorth * scale, 160))
-        // A second legend line for the grid cells.
-        let height = Self.top + mapHeight + Self.bottom + (reducedCount > 0 ? 22 : 0)
+        // Several receivers: a legend line naming each line's dash pattern; and one for the grid cells.
+        let devices = track.devices
+        let receiverRow = devices.count > 1 ? 22.0 : 0
+        let height = Self.top + mapHeight + Self.bottom + receiverRow + (reducedCount > 0 ? 22 : 0)
         let centreX = Self.margin + mapWidth / 2
         let centreY = Self.top + mapHeight / 2
         let midEast = (projection.minEast + projection.maxEast) / 2
@@ -186,7 +188,6 @@ public struct TrackPlot: Sendable {
         // Lines, broken at gaps.
         ByteText.append(##"<g id="track" fill="none" stroke="#555555" stroke-width="1.5" stroke-linejoin="round" stroke-linecap="round">"##, to: &out)
         ByteText.append("\n", to: &out)
-        let devices = track.devices
         for line in track.lines where line.count > 1 {
             ByteText.append("<polyline ", to: &out)
             if points[line[0]].accuracy == .reduced {
@@ -288,6 +289,17 @@ public struct TrackPlot: Sendable {
             label("start", x: x(0) + 10, y: y(0) - 8, &out)
             label("end", x: x(last) + 10, y: y(last) + 16, &out)
         }
+        // Several receivers: each track named beside it — receiver k of n at the fix (k+1)/(n+1) of the
+        // way through its own, so tracks side by side are not named on top of each other — and in the
+        // legend by its dashes.
+        if devices.count > 1 {
+            for (k, device) in devices.enumerated() {
+                let mine = points.indices.filter { points[$0].device == device }
+                guard !mine.isEmpty else { continue }
+                let at = mine[min(mine.count - 1, mine.count * (k + 1) / (devices.count + 1))]
+                label(device ?? "(unnamed)", x: x(at) + 10, y: y(at) + 4, &out)
+            }
+        }
 
         // North arrow, top right of the map.
         let northX = Self.margin + mapWidth - 22
@@ -336,7 +348,32 @@ public struct TrackPlot: Sendable {
             out.append(0x0A)
             legendX += 30 + 7.5 * Double(entry.count)
         }
+        if devices.count > 1 {
+            // Which line is which: each receiver's dash pattern beside its name.
+            text("receivers:", x: Self.margin, y: legendY + 26, &out)
+            out.append(0x0A)
+            legendX = Self.margin + 150
+            for (i, device) in devices.enumerated() {
+                let name = device ?? "(unnamed)"
+                ByteText.append(##"<line class="receiver" stroke="#555555" stroke-width="1.5" "##, to: &out)
+                let dashes = Self.dashes[i % Self.dashes.count]
+                if !dashes.isEmpty { ByteText.append(#"stroke-dasharray="\#(dashes)" "#, to: &out) }
+                ByteText.append(#"x1=""#, to: &out)
+                number(legendX, &out)
+                ByteText.append(#"" x2=""#, to: &out)
+                number(legendX + 28, &out)
+                ByteText.append(#"" y1=""#, to: &out)
+                number(legendY + 22, &out)
+                ByteText.append(#"" y2=""#, to: &out)
+                number(legendY + 22, &out)
+                ByteText.append(#""/>"#, to: &out)
+                text(name, x: legendX + 34, y: legendY + 26, &out)
+                out.append(0x0A)
+                legendX += 50 + 7.5 * Double(name.count)
+            }
+        }
         if reducedCount > 0 {
+            let legendY = legendY + receiverRow
             // Cells off the map are counted, so none is missing without a word.
             let outside = points.indices.count { i in
                 points[i].accuracy == .reduced

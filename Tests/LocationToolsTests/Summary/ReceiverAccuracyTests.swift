@@ -154,8 +154,16 @@ import TestSupport
                 #expect(abs(cx - 480) < 0.001 && abs(cy - (ScatterPlot.top + ScatterPlot.mapSize / 2)) < 0.001)
             }
         }
-        #expect(svg.contains(#"<g id="reference">"#) && svg.contains("CEP50") && svg.contains("2DRMS"))
+        #expect(svg.contains("CEP50") && svg.contains("2DRMS"))
         #expect(svg.components(separatedBy: #"<g class="fixes""#).count - 1 == 3, "one group of dots per receiver")
+        // #39: every circle and cross is drawn after (above) every receiver's dots, each over a white halo.
+        let lastDots = try #require(svg.ranges(of: #"<g class="fixes""#).last)
+        let firstCircle = try #require(svg.firstRange(of: #"<circle class="cep"#))
+        #expect(lastDots.upperBound < firstCircle.lowerBound)
+        #expect(svg.components(separatedBy: #"<circle class="halo""#).count - 1 == circles.count)
+        // The pooled mean of `mean` is no receiver's figure: no marker says "mean" at the origin.
+        #expect(svg.contains(#"<g id="reference">"#) == (reference != .mean))
+        #expect(!svg.contains(">mean<"))
     }
 
     @Test func niceLengthsGoBelowAMetre() {

@@ -74,7 +74,7 @@ import Testing
         #expect(!SummaryRenderer.renderJSON(plain, files: ["x"]).contains("receivers"))
     }
 
-    @Test func thePlotDrawsEachReceiverAsItsOwnDashedLine() {
+    @Test func thePlotDrawsEachReceiverAsItsOwnDashedLine() throws {
         let track = Track(Self.twoReceivers(), gap: 10)
         let svg = String(decoding: TrackPlot(track, summary: TrackSummary(track, bytes: 0)).svg(), as: UTF8.self)
         #expect(svg.contains(#"<polyline data-device="A" points=""#), "\(svg)")
@@ -82,5 +82,15 @@ import Testing
         let single = Track(TrackSummaryTests.gappy(), gap: 10)
         let plain = String(decoding: TrackPlot(single, summary: TrackSummary(single, bytes: 0)).svg(), as: UTF8.self)
         #expect(plain.contains(#"<polyline points=""#) && !plain.contains("stroke-dasharray"))
+        // #39: the legend says which line is which: each receiver's dash pattern beside its name.
+        let legend = try #require(svg.components(separatedBy: #"<g id="legend""#).last)
+        #expect(legend.contains(">receivers:</text>"), "\(legend)")
+        #expect(legend.contains(##"<line class="receiver" stroke="#555555" stroke-width="1.5" x1="##), "\(legend)")
+        #expect(legend.contains(##"<line class="receiver" stroke="#555555" stroke-width="1.5" stroke-dasharray="6 3" x1="##), "\(legend)")
+        #expect(legend.contains(">A</text>") && legend.contains(">B</text>"), "\(legend)")
+        // And on the map, beside each track.
+        let map = try #require(svg.components(separatedBy: #"<g id="legend""#).first)
+        #expect(map.contains(">A</text>") && map.contains(">B</text>"))
+        #expect(!plain.contains(#"class="receiver""#) && !plain.contains("receivers:"))
     }
 }
