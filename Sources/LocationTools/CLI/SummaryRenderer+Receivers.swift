@@ -12,6 +12,8 @@ extension SummaryRenderer {
         case .mean:
             lines.append("precision around each receiver's mean position:")
         }
+        // Before the figures: they measure a path, not an error, for a receiver that moved.
+        for warning in receivers.compactMap(\.movedWarning) { lines.append("  warning: " + warning) }
         var start = 0
         while start < receivers.count {
             let pair = Array(receivers[start..<min(start + 2, receivers.count)])

@@ -14,6 +14,10 @@ extension ReceiverAccuracy {
             ("vert_p95_m", vertical95),
         ]
         for (key, value) in figures { if let value { members.append((key, .number(value))) } }
+        if fixes > 0 {
+            members.append(("span_m", .number(span)))
+            members.append(("moved", .bool(moved)))
+        }
         return .object(members)
     }
 

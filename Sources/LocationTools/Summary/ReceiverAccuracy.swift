@@ -19,6 +19,11 @@ import LocationCore
 /// * `mean`: the reference is the receiver's mean position: the mean of its
 ///   latitudes and of its longitudes (taken relative to its first fix, so the
 ///   antimeridian is no edge), and the mean of its altitudes.
+/// * moved: 95 % of its fixes are not within `movedRadius` of their middle
+///   (the median east and the median north); a receiver at rest stays within a
+///   few metres (its CEP95: 2–5 m in the open, 10–20 m by buildings). Then the
+///   figures above measure its path, not its error; `span` is how far apart its
+///   fixes lie at most, the 5 % farthest from the middle left out.
 public struct ReceiverAccuracy: Sendable, Hashable {
     /// The receiver (`nil`: the records that name none).
     public var device: String?
@@ -40,6 +45,12 @@ public struct ReceiverAccuracy: Sendable, Hashable {
     public var verticalMedian: Double?, vertical95: Double?
     /// Each measured fix's metres east and north of the reference, in time order.
     public var offsets: [Offset]
+    /// Metres between its two fixes farthest apart, the 5 % farthest from their middle left out.
+    public var span: Double
+    /// Whether it moved while it was measured (see above).
+    public var moved: Bool
+    /// The radius (metres) around their middle that 95 % of a receiver's fixes at rest stay within.
+    public static let movedRadius = 25.0
 
     /// A fix's place relative to the reference.
     public struct Offset: Sendable, Hashable {
@@ -98,6 +109,30 @@ public struct ReceiverAccuracy: Sendable, Hashable {
         haccCovers = haccCount > 0 ? Double(covered) / Double(haccCount) : nil
         verticalMedian = TrackSummary.percentile(vertical, 0.5)
         vertical95 = TrackSummary.percentile(vertical, 0.95)
+        (span, moved) = Self.movement(offsets)
+    }
+
+    /// `span` and `moved` of fixes at `offsets`: the span in two sweeps over the fixes kept (the
+    /// one farthest from the first, then the distance to the one farthest from it).
+    static func movement(_ offsets: [Offset]) -> (span: Double, moved: Bool) {
+        guard offsets.count > 1 else { return (0, false) }
+        let east = offsets.map(\.east).sorted(), north = offsets.map(\.north).sorted()
+        let middle = Offset(east: east[east.count / 2], north: north[north.count / 2])
+        func distance(_ a: Offset, _ b: Offset) -> Double { ((a.east - b.east) * (a.east - b.east) + (a.north - b.north) * (a.north - b.north)).squareRoot() }
+        let fromMiddle = offsets.map { distance($0, middle) }
+        let radius95 = TrackSummary.percentile(fromMiddle.sorted(), 0.95) ?? 0
+        let kept = offsets.indices.filter { fromMiddle[$0] <= radius95 }.map { offsets[$0] }
+        guard let first = kept.first else { return (0, false) }
+        let far = kept.max { distance($0, first) < distance($1, first) } ?? first
+        let span = kept.map { distance($0, far) }.max() ?? 0
+        return (span, radius95 > movedRadius)
+    }
+
+    /// `/dev/ttyACM0 moved: its fixes lie up to 412 m apart; …` when it moved, else `nil`.
+    public var movedWarning: String? {
+        guard moved else { return nil }
+        return "\(device ?? "the unnamed receiver") moved: its fixes lie up to \(SummaryRenderer.length(span)) apart; "
+            + "CEP, 2DRMS and bias measure how far fixes fall from one point, and mean nothing for a receiver that moved"
     }
 
     /// The mean latitude, longitude (near the first fix's) and altitude of `points` (0, 0 for none).

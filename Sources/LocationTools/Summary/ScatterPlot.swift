@@ -147,6 +147,7 @@ public struct ScatterPlot: Sendable {
             put(#"<circle cx="\#(n(left + 6))" cy="\#(n(ly))" r="5" fill="\#(Self.colours[i % Self.colours.count])"/><text x="\#(n(left + 18))" y="\#(n(ly + 4))">"#, &out)
             let text = "\(r.device ?? "(unnamed)"): \(r.fixes) fixes, CEP50 \(SummaryRenderer.metres(r.cep50)) (dashed), "
                 + "CEP95 \(SummaryRenderer.metres(r.cep95)), 2DRMS \(SummaryRenderer.metres(r.drms2))"
+                + (r.moved ? " — moved \(SummaryRenderer.length(r.span)): no accuracy figure" : "")
             ByteText.appendXML(text, to: &out)
             put("</text>\n", &out)
         }

@@ -29,7 +29,8 @@ import TestSupport
         for (device, figures) in table {
             let receiver = try #require(receivers.first { ($0.device ?? "") == device })
             guard case .object(let members) = receiver.json else { Issue.record("not an object"); continue }
-            let computed = Dictionary(uniqueKeysWithValues: members.filter { $0.0 != "device" })
+            // `span_m` and `moved` say whether the figures mean anything (tested below), they are none of GeographicLib's.
+            let computed = Dictionary(uniqueKeysWithValues: members.filter { !["device", "span_m", "moved"].contains($0.0) })
             let wanted = try #require(figures.objectValue)
             #expect(Set(computed.keys) == Set(wanted.map(\.0)), "\(device): the same figures are known")
             for (key, value) in wanted {
@@ -55,6 +56,35 @@ import TestSupport
 
     @Test func figuresAroundEachReceiversMeanMatchGeographicLibToACentimetre() throws {
         try check("mean", .mean)
+    }
+
+    /// #39: figures around a point mean nothing for a receiver that moved: it is said, with how far.
+    @Test func aReceiverThatMovedIsWarnedOfWithHowFarItsFixesLieApart() throws {
+        // W walks 2.2 m north a second for 100 s (about 220 m); S stays within a metre of the mark.
+        var records: [LogRecord] = []
+        for t in 0..<100 {
+            records.append(LogRecord(time: Double(t), latitude: 35.68 + Double(t) * 2e-5, longitude: 139.76, device: "W", client: "c"))
+            records.append(LogRecord(time: Double(t) + 0.5, latitude: 35.68 + Double(t % 3) * 3e-6, longitude: 139.76, device: "S", client: "c"))
+        }
+        let mark = SurveyReference.mark(latitude: 35.68, longitude: 139.76, altitude: nil)
+        let receivers = ReceiverAccuracy.all(Track(records, gap: 10), reference: mark)
+        let walker = try #require(receivers.first { $0.device == "W" }), still = try #require(receivers.first { $0.device == "S" })
+        let walked = Geodesy.distance(fromLatitude: 35.68, longitude: 139.76, toLatitude: 35.68 + 99 * 2e-5, longitude: 139.76)
+        // The 5 % farthest from the middle left out: a little less than the whole walk.
+        #expect(walker.moved && walker.span > 0.9 * walked && walker.span <= walked, "\(walker.span) m of \(walked) m")
+        #expect(!still.moved && still.span < 1 && still.movedWarning == nil)
+        let warning = try #require(walker.movedWarning)
+        #expect(warning == "W moved: its fixes lie up to \(SummaryRenderer.length(walker.span)) apart; "
+            + "CEP, 2DRMS and bias measure how far fixes fall from one point, and mean nothing for a receiver that moved")
+        let summary = TrackSummary(Track(records, gap: 10), bytes: 0)
+        let text = SummaryRenderer.render(summary, files: ["x"], reference: mark, receivers: receivers)
+        #expect(text.contains("\n  warning: " + warning + "\n"), "\(text)")
+        #expect(!text.contains("S moved"))
+        let json = try JSONValue.parse(String(SummaryRenderer.renderJSON(summary, files: ["x"], reference: mark, receivers: receivers).dropLast()))
+        let devices = json["devices"]?.arrayValue ?? []
+        #expect(devices.map { $0["moved"] } == [.bool(true), .bool(false)], "\(devices)")
+        let svg = String(decoding: ScatterPlot(receivers, reference: mark, title: "walk").svg(), as: UTF8.self)
+        #expect(svg.contains("2DRMS \(SummaryRenderer.metres(walker.drms2)) — moved \(SummaryRenderer.length(walker.span)): no accuracy figure"))
     }
 
     @Test func reducedRecordsAreLeftOutAndCounted() throws {
