@@ -36,11 +36,13 @@ enum ExportCommand {
             }
         }
         var reported = 0
+        var written = 0
         let summary: LogExport.Summary
         do {
             summary = try LogExport.run(
                 input: input, inputName: name, format: export.format, gap: export.gap, line: export.line,
                 output: { (bytes: [UInt8]) throws(SystemError) in
+                    written += bytes.count
                     if let file { try file.write(bytes) } else { Console.out(bytes: bytes) }
                 },
                 badLine: { error in
@@ -68,6 +70,7 @@ enum ExportCommand {
                 Console.error("locationctl: cannot write \(output): \(error)\n")
                 return .refused
             }
+            Console.error(WrittenFile.note(WrittenFile.records(summary.records, format: export.format), path: output, bytes: written))
         }
         return .ok
     }

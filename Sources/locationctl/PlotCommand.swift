@@ -18,15 +18,20 @@ enum PlotCommand {
         }
         let summary = TrackSummary(read.track, bytes: read.bytes, badLines: read.badLines)
         let document: [UInt8]
+        let what: String
         if let reference = logs.reference {
             let receivers = ReceiverAccuracy.all(read.track, reference: reference)
             guard receivers.contains(where: { $0.fixes > 0 }) else {
                 Console.error("locationctl: \(logs.logs.joined(separator: ", ")): no full-accuracy fixes to plot against the reference\n")
                 return .refused
             }
+            for warning in receivers.compactMap(\.movedWarning) { Console.error("locationctl: warning: \(warning)\n") }
             document = ScatterPlot(receivers, reference: reference, title: TrackPlot(read.track, summary: summary).titleLines[0]).svg()
+            let measured = receivers.filter { $0.fixes > 0 }
+            what = WrittenFile.plot("scatter", fixes: measured.reduce(0) { $0 + $1.fixes }, receivers: measured.count)
         } else {
             document = TrackPlot(read.track, summary: summary).svg()
+            what = WrittenFile.plot("track", fixes: summary.fixes, receivers: read.track.devices.count)
         }
         guard let output = logs.output, output != "-" else {
             Console.out(bytes: document)
@@ -40,6 +45,7 @@ enum PlotCommand {
             Console.error("locationctl: cannot write \(output): \(error)\n")
             return .refused
         }
+        Console.error(WrittenFile.note(what, path: output, bytes: document.count))
         return .ok
     }
 }

@@ -38,6 +38,9 @@ struct FieldScatterViewTests {
         try FileIO.write(log, Array((lines.joined(separator: "\n") + "\n").utf8))
         let plot = try await TrackViewTests.run([PackagePaths.product("locationctl"), "plot", log, "--reference", Self.mark, "-o", svg])
         #expect(plot.status == 0, "\(plot.stderr)")
+        // #39: where it wrote and how much; receivers at rest on the mark draw no warning.
+        #expect(plot.stderr.hasPrefix("locationctl: wrote a scatter of ") && plot.stderr.contains(" fixes of 2 receivers to \(svg) ("), "\(plot.stderr)")
+        #expect(!plot.stderr.contains("moved"), "\(plot.stderr)")
         let parsed = try await TrackViewTests.run([TrackViewTests.python, TrackViewTests.script, "svg", svg])
         try #require(parsed.status == 0, "not XML: \(parsed.stderr)")
         let tree = try TrackViewTests.json(parsed.output)

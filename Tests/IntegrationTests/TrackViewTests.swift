@@ -94,6 +94,10 @@ struct TrackViewTests {
         let svg = sandbox.file("track.svg"), png = sandbox.file("track.png")
         let plot = try await Self.run([PackagePaths.product("locationctl"), "plot", log, "--gap", "3", "-o", svg])
         #expect(plot.status == 0, "\(plot.stderr)")
+        // #39: where it wrote and how much.
+        #expect(plot.stderr.hasPrefix("locationctl: wrote a track of 62 fixes to \(svg) (") && plot.stderr.hasSuffix(" kB)\n"), "\(plot.stderr)")
+        let piped = try await Self.run([PackagePaths.product("locationctl"), "plot", log, "--gap", "3", "-o", "-"])
+        #expect(piped.status == 0 && piped.stderr.isEmpty && piped.output.hasPrefix("<?xml"), "\(piped.stderr)")
         let parsed = try await Self.run([Self.python, Self.script, "svg", svg])
         try #require(parsed.status == 0, "not XML: \(parsed.stderr)")
         let tree = try Self.json(parsed.output)

@@ -211,7 +211,11 @@ struct LocationctlTests {
         #expect(errors.contains("log.jsonl: line 3: "))
         #expect(errors.contains("log.jsonl: line 7: "))
         #expect(errors.contains("skipped 2 lines of \(log) that are not records; exported 50 records"))
-        #expect(try directory.read("walk.gpx") == Exporter.document((0..<50).map(LogExportTests.record), format: .gpx))
+        let document = Exporter.document((0..<50).map(LogExportTests.record), format: .gpx)
+        #expect(try directory.read("walk.gpx") == document)
+        // #39: where it wrote and how much, on stderr, as the last line.
+        let size = document.count < 1000 ? "\(document.count) bytes" : "\(FixedDecimal.format(Double(document.count) / 1000, decimals: 1) ?? "?") kB"
+        #expect(errors.hasSuffix("locationctl: wrote 50 records as gpx to \(directory.file("walk.gpx")) (\(size))\n"), "\(errors)")
         #expect(try directory.entries().filter { $0.hasPrefix(".walk") }.isEmpty, "no temporary file left")
     }
 
@@ -231,8 +235,9 @@ struct LocationctlTests {
     @Test func exportReadsStandardInputAndWritesStandardOutput() async throws {
         let directory = try ScratchDirectory("ctl-export-pipe")
         let log = String(decoding: LogExportTests.log(records: 10, badAt: []), as: UTF8.self)
-        let (status, output, _) = try await Locationctl.run(["export", "-", "--format", "csv"], in: directory, stdin: log)
+        let (status, output, errors) = try await Locationctl.run(["export", "-", "--format", "csv"], in: directory, stdin: log)
         #expect(status == 0)
+        #expect(!errors.contains("wrote"), "standard output carries the document alone: \(errors)")
         #expect(Array(output.utf8) == Exporter.document((0..<10).map(LogExportTests.record), format: .csv))
     }
 
