@@ -201,7 +201,7 @@ extension EngineStatus {
 }
 
 extension ClientStatus {
-    /// The authorization's members, then `inUse`, `updating`, `locatePending`,
+    /// The authorization's members, then `inUse`, `updating`, `locatePending`, `locateLeft`,
     /// `prompt`, `delivering`, `eligible`, `why` (the sentence), `suggestion` (the next
     /// step's `Command.words`, e.g. `authorize logger while-using`), `lastDelivered`,
     /// `lastDeliveredAge`, `delivered`, `dropped` (every reason's count), `logWrite` (when the daemon said).
@@ -210,6 +210,7 @@ extension ClientStatus {
         members.append(("inUse", .bool(inUse)))
         members.append(("updating", .bool(updating)))
         members.append(("locatePending", .bool(locatePending)))
+        if let locateLeft, locateLeft.isFinite { members.append(("locateLeft", .number(locateLeft))) }
         if let prompt { members.append(("prompt", prompt.json)) }
         members.append(("delivering", .bool(delivering)))
         members.append(("eligible", .bool(eligible)))
@@ -242,7 +243,8 @@ extension ClientStatus {
                 delivering: try f.bool("delivering"), reason: try f.text("why"),
                 suggestion: suggestion, lastDelivered: try f.optionalTime("lastDelivered"),
                 deliveredCount: try f.optionalInt("delivered") ?? 0, drops: try Self.drops(value["dropped"]),
-                lastDeliveredAge: try f.optionalNumber("lastDeliveredAge"), eligible: try f.optionalBool("eligible"))
+                lastDeliveredAge: try f.optionalNumber("lastDeliveredAge"), eligible: try f.optionalBool("eligible"),
+                locateLeft: try f.optionalNumber("locateLeft"))
         } catch {
             throw error.decodeError
         }

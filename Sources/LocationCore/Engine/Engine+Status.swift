@@ -16,6 +16,9 @@ extension Engine {
         return status
     }
 
+    /// What a pending locate's reason starts with while the client is not updating.
+    public static let locatingPrefix = "locating (one fix): "
+
     /// A client counts as `delivering` in `status` when it was delivered a fix within this many seconds.
     public static let deliveringWindow = 5.0
 
@@ -30,7 +33,7 @@ extension Engine {
             authorization: authorization(of: i), inUse: c.inUse, updating: c.updating,
             locatePending: c.locate != nil, prompt: c.prompt?.prompt(client: c.settings.name), delivering: delivering, reason: reason,
             suggestion: suggestion?.command(client: c.settings.name), lastDelivered: c.track.lastTime, deliveredCount: c.track.delivered,
-            drops: c.track.drops, lastDeliveredAge: age, eligible: eligible)
+            drops: c.track.drops, lastDeliveredAge: age, eligible: eligible, locateLeft: c.locate.map { max(0, $0.deadline - now) })
     }
 
     /// The first thing in the delivery steps' order that stops delivery, as a sentence and a command
@@ -84,7 +87,7 @@ extension Engine {
     /// Eligible, but nothing delivered within `deliveringWindow`: what the latest fixes ran into.
     func stoppedReason(_ i: Int, now: Double, rate: String) -> (String, NextStep?) {
         let c = clients[i]
-        let waiting = c.locate != nil && !c.updating ? "locating (one fix): " : ""
+        let waiting = c.locate != nil && !c.updating ? Self.locatingPrefix : ""
         if source == .endOfFile || pinnedAtEndOfFile(i) {
             // A pinned client's last fix is its receiver's.
             let at = c.settings.receiver.map { receivers.seen[$0]?.lastUsableAt } ?? lastUsableAt

@@ -40,6 +40,8 @@ public struct ClientStatus: Sendable, Hashable {
     public var updating: Bool
     /// A `locate` is pending.
     public var locatePending: Bool
+    /// While a `locate` is pending: seconds until it gives up (the daemon's monotonic clock).
+    public var locateLeft: Double?
     /// The client's pending prompt, if any.
     public var prompt: Prompt?
     /// Whether the client was delivered a fix within the last `Engine.deliveringWindow` seconds
@@ -68,8 +70,9 @@ public struct ClientStatus: Sendable, Hashable {
     public init(
         authorization: ClientAuthorization, inUse: Bool, updating: Bool, locatePending: Bool, prompt: Prompt?,
         delivering: Bool, reason: String, suggestion: Command?, lastDelivered: Double?, deliveredCount: Int,
-        drops: DropCounters = DropCounters(), lastDeliveredAge: Double? = nil, eligible: Bool? = nil
+        drops: DropCounters = DropCounters(), lastDeliveredAge: Double? = nil, eligible: Bool? = nil, locateLeft: Double? = nil
     ) {
+        self.locateLeft = locateLeft
         self.eligible = eligible ?? delivering
         self.drops = drops
         self.lastDeliveredAge = lastDeliveredAge

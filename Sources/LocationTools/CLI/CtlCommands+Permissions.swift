@@ -196,19 +196,36 @@ extension CtlCommands {
             p.expect(["CLIENT", "KEY"]).flatMap { p.request(.requestFullAccuracy(client: $0[0], purpose: $0[1])) }
         },
         CtlCommand(
-            name: CommandWord.session.rawValue, synopsis: "session CLIENT begin|end",
-            summary: "mark a client in use (foreground) or not",
+            name: CommandWord.session.rawValue, synopsis: "session CLIENT begin|end | session CLIENT -- COMMAND...",
+            summary: "mark a client in use (foreground) or not; an app holds it while a command runs",
             details: """
                 While-using clients get locations only while in use; an Allow Once grant ends
                 once the client has been out of use for once_grace seconds.
 
+                'session CLIENT -- COMMAND...' begins the session, runs COMMAND, holds the
+                session while it runs (as systemd-inhibit and flock do), ends it and exits
+                with COMMAND's status. This is how a client's app is in use through
+                locationctl: an app's session lasts while the connection that began it
+                lives, so a one-shot 'session CLIENT begin' from an app would hold nothing
+                and is refused, naming this form (and 'watch CLIENT --in-use'). The
+                operator's 'begin' lasts until 'end'.
+
                 Example:
                   locationctl session logger end
+                  locationctl session survey -- gpspipe -w -n 20
                 """,
             arguments: [.init("CLIENT", .client), .init("begin|end", .words(["begin", "end"]))],
             options: []
         ) { p in
-            p.expect(["CLIENT", "begin|end"]).flatMap { args in
+            if let split = p.dashDashAt {
+                let command = Array(p.positionals[split...])
+                guard split == 1, !p.positionals[0].isEmpty else {
+                    return p.fail("session CLIENT -- COMMAND... takes only the client's name before --")
+                }
+                guard !command.isEmpty else { return p.fail("missing COMMAND after --") }
+                return .success(.session(client: p.positionals[0], command: command))
+            }
+            return p.expect(["CLIENT", "begin|end"]).flatMap { args in
                 p.word(args[1], "session", ["begin", "end"]) { $0 == "begin" ? true : $0 == "end" ? false : nil }
                     .flatMap { p.request(.session(client: args[0], inUse: $0)) }
             }
@@ -268,20 +285,30 @@ extension CtlCommands {
             }
         },
         CtlCommand(
-            name: CommandWord.watch.rawValue, synopsis: "watch [CLIENT]",
+            name: CommandWord.watch.rawValue, synopsis: "watch [CLIENT] [--in-use]",
             summary: "print events as they happen, one line each",
             details: """
                 Starts with the current state (source, each client's authorization, open prompts),
                 then prints authorization, prompt, location, error and source events until
                 interrupted. With --json, each event is printed as the daemon sent it.
 
+                Options:
+                  --in-use   begin CLIENT's session first and hold it while the watch runs
+                             (how an app is in use and sees its positions; ended when the
+                             watch ends)
+
                 Example:
                   locationctl watch logger
+                  locationctl watch survey --in-use
                 """,
             arguments: [.init("CLIENT", .client)],
-            options: []
+            options: [.init(["--in-use"], help: "hold CLIENT's session while watching")]
         ) { p in
-            p.expect(["CLIENT"], optional: 1).map { .request(.watch(client: $0.first)) }
+            p.expect(["CLIENT"], optional: 1).flatMap { args in
+                guard p.flag("--in-use") else { return .success(.request(.watch(client: args.first))) }
+                guard let client = args.first else { return p.fail("--in-use needs CLIENT: whose session to hold") }
+                return .success(.watchInUse(client: client))
+            }
         },
         CtlCommand(
             name: CommandWord.report.rawValue, synopsis: "report [CLIENT] [--since DURATION]",

@@ -36,9 +36,29 @@ public enum NextStepText {
     /// may send it, otherwise who to ask: `→ ask the operator (root or the socket group) to
     /// run: locationctl authorize logger while-using`.
     public static func line(_ command: Command, reader: ControlRole?) -> String {
+        // An app's one-shot `session begin` would hold nothing: it is told the form that holds.
+        if case .session(let client, true) = command, let reader, !reader.isOperator, reader.apps.contains(client) {
+            return "→ run: \(holdingForms(client))"
+        }
         let text = commandLine(command)
         if mayRun(command, reader: reader) { return "→ run: \(text)" }
         return "→ \(whoMay(command)): \(text)"
+    }
+
+    /// The forms that hold `client`'s session for as long as they run: `locationctl session
+    /// survey -- COMMAND... (or: locationctl watch survey --in-use)`.
+    public static func holdingForms(_ client: String) -> String {
+        "locationctl session \(client) -- COMMAND... (or: locationctl watch \(client) --in-use)"
+    }
+
+    /// Why `session CLIENT begin` is not sent for `reader`, naming the forms that hold the
+    /// session; `nil` for the operator (whose session lasts until `end`) and for anyone else
+    /// (whom the daemon refuses, saying who may).
+    public static func oneShotSessionRefusal(client: String, reader: ControlRole?) -> String? {
+        guard let reader, !reader.isOperator, reader.apps.contains(client) else { return nil }
+        return "locationctl: session \(client) begin would hold nothing: an app's session lasts while the connection "
+            + "that began it lives, and locationctl's ends as it exits\n"
+            + "→ run: \(holdingForms(client))\n"
     }
 
     /// Who may send `command`, for a reader who may not: `ask the operator (root or the socket

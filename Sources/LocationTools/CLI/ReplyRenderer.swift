@@ -80,7 +80,8 @@ public enum ReplyRenderer {
         case CommandError.Code.unknownPurpose.rawValue:
             return "Use a purpose key from purpose.KEY = … in [client.\(client)] of locationd.conf."
         case CommandError.Code.notInUse.rawValue:
-            return "→ run: locationctl session \(client) begin"
+            return "→ run: \(NextStepText.commandLine(.session(client: client, inUse: true)))   "
+                + "(its app holds it with: \(NextStepText.holdingForms(client)))"
         case ProtocolError.Code.unknownCommand.rawValue, ProtocolError.Code.badRequest.rawValue,
             ProtocolError.Code.invalidArgument.rawValue:
             return "Is locationctl the same version as the daemon? (locationctl --version)"

@@ -45,14 +45,14 @@ final class FakeControlHandler: ControlHandler {
 
     init(
         clients: [String] = ["logger", "survey"], logDirectory: String = "/var/log/locationd", jitter: Double = 0,
-        locateResult: @escaping @Sendable (String) -> LogRecord? = { _ in nil }
+        locateResult: @escaping @Sendable (String) -> LogRecord? = { _ in nil }, authorization: AuthorizationStatus = .ask
     ) {
         self.clients = clients
         self.logDirectory = logDirectory
         self.jitter = jitter
         self.locateResult = locateResult
         state.withLock { state in
-            for client in clients { state.stored[client] = .ask }
+            for client in clients { state.stored[client] = authorization }
         }
     }
 

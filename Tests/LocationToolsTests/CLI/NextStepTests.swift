@@ -50,6 +50,30 @@ import TestSupport
                 == "→ ask logger's app or the operator (root or the socket group) to run: locationctl start logger")
     }
 
+    @Test func anAppIsToldTheFormThatHoldsItsSession() {
+        let app = ControlRole(isOperator: false, apps: ["logger"])
+        #expect(
+            NextStepText.line(.session(client: "logger", inUse: true), reader: app)
+                == "→ run: locationctl session logger -- COMMAND... (or: locationctl watch logger --in-use)")
+        #expect(
+            NextStepText.line(.session(client: "logger", inUse: true), reader: ControlRole(isOperator: true))
+                == "→ run: locationctl session logger begin")
+        #expect(NextStepText.oneShotSessionRefusal(client: "logger", reader: app)?.contains("session logger -- COMMAND...") == true)
+        #expect(NextStepText.oneShotSessionRefusal(client: "logger", reader: ControlRole(isOperator: true)) == nil)
+        #expect(NextStepText.oneShotSessionRefusal(client: "logger", reader: ControlRole(isOperator: false)) == nil)
+    }
+
+    @Test func theFormsThatHoldASessionParse() throws {
+        let held = try CtlArguments.parse(["session", "survey", "--", "gpspipe", "-w", "--json", "-n", "5"]).get()
+        #expect(held.action == .session(client: "survey", command: ["gpspipe", "-w", "--json", "-n", "5"]))
+        #expect(!held.json, "--json after -- is the command's")
+        #expect(try CtlArguments.parse(["watch", "survey", "--in-use"]).get().action == .watchInUse(client: "survey"))
+        #expect(try CtlArguments.parse(["watch", "survey"]).get().action == .request(.watch(client: "survey")))
+        for wrong in [["session", "survey", "--"], ["session", "--", "ls"], ["session", "survey", "begin", "--", "ls"], ["watch", "--in-use"]] {
+            #expect(throws: UsageError.self, "\(wrong)") { try CtlArguments.parse(wrong).get() }
+        }
+    }
+
     @Test func anAppsStatusNeverTellsItToRunTheUsersSide() {
         var report = Samples.report
         report.reader = ControlRole(isOperator: false, apps: ["survey"])
