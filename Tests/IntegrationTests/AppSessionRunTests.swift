@@ -19,16 +19,10 @@ import TestSupport
 struct AppSessionRunTests {
     static let nobody = AppRoleRunTests.nobody
 
-    /// `survey` (while-using, not in use, its app uid 65534), `logger` delivering, `other` never.
+    /// `survey` (while-using, not in use, its app uid 65534), `other` never, `logger` delivering.
     static func start(_ plane: ControlPlane, fake: GPSFake) async throws -> ChildProcess {
-        let survey = ControlPlane.client("survey", authorization: "while-using", inUse: false, updating: false) + "app_users = 65534\n"
-        let other = ControlPlane.client("other", authorization: "never")
-        try plane.writeConfig(port: fake.port, clients: [survey, other, DaemonSandbox.logger(filter: "none") + "\n"])
-        let daemon = try plane.sandbox.startDaemon()
-        try #require(await waitUntil(timeout: 60) { !plane.sandbox.records("logger").isEmpty }, "\(daemon.stderr)")
-        chmod(plane.sandbox.path, 0o755)
-        chmod(plane.sandbox.file("run"), 0o755)
-        return daemon
+        try await AppRoleRunTests.start(
+            plane, fake: fake, survey: "while-using", others: [ControlPlane.client("other", authorization: "never")])
     }
 
     @Test func theAppHoldsItsSessionWhileItsCommandOrItsWatchRuns() async throws {
