@@ -100,6 +100,7 @@ _locationctl()
             status) words_here="--sky" ;;
             answer) words_here="--approximate" ;;
             locate) words_here="--timeout" ;;
+            watch) words_here="--in-use" ;;
             report) words_here="--since" ;;
             tail) words_here="-n --lines -f --follow" ;;
             export) words_here="--format -o --output --gap --line" ;;

@@ -17,6 +17,13 @@ enum LocateCommand {
 
     static func run(client name: String, timeout: Double?, socket: String, json: Bool) -> ExitCode {
         let operation = ControlRequest.Operation.command(.locate(client: name, timeout: timeout))
+        // On a terminal, one line that says what the wait is for, rewritten in place.
+        let terminal = isatty(STDERR_FILENO) == 1
+        var shown = false
+        func clear() {
+            if shown { Console.error("\r\u{1B}[K") }
+            shown = false
+        }
         do throws(ControlClientError) {
             // Watch first, so the outcome cannot slip past before the watch starts.
             let watcher = try ControlClient(path: socket, timeout: RequestCommand.replyTimeout)
@@ -25,31 +32,53 @@ enum LocateCommand {
                 return RequestCommand.show(watchReply, line: watchLine, for: .watch(client: name), json: json)
             }
             let commander = try ControlClient(path: socket, timeout: RequestCommand.replyTimeout)
+            // A position that cannot come is said at once, with what would change that.
+            if let report = try status(of: name, on: commander), let blocked = LocateWait.blocker(report, client: name) {
+                Console.error(blocked)
+                return .refused
+            }
             let (line, reply) = try commander.request(operation, id: 2, timeout: RequestCommand.replyTimeout)
             guard reply.isOK else { return RequestCommand.show(reply, line: line, for: operation, json: json) }
 
             let start = SystemClock.monotonic()
             let deadline = timeout.map { start + $0 + margin }
-            var nextCheck = start + checkInterval
+            var nextCheck = start
             var endedAt: Double?
+            var lastReason: String?
             while true {
                 let now = SystemClock.monotonic()
+                let last = lastReason.map { "; the last reason no fix was delivered: \($0)" } ?? ""
                 if let deadline, now >= deadline {
-                    Console.error("locationctl: no location for \(name) within \(format(timeout ?? 0)) s (+\(format(margin)) s), and no word from locationd\n")
+                    clear()
+                    Console.error(
+                        "locationctl: no location for \(name) within \(format(timeout ?? 0)) s (+\(format(margin)) s), and no word from locationd\(last)\n")
                     return .refused
                 }
                 if let endedAt, now >= endedAt + 1 {
-                    Console.error("locationctl: the locate of \(name) ended without a location reaching locationctl; see: locationctl status \(name)\n")
+                    clear()
+                    Console.error("locationctl: the locate of \(name) ended without a location reaching locationctl\(last); see: locationctl status \(name)\n")
                     return .refused
                 }
                 if now >= nextCheck && endedAt == nil {
                     // Without a timeout of our own, the daemon's state bounds the wait.
                     nextCheck = now + checkInterval
-                    let (_, status) = try commander.request(.status(client: name), id: 3, timeout: RequestCommand.replyTimeout)
-                    if let report = try? status.statusReport(), let client = report.status.clients.first(where: { $0.authorization.client == name }),
-                        !client.locatePending
+                    if let report = try status(of: name, on: commander),
+                        let client = report.status.clients.first(where: { $0.authorization.client == name })
                     {
-                        endedAt = now
+                        if !client.locatePending {
+                            endedAt = now
+                        } else if let blocked = LocateWait.blocker(report, client: name) {
+                            // The client went out of use, was revoked, services went off: say so now.
+                            clear()
+                            Console.error(blocked)
+                            return .refused
+                        } else {
+                            lastReason = LocateWait.reason(client)
+                            if terminal {
+                                Console.error("\r\u{1B}[K" + LocateWait.progress(client))
+                                shown = true
+                            }
+                        }
                     }
                 }
                 let wait = max(0.05, min(nextCheck, deadline ?? .infinity, (endedAt ?? .infinity) + 1) - now)
@@ -60,14 +89,33 @@ enum LocateCommand {
                     continue
                 }
                 guard let line else {
+                    clear()
                     Console.error("locationctl: locationd at \(socket) closed the connection (is it stopping?)\n")
                     return .unreachable
                 }
+                if isOutcome(line, client: name) { clear() }
                 if let result = outcome(of: line, client: name, json: json) { return result }
             }
         } catch {
+            clear()
             Console.error("locationctl: \(error)\n")
             return error.exitCode
+        }
+    }
+
+    /// The daemon's status of `client` (`nil` when the reply is not one).
+    static func status(of client: String, on connection: ControlClient) throws(ControlClientError) -> StatusReport? {
+        let (_, reply) = try connection.request(.status(client: client), id: 3, timeout: RequestCommand.replyTimeout)
+        return try? reply.statusReport()
+    }
+
+    /// Whether `line` ends the wait (so the progress line goes first).
+    static func isOutcome(_ line: [UInt8], client: String) -> Bool {
+        guard case .event(let event)? = try? ServerMessage.decode(line) else { return true }
+        switch event.kind {
+        case .location(let record): return record.client == client
+        case .engine(.error(let who, _, _)): return who == client
+        default: return false
         }
     }
 

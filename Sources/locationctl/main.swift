@@ -36,6 +36,12 @@ case .success(let invocation):
         status = .ok
     case .request(.watch(let client)):
         status = WatchCommand.run(client: client, socket: invocation.socketPath, json: invocation.json)
+    case .watchInUse(let client):
+        status = WatchCommand.run(client: client, socket: invocation.socketPath, json: invocation.json, inUse: true)
+    case .session(let client, let command):
+        exit(SessionCommand.run(client: client, command: command, socket: invocation.socketPath, json: invocation.json))
+    case .request(.command(.session(let client, true))):
+        status = SessionCommand.oneShot(client: client, socket: invocation.socketPath, json: invocation.json)
     case .request(.command(.locate(let client, let timeout))):
         status = LocateCommand.run(client: client, timeout: timeout, socket: invocation.socketPath, json: invocation.json)
     case .request(let operation):

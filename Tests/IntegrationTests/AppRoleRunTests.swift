@@ -41,10 +41,12 @@ struct AppRoleRunTests {
             if '"event":"location"' in line: break
         """
 
-    /// A daemon on a looping gpsfake with `survey` (its app: uid 65534) and `logger`.
-    static func start(_ plane: ControlPlane, fake: GPSFake) async throws -> ChildProcess {
-        let survey = ControlPlane.client("survey", inUse: false, updating: false) + "app_users = 65534\n"
-        try plane.writeConfig(port: fake.port, clients: [survey, DaemonSandbox.logger(filter: "none") + "\n"])
+    /// A daemon on a looping gpsfake with `survey` (its app: uid 65534), `others` and `logger`.
+    static func start(
+        _ plane: ControlPlane, fake: GPSFake, survey authorization: String = "ask", others: [String] = []
+    ) async throws -> ChildProcess {
+        let survey = ControlPlane.client("survey", authorization: authorization, inUse: false, updating: false) + "app_users = 65534\n"
+        try plane.writeConfig(port: fake.port, clients: [survey] + others + [DaemonSandbox.logger(filter: "none") + "\n"])
         let daemon = try plane.sandbox.startDaemon()
         try #require(await waitUntil(timeout: 60) { !plane.sandbox.records("logger").isEmpty }, "\(daemon.stderr)")
         // mkdtemp made the sandbox 0700; the socket's own mode (0666 by default) is what is under test.

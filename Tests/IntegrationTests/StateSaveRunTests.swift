@@ -56,7 +56,7 @@ struct StateSaveRunTests {
         #expect(reply["saved"] == .bool(false), "\(reply)")
         let warning = try #require(reply["warning"]?.stringValue)
         #expect(warning.hasPrefix("not saved: ") && warning.contains("Read-only file system"), "\(warning)")
-        #expect(warning.contains("logger: never (a restart brings back always)"), "\(warning)")
+        #expect(warning.contains("a restart now would undo: logger: never (a restart brings back always)"), "\(warning)")
         let text = try await plane.ctl(["authorize", "logger", "while-using"])
         #expect(text.status == 1 && text.stdout.contains("locationctl: warning: not saved: "), "\(text.stdout)")
 
@@ -69,6 +69,7 @@ struct StateSaveRunTests {
         for prefix in [[], ReadTierRunTests.nobody] {
             let shown = try await plane.ctl(["status"], prefix: prefix)
             #expect(shown.stdout.hasPrefix("WARNING: cannot save the state to \(sandbox.statePath) since "), "\(prefix): \(shown.stdout)")
+            #expect(shown.stdout.contains("; a restart now would undo: logger: while-using (a restart brings back always)"), "\(shown.stdout)")
         }
         try #require(await waitUntil(timeout: 30) { Self.stateEvents(watcher).count == 1 }, "\(watcher.stdout)")
         #expect(Self.stateEvents(watcher).first?["ok"] == .bool(false))

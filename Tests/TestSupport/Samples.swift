@@ -21,7 +21,7 @@ public enum Samples {
     public static let denied = ClientStatus(
         authorization: ClientAuthorization(client: "tracker", status: .never, stored: .never),
         inUse: true, updating: true, locatePending: false, prompt: nil, delivering: false,
-        reason: "tracker is set to never.", suggestion: "authorize tracker while-using", lastDelivered: nil,
+        reason: "tracker is set to never.", suggestion: .authorize(client: "tracker", status: .whileUsing), lastDelivered: nil,
         deliveredCount: 0, drops: trackerDrops)
 
     public static var trackerDrops: DropCounters {
@@ -35,14 +35,14 @@ public enum Samples {
         authorization: ClientAuthorization(
             client: "survey", status: .whileUsing, stored: .whileUsing, accuracy: .reduced),
         inUse: true, updating: false, locatePending: true, prompt: fullAccuracyPrompt, delivering: false,
-        reason: "survey is not updating.", suggestion: "start survey", lastDelivered: nil, deliveredCount: 0)
+        reason: "survey is not updating.", suggestion: .start(client: "survey"), lastDelivered: nil, deliveredCount: 0)
 
     public static let servicesOff = ClientStatus(
         authorization: ClientAuthorization(
             client: "logger", status: .never, stored: .always, provisional: true,
             accuracy: .temporaryFull(purpose: "survey"), reason: .servicesOff),
         inUse: false, updating: true, locatePending: false, prompt: whileUsingPrompt, delivering: false,
-        reason: "Location Services are off.", suggestion: "services on", lastDelivered: t0 - 3600, deliveredCount: 3)
+        reason: "Location Services are off.", suggestion: .services(on: true), lastDelivered: t0 - 3600, deliveredCount: 3)
 
     public static let status = {
         var status = EngineStatus(

@@ -51,7 +51,7 @@ extension ControlRequest {
         guard let cmd = cmdValue.stringValue else {
             return .failure(ProtocolError(.badRequest, "\"cmd\" must be a string, one of: \(accepted)", id: id))
         }
-        guard commandNames.contains(cmd) else {
+        guard let word = CommandWord(rawValue: cmd) else {
             return .failure(
                 ProtocolError(
                     .unknownCommand,
@@ -60,72 +60,68 @@ extension ControlRequest {
         }
         let fields = FieldReader(value: value, context: cmd)
         do throws(FieldReader.FieldError) {
-            let (operation, keys) = try operation(cmd, fields)
-            try fields.onlyKeys(["id", "cmd"] + keys + extraKeys)
+            let operation = try operation(word, fields)
+            try fields.onlyKeys(["id", "cmd"] + word.fields + extraKeys)
             return .success(ControlRequest(id: id, operation))
         } catch {
             return .failure(ProtocolError(.invalidArgument, error.message, id: id))
         }
     }
 
-    /// The operation a `cmd` names, and the field names it accepts.
-    private static func operation(
-        _ cmd: String, _ f: FieldReader
-    ) throws(FieldReader.FieldError) -> (Operation, [String]) {
+    /// The operation `word` names, from its fields (`word.fields`).
+    private static func operation(_ word: CommandWord, _ f: FieldReader) throws(FieldReader.FieldError) -> Operation {
         func client() throws(FieldReader.FieldError) -> String {
             try f.string("client", meaning: "the name of a configured client")
         }
-        switch cmd {
-        case "hello": return (.hello, [])
-        case "prompts": return (.prompts, [])
-        case "status":
-            return (.status(client: try f.optionalString("client", meaning: "the name of a configured client")), ["client"])
-        case "watch":
-            return (.watch(client: try f.optionalString("client", meaning: "the name of a configured client")), ["client"])
-        case "report":
-            let client = try f.optionalString("client", meaning: "the name of a configured client")
-            guard let since = try f.optionalNumber("since") else { return (.report(client: client, since: nil), ["client", "since"]) }
+        func optionalClient() throws(FieldReader.FieldError) -> String? {
+            try f.optionalString("client", meaning: "the name of a configured client")
+        }
+        switch word {
+        case .hello: return .hello
+        case .prompts: return .prompts
+        case .status: return .status(client: try optionalClient())
+        case .watch: return .watch(client: try optionalClient())
+        case .report:
+            let client = try optionalClient()
+            guard let since = try f.optionalNumber("since") else { return .report(client: client, since: nil) }
             guard since > 0, since <= 366 * 86_400 else {
                 throw FieldReader.FieldError("since must be a number of seconds from 1 to 31622400 (366 days)")
             }
-            return (.report(client: client, since: since), ["client", "since"])
-        case "services":
+            return .report(client: client, since: since)
+        case .services:
             let on = try f.word("state", ["on", "off"]) { $0 == "on" ? true : $0 == "off" ? false : nil }
-            return (.command(.services(on: on)), ["state"])
-        case "authorize":
+            return .command(.services(on: on))
+        case .authorize:
             let words = AuthorizationStatus.allCases.filter { $0 != .restricted }.map(\.rawValue)
             let status = try f.word("status", words) { words.contains($0) ? AuthorizationStatus(rawValue: $0) : nil }
-            return (.command(.authorize(client: try client(), status: status)), ["client", "status"])
-        case "accuracy":
+            return .command(.authorize(client: try client(), status: status))
+        case .accuracy:
             let full = try f.word("accuracy", ["full", "reduced"]) { $0 == "full" ? true : $0 == "reduced" ? false : nil }
-            return (.command(.accuracy(client: try client(), full: full)), ["client", "accuracy"])
-        case "request":
+            return .command(.accuracy(client: try client(), full: full))
+        case .request:
             let kind = try f.word("kind", RequestKind.allCases.map(\.rawValue)) { RequestKind(rawValue: $0) }
-            return (.command(.request(client: try client(), kind: kind)), ["client", "kind"])
-        case "answer":
+            return .command(.request(client: try client(), kind: kind))
+        case .answer:
             let answer = try f.word("answer", Answer.allCases.map(\.rawValue)) { Answer(rawValue: $0) }
             let precise = try f.optionalBool("precise")
-            return (.command(.answer(client: try client(), answer: answer, precise: precise)), ["client", "answer", "precise"])
-        case "share": return (.command(.share(client: try client())), ["client"])
-        case "reset": return (.command(.reset(client: try client())), ["client"])
-        case "start": return (.command(.start(client: try client())), ["client"])
-        case "stop": return (.command(.stop(client: try client())), ["client"])
-        case "request-full-accuracy":
+            return .command(.answer(client: try client(), answer: answer, precise: precise))
+        case .share: return .command(.share(client: try client()))
+        case .reset: return .command(.reset(client: try client()))
+        case .start: return .command(.start(client: try client()))
+        case .stop: return .command(.stop(client: try client()))
+        case .requestFullAccuracy:
             let purpose = try f.string("purpose", meaning: "a purpose key from the client's config (purpose.KEY)")
-            return (.command(.requestFullAccuracy(client: try client(), purpose: purpose)), ["client", "purpose"])
-        case "session":
+            return .command(.requestFullAccuracy(client: try client(), purpose: purpose))
+        case .session:
             let inUse = try f.word("state", ["begin", "end"]) { $0 == "begin" ? true : $0 == "end" ? false : nil }
-            return (.command(.session(client: try client(), inUse: inUse)), ["client", "state"])
-        case "locate":
+            return .command(.session(client: try client(), inUse: inUse))
+        case .locate:
             let timeout = try f.optionalNumber("timeout")
             if let timeout, !(timeout > 0 && timeout <= maximumLocateTimeout) {
                 throw FieldReader.FieldError(
                     "\"timeout\" of locate must be a number of seconds above 0 and at most \(Int(maximumLocateTimeout))")
             }
-            return (.command(.locate(client: try client(), timeout: timeout)), ["client", "timeout"])
-        default:
-            // commandNames was checked by the caller; a name there without a case here is a bug in this file.
-            preconditionFailure("ControlRequest.commandNames lists \"\(cmd)\" but decode has no case for it")
+            return .command(.locate(client: try client(), timeout: timeout))
         }
     }
 

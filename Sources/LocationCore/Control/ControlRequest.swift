@@ -21,16 +21,19 @@ public struct ControlRequest: Sendable, Hashable {
         case command(Command)
 
         /// The `cmd` word.
-        public var name: String {
+        public var word: CommandWord {
             switch self {
-            case .hello: "hello"
-            case .status: "status"
-            case .prompts: "prompts"
-            case .watch: "watch"
-            case .report: "report"
-            case .command(let command): command.name
+            case .hello: .hello
+            case .status: .status
+            case .prompts: .prompts
+            case .watch: .watch
+            case .report: .report
+            case .command(let command): command.word
             }
         }
+
+        /// The `cmd` word as text.
+        public var name: String { word.rawValue }
 
         /// Who may send it: anyone for reading, root or the socket group for changing.
         public var access: ControlAccess {
@@ -63,13 +66,10 @@ public struct ControlRequest: Sendable, Hashable {
     public var access: ControlAccess { operation.access }
 
     /// Every `cmd` word, in the order error messages list them.
-    public static let commandNames = [
-        "hello", "status", "services", "authorize", "accuracy", "request", "prompts", "answer", "share", "reset",
-        "request-full-accuracy", "session", "start", "stop", "locate", "watch", "report",
-    ]
+    public static let commandNames = CommandWord.allCases.map(\.rawValue)
 
     /// The `cmd` words of read-only requests.
-    public static let readOnlyCommandNames = ["hello", "status", "prompts", "watch", "report"]
+    public static let readOnlyCommandNames = CommandWord.allCases.filter { $0.side == .read }.map(\.rawValue)
 
     /// The request as a JSON object, `id` first.
     public var json: JSONValue {

@@ -24,14 +24,11 @@ public struct ControlRole: Sendable, Hashable {
 
     /// Whether `command` is the app side's (what an app asks for itself) rather than the user's.
     public static func isAppSide(_ command: Command) -> Bool {
-        switch command {
-        case .session, .request, .requestFullAccuracy, .start, .stop, .locate: true
-        case .services, .authorize, .accuracy, .answer, .share, .reset: false
-        }
+        command.word.side == .app
     }
 
     /// The `cmd` words of the app side, in the order of the protocol.
-    public static let appSideCommandNames = ["request", "request-full-accuracy", "session", "start", "stop", "locate"]
+    public static let appSideCommandNames = CommandWord.allCases.filter { $0.side == .app }.map(\.rawValue)
 
     /// Whether the peer may send `operation`.
     public func permits(_ operation: ControlRequest.Operation) -> Bool {

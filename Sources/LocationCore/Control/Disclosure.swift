@@ -47,6 +47,8 @@ public struct Disclosure: Sendable, Hashable {
     /// `report` as this reader may see it: whole when `showsPositions`,
     /// otherwise without any coordinate.
     public func status(_ report: StatusReport) -> StatusReport {
+        var report = report
+        report.reader = ControlRole(isOperator: tier == .privileged, apps: apps)
         if showsPositions { return report }
         let full = report.status
         var status = EngineStatus(
@@ -64,7 +66,7 @@ public struct Disclosure: Sendable, Hashable {
             status: status, time: report.time, sourceName: report.sourceName, brokers: report.brokers,
             programs: programs, programCounts: report.programCounts, sourceOutage: report.sourceOutage,
             sourceCounts: report.sourceCounts, stateSave: report.stateSave, sources: report.sources,
-            skies: report.skies.map { SkyReport(view: Self.quality(of: $0.view), age: $0.age) })
+            skies: report.skies.map { SkyReport(view: Self.quality(of: $0.view), age: $0.age) }, reader: report.reader)
     }
 
     /// A connected program without who runs it: its client, socket, watching and count.
@@ -102,18 +104,24 @@ public struct Disclosure: Sendable, Hashable {
     }
 
     /// The `not-authorized` note a `watch` reply carries for an unprivileged
-    /// peer (`withheld`), or `nil` for a privileged one. `group` names
-    /// `socket_group` when one is configured.
-    public func withheldNote(group: String?) -> ControlReply.Withheld? {
+    /// peer (`withheld`), or `nil` for a privileged one and for an app watching
+    /// its own client (`watching`), from which nothing is withheld. `group`
+    /// names `socket_group` when one is configured.
+    public func withheldNote(group: String?, watching client: String? = nil) -> ControlReply.Withheld? {
         guard tier == .unprivileged else { return nil }
+        if let client, apps.contains(client) { return nil }
         let who = group.map { "root and members of the socket group \($0)" } ?? "root"
         let withheld = ["location"]
         let carried = ControlEvent.names.filter { !withheld.contains($0) }
-        // An app hears where its own client's positions come in.
-        let own = apps.isEmpty ? "" : "and \(Self.list(apps.sorted()))'s to its app, which you are; "
+        // An app hears where its own client's positions come in: say so as what it gets.
+        let own = apps.sorted()
+        let head =
+            own.isEmpty
+            ? "location events go only to \(who)"
+            : "other clients' location events go only to \(who); \(Self.list(own))'s come to you, its app"
         return ControlReply.Withheld(
             events: withheld, code: ProtocolError.Code.notAuthorized.rawValue,
-            message: "location events go only to \(who); \(own)this stream carries \(Self.list(carried)) events")
+            message: "\(head); this stream carries \(Self.list(carried)) events")
     }
 
     /// `a, b and c`.

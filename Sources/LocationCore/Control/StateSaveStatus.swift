@@ -1,7 +1,7 @@
 /// Whether the daemon's saved state (`state.json`: the switch and every decision) is being
 /// written, for `status`, the `state` event on `watch`, command replies and systemd (#32: a
 /// decision that cannot be kept is never silent). While saving fails: the error, since when,
-/// and what a restart now would bring back. Never a coordinate.
+/// and what a restart now would undo. Never a coordinate.
 public struct StateSaveStatus: Sendable, Hashable {
     /// Whether the state as it is now is saved (or will be at the next tick).
     public var ok: Bool
@@ -49,7 +49,7 @@ public struct StateSaveStatus: Sendable, Hashable {
     }
 
     /// What a change request's reply says while saving fails: `not saved: ERROR; a restart now
-    /// would bring back: …; the daemon saves it as soon as PATH can be written again`.
+    /// would undo: …; the daemon saves it as soon as PATH can be written again`.
     /// `nil` while saving works.
     public var warning: String? {
         guard !ok else { return nil }
@@ -64,10 +64,11 @@ public struct StateSaveStatus: Sendable, Hashable {
         return "cannot save the state to \(path)\(when): \(error ?? "unknown error"); \(consequence)"
     }
 
-    /// `a restart now would bring back: A; B` (or that it would lose nothing decided).
+    /// `a restart now would undo: A; B` (each with what the restart brings back instead), or
+    /// that it would lose nothing decided.
     public var consequence: String {
         unsaved.isEmpty
             ? "a restart now would lose no decision (only the reduced-accuracy clocks)"
-            : "a restart now would bring back: " + unsaved.joined(separator: "; ")
+            : "a restart now would undo: " + unsaved.joined(separator: "; ")
     }
 }

@@ -30,6 +30,9 @@ public struct StatusReport: Sendable, Hashable {
     /// Each source in config order (`[source]` first), if the daemon said; `sourceOutage` and
     /// `sourceCounts` above are the first source's, and `status.source` all of theirs combined.
     public var sources: [SourceStatus] = []
+    /// Who this report was written for (set by `Disclosure`), so the next steps in it are put
+    /// to the reader as what it may run or what it must ask for; `nil` when the daemon did not say.
+    public var reader: ControlRole?
 
     /// A report from its parts.
     public init(
@@ -37,8 +40,9 @@ public struct StatusReport: Sendable, Hashable {
         sky: SkyView? = nil, skyAge: Double? = nil, programs: [ConnectedProgram] = [],
         programCounts: [String: ProgramCounts] = [:], sourceOutage: SourceOutage? = nil,
         sourceCounts: SourceCounts? = nil, stateSave: StateSaveStatus? = nil, sources: [SourceStatus] = [],
-        skies: [SkyReport] = []
+        skies: [SkyReport] = [], reader: ControlRole? = nil
     ) {
+        self.reader = reader
         self.stateSave = stateSave
         self.sources = sources
         self.sourceOutage = sourceOutage
@@ -100,6 +104,9 @@ public struct StatusReport: Sendable, Hashable {
         if !programCounts.isEmpty {
             members.append(("programCounts", .object(programCounts.keys.sorted().map { ($0, programCounts[$0]?.json ?? .null) })))
         }
+        if let reader {
+            members.append(("reader", .object([("operator", .bool(reader.isOperator)), ("apps", .array(reader.apps.sorted().map { .string($0) }))])))
+        }
         return .object(members)
     }
 
@@ -127,6 +134,10 @@ public struct StatusReport: Sendable, Hashable {
         }
         for item in value["programs"]?.arrayValue ?? [] { programs.append(try ConnectedProgram(json: item)) }
         for (client, counts) in value["programCounts"]?.objectValue ?? [] { programCounts[client] = try ProgramCounts(json: counts) }
+        if let role = value["reader"], role != .null {
+            reader = ControlRole(
+                isOperator: role["operator"]?.boolValue ?? false, apps: Set((role["apps"]?.arrayValue ?? []).compactMap(\.stringValue)))
+        }
     }
 }
 
@@ -190,20 +201,21 @@ extension EngineStatus {
 }
 
 extension ClientStatus {
-    /// The authorization's members, then `inUse`, `updating`, `locatePending`,
-    /// `prompt`, `delivering`, `eligible`, `why` (the sentence), `suggestion` (a
-    /// `locationctl` command without the program name), `lastDelivered`,
+    /// The authorization's members, then `inUse`, `updating`, `locatePending`, `locateLeft`,
+    /// `prompt`, `delivering`, `eligible`, `why` (the sentence), `suggestion` (the next
+    /// step's `Command.words`, e.g. `authorize logger while-using`), `lastDelivered`,
     /// `lastDeliveredAge`, `delivered`, `dropped` (every reason's count), `logWrite` (when the daemon said).
     public var json: JSONValue {
         var members = authorization.jsonMembers
         members.append(("inUse", .bool(inUse)))
         members.append(("updating", .bool(updating)))
         members.append(("locatePending", .bool(locatePending)))
+        if let locateLeft, locateLeft.isFinite { members.append(("locateLeft", .number(locateLeft))) }
         if let prompt { members.append(("prompt", prompt.json)) }
         members.append(("delivering", .bool(delivering)))
         members.append(("eligible", .bool(eligible)))
         members.append(("why", .string(reason)))
-        if let suggestion { members.append(("suggestion", .string(suggestion))) }
+        if let suggestion { members.append(("suggestion", .string(suggestion.words.joined(separator: " ")))) }
         if let lastDelivered, UTCTime.isWritable(lastDelivered) {
             members.append(("lastDelivered", .string(UTCTime.format(lastDelivered))))
         }
@@ -220,14 +232,19 @@ extension ClientStatus {
         var prompt: Prompt?
         if let p = value["prompt"], p != .null { prompt = try Prompt(json: p) }
         let f = FieldReader(value: value, context: "client status")
+        var suggestion: Command?
+        if let text = value["suggestion"]?.stringValue {
+            suggestion = try Command(words: text.split(separator: " ").map(String.init))
+        }
         do throws(FieldReader.FieldError) {
             self.init(
                 authorization: authorization, inUse: try f.bool("inUse"), updating: try f.bool("updating"),
                 locatePending: try f.optionalBool("locatePending") ?? false, prompt: prompt,
                 delivering: try f.bool("delivering"), reason: try f.text("why"),
-                suggestion: try f.optionalString("suggestion"), lastDelivered: try f.optionalTime("lastDelivered"),
+                suggestion: suggestion, lastDelivered: try f.optionalTime("lastDelivered"),
                 deliveredCount: try f.optionalInt("delivered") ?? 0, drops: try Self.drops(value["dropped"]),
-                lastDeliveredAge: try f.optionalNumber("lastDeliveredAge"), eligible: try f.optionalBool("eligible"))
+                lastDeliveredAge: try f.optionalNumber("lastDeliveredAge"), eligible: try f.optionalBool("eligible"),
+                locateLeft: try f.optionalNumber("locateLeft"))
         } catch {
             throw error.decodeError
         }

@@ -39,22 +39,25 @@ public enum Command: Sendable, Hashable {
     case locate(client: String, timeout: Double?)
 
     /// The protocol's `cmd` word.
-    public var name: String {
+    public var word: CommandWord {
         switch self {
-        case .services: "services"
-        case .authorize: "authorize"
-        case .accuracy: "accuracy"
-        case .request: "request"
-        case .answer: "answer"
-        case .share: "share"
-        case .reset: "reset"
-        case .requestFullAccuracy: "request-full-accuracy"
-        case .session: "session"
-        case .start: "start"
-        case .stop: "stop"
-        case .locate: "locate"
+        case .services: .services
+        case .authorize: .authorize
+        case .accuracy: .accuracy
+        case .request: .request
+        case .answer: .answer
+        case .share: .share
+        case .reset: .reset
+        case .requestFullAccuracy: .requestFullAccuracy
+        case .session: .session
+        case .start: .start
+        case .stop: .stop
+        case .locate: .locate
         }
     }
+
+    /// The protocol's `cmd` word as text.
+    public var name: String { word.rawValue }
 
     /// The client the command names, if any.
     public var client: String? {

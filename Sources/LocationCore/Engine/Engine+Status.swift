@@ -16,6 +16,9 @@ extension Engine {
         return status
     }
 
+    /// What a pending locate's reason starts with while the client is not updating.
+    public static let locatingPrefix = "locating (one fix): "
+
     /// A client counts as `delivering` in `status` when it was delivered a fix within this many seconds.
     public static let deliveringWindow = 5.0
 
@@ -29,48 +32,48 @@ extension Engine {
         return ClientStatus(
             authorization: authorization(of: i), inUse: c.inUse, updating: c.updating,
             locatePending: c.locate != nil, prompt: c.prompt?.prompt(client: c.settings.name), delivering: delivering, reason: reason,
-            suggestion: suggestion, lastDelivered: c.track.lastTime, deliveredCount: c.track.delivered,
-            drops: c.track.drops, lastDeliveredAge: age, eligible: eligible)
+            suggestion: suggestion?.command(client: c.settings.name), lastDelivered: c.track.lastTime, deliveredCount: c.track.delivered,
+            drops: c.track.drops, lastDeliveredAge: age, eligible: eligible, locateLeft: c.locate.map { max(0, $0.deadline - now) })
     }
 
     /// The first thing in the delivery steps' order that stops delivery, as a sentence and a command
     /// (`nil` when delivering or when no command helps, as in an outage).
-    func explain(_ i: Int, now: Double, delivering: Bool) -> (String, String?) {
+    func explain(_ i: Int, now: Double, delivering: Bool) -> (String, NextStep?) {
         let c = clients[i]
         let name = c.settings.name
         if c.restricted { return ("restricted by \(settings.policySource)", nil) }
-        if !services { return ("Location Services are off", "services on") }
+        if !services { return ("Location Services are off", .servicesOn) }
         switch c.prompt {
         case .permission(let kind, _)?:
-            return ("waiting for the user to answer its \(kind.rawValue) prompt", "answer \(name) allow-while-using")
+            return ("waiting for the user to answer its \(kind.rawValue) prompt", .answerPermission)
         case .share?:
-            return ("waiting for the user to answer its share prompt (the location button's first use)", "answer \(name) allow")
+            return ("waiting for the user to answer its share prompt (the location button's first use)", .answerShare)
         case .alwaysUpgrade?, .fullAccuracy?, nil:
             break
         }
         switch c.grant {
         case .notDetermined:
-            return ("not authorized yet (ask)", "authorize \(name) while-using")
+            return ("not authorized yet (ask)", .authorizeWhileUsing)
         case .denied:
-            return ("the user denied location (never)", "authorize \(name) while-using")
+            return ("the user denied location (never)", .authorizeWhileUsing)
         case .whenInUse where !c.inUse:
-            return ("while-using, and not in use", "session \(name) begin")
+            return ("while-using, and not in use", .beginSession)
         case .always(provisional: true) where !c.inUse:
             if case .alwaysUpgrade? = c.prompt {
-                return ("provisional always, not in use: waiting for the user to answer the upgrade prompt", "answer \(name) change-to-always")
+                return ("provisional always, not in use: waiting for the user to answer the upgrade prompt", .answerUpgrade)
             }
             if c.upgradePromptShown {
                 return (
                     "provisional always: delivers only while in use; the upgrade prompt was already shown and will not come again "
                         + "(`locationctl reset \(name)` shows it again)",
-                    "authorize \(name) always"
+                    .authorizeAlways
                 )
             }
-            return ("provisional always: delivers only while in use", "authorize \(name) always")
+            return ("provisional always: delivers only while in use", .authorizeAlways)
         case .whenInUse, .always:
             break
         }
-        guard c.updating || c.locate != nil else { return ("updates are stopped", "start \(name)") }
+        guard c.updating || c.locate != nil else { return ("updates are stopped", .start) }
         let rate =
             c.deliversFull
             ? "" : "reduced accuracy: a \(Self.metres(c.settings.reducedGrid)) grid at most every \(Self.seconds(c.settings.reducedInterval))"
@@ -82,9 +85,9 @@ extension Engine {
     }
 
     /// Eligible, but nothing delivered within `deliveringWindow`: what the latest fixes ran into.
-    func stoppedReason(_ i: Int, now: Double, rate: String) -> (String, String?) {
+    func stoppedReason(_ i: Int, now: Double, rate: String) -> (String, NextStep?) {
         let c = clients[i]
-        let waiting = c.locate != nil && !c.updating ? "locating (one fix): " : ""
+        let waiting = c.locate != nil && !c.updating ? Self.locatingPrefix : ""
         if source == .endOfFile || pinnedAtEndOfFile(i) {
             // A pinned client's last fix is its receiver's.
             let at = c.settings.receiver.map { receivers.seen[$0]?.lastUsableAt } ?? lastUsableAt
@@ -120,7 +123,7 @@ extension Engine {
             )
         case .reducedRate:
             let next = c.reducedLimit.remaining(now: now, utc: now + wallClockOffset, interval: c.settings.reducedInterval)
-            return (waiting + "\(rate); the next fix in \(TextFormat.duration(next))", "accuracy \(c.settings.name) full")
+            return (waiting + "\(rate); the next fix in \(TextFormat.duration(next))", .fullAccuracy)
         case .distanceFilter:
             let filter = c.settings.distanceFilter.map(Self.metres) ?? "?"
             return (

@@ -8,8 +8,11 @@ extension Engine {
             runPinnedTimers(now: now)
             for i in clients.indices where now >= clients[i].nextDeadline {
                 if let locate = clients[i].locate, now >= locate.deadline {
+                    // Why the last fixes were not delivered, as `status` says it while the locate is pending.
+                    let reason = explain(i, now: now, delivering: false).0
+                    let why = reason.hasPrefix(Self.locatingPrefix) ? String(reason.dropFirst(Self.locatingPrefix.count)) : reason
                     clients[i].locate = nil
-                    let message = "no usable fix arrived within \(Self.seconds(locate.timeout)) of locate"
+                    let message = "no fix was delivered within \(Self.seconds(locate.timeout)) of locate: \(why)"
                     effects.append(.event(.error(client: clients[i].settings.name, code: .locationUnknown, message: message)))
                     useChanged(i, .locateEnded, "\(clients[i].settings.name): locate timed out: \(message)", effects: &effects)
                 }

@@ -40,6 +40,8 @@ public struct ClientStatus: Sendable, Hashable {
     public var updating: Bool
     /// A `locate` is pending.
     public var locatePending: Bool
+    /// While a `locate` is pending: seconds until it gives up (the daemon's monotonic clock).
+    public var locateLeft: Double?
     /// The client's pending prompt, if any.
     public var prompt: Prompt?
     /// Whether the client was delivered a fix within the last `Engine.deliveringWindow` seconds
@@ -49,9 +51,10 @@ public struct ClientStatus: Sendable, Hashable {
     public var eligible: Bool
     /// Why it is or is not delivering, as one sentence.
     public var reason: String
-    /// The one `locationctl` command that would change that (without the `locationctl` word),
-    /// e.g. `authorize logger while-using`; `nil` when delivering or nothing can.
-    public var suggestion: String?
+    /// The next step: the one command that would change that, e.g. `authorize logger
+    /// while-using` (whose it is to send is its `word.side`; `locationctl` renders it for its
+    /// reader); `nil` when delivering or nothing can.
+    public var suggestion: Command?
     /// Time (UTC seconds) of the last fix delivered to this client, if any.
     public var lastDelivered: Double?
     /// Fixes delivered since the daemon started.
@@ -66,9 +69,10 @@ public struct ClientStatus: Sendable, Hashable {
     /// A status from its parts.
     public init(
         authorization: ClientAuthorization, inUse: Bool, updating: Bool, locatePending: Bool, prompt: Prompt?,
-        delivering: Bool, reason: String, suggestion: String?, lastDelivered: Double?, deliveredCount: Int,
-        drops: DropCounters = DropCounters(), lastDeliveredAge: Double? = nil, eligible: Bool? = nil
+        delivering: Bool, reason: String, suggestion: Command?, lastDelivered: Double?, deliveredCount: Int,
+        drops: DropCounters = DropCounters(), lastDeliveredAge: Double? = nil, eligible: Bool? = nil, locateLeft: Double? = nil
     ) {
+        self.locateLeft = locateLeft
         self.eligible = eligible ?? delivering
         self.drops = drops
         self.lastDeliveredAge = lastDeliveredAge

@@ -1,6 +1,7 @@
 extension SavedState {
-    /// What a restart would bring back if it loaded `saved` (the state file as it is on disk;
-    /// `nil`: there is none) instead of this state: one phrase per decision, e.g.
+    /// What a restart would undo if it loaded `saved` (the state file as it is on disk;
+    /// `nil`: there is none) instead of this state: one phrase per decision, the decision
+    /// now and what the restart would bring back instead, e.g.
     /// `logger: never (a restart brings back always)`. Only what a person decided or was asked —
     /// the switch, each stored status, provisional always, Precise Location, the prompts shown
     /// and the location button's consent; the reduced-accuracy clocks change on their own and

@@ -333,7 +333,7 @@ final class EngineOwner {
             _ = sink.send(Array(reply.line().utf8))
             return nil
         }
-        let withheld = disclosure(to: peer).withheldNote(group: config.socketGroup)
+        let withheld = disclosure(to: peer).withheldNote(group: config.socketGroup, watching: client)
         let reply = ControlReply.watching(id: request.id, client: client, withheld: withheld)
         guard sink.send(Array(reply.line().utf8)) else { return nil }
         let snapshot = ControlEvent.snapshot(

@@ -85,7 +85,11 @@ final class ProgramUse: Sendable {
         let allowed = authorization.status == .always || authorization.status == .whileUsing
         guard !allowed, !status.delivering else { return nil }
         var sentence = "locationd: \(client) gets no fixes: \(status.reason)"
-        if let suggestion = status.suggestion { sentence += "; to change that: locationctl \(suggestion)" }
+        if let step = status.suggestion {
+            // A program is not the operator: the user's side is the operator's to send.
+            let who = step.word.side == .user ? "the operator can change that with" : "to change that"
+            sentence += "; \(who): locationctl \(step.words.joined(separator: " "))"
+        }
         return sentence
     }
 }

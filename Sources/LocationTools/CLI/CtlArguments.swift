@@ -122,6 +122,8 @@ struct CommandParser {
     let command: String
     var positionals: [String] = []
     var options: [(name: String, value: String?)] = []
+    /// How many positionals came before a `--` (`session CLIENT -- COMMAND…`); `nil` without one.
+    var dashDashAt: Int?
     let arguments: [String]
 
     init(command: String, arguments: [String]) {
@@ -150,6 +152,7 @@ struct CommandParser {
             }
             if argument == "--" {
                 optionsEnded = true
+                dashDashAt = positionals.count
                 continue
             }
             var name = argument

@@ -4,7 +4,7 @@ extension CtlCommands {
     /// The commands that talk to the daemon: permissions, prompts, the app side, events.
     static let permissions: [CtlCommand] = [
         CtlCommand(
-            name: "status", synopsis: "status [CLIENT] [--sky]",
+            name: CommandWord.status.rawValue, synopsis: "status [CLIENT] [--sky]",
             summary: "what the daemon sees, and why each client is or is not getting locations",
             details: """
                 Shows the source (gpsd link, last fix, its age and accuracy), Location Services,
@@ -30,7 +30,7 @@ extension CtlCommands {
             }
         },
         CtlCommand(
-            name: "services", synopsis: "services on|off",
+            name: CommandWord.services.rawValue, synopsis: "services on|off",
             summary: "switch Location Services for every client",
             details: """
                 With services off every client is effectively 'never'; each client's own setting
@@ -47,7 +47,7 @@ extension CtlCommands {
             }.map { .request(.command(.services(on: $0))) }
         },
         CtlCommand(
-            name: "authorize", synopsis: "authorize CLIENT never|ask|while-using|always",
+            name: CommandWord.authorize.rawValue, synopsis: "authorize CLIENT never|ask|while-using|always",
             summary: "set a client's authorization, as the Settings app does",
             details: """
                 Stores the status and clears the once and provisional flags. 'ask' makes the next
@@ -70,7 +70,7 @@ extension CtlCommands {
             }
         },
         CtlCommand(
-            name: "accuracy", synopsis: "accuracy CLIENT full|reduced",
+            name: CommandWord.accuracy.rawValue, synopsis: "accuracy CLIENT full|reduced",
             summary: "set a client's Precise Location switch",
             details: """
                 'reduced' gives the client an approximate position on a grid of about 2 km, at
@@ -88,7 +88,7 @@ extension CtlCommands {
             }
         },
         CtlCommand(
-            name: "request", synopsis: "request CLIENT while-using|always",
+            name: CommandWord.request.rawValue, synopsis: "request CLIENT while-using|always",
             summary: "ask for authorization, as an app does (opens a prompt)",
             details: """
                 From 'ask' this opens a prompt; answer it with 'locationctl answer'. A permanent
@@ -107,7 +107,7 @@ extension CtlCommands {
             }
         },
         CtlCommand(
-            name: "prompts", synopsis: "prompts",
+            name: CommandWord.prompts.rawValue, synopsis: "prompts",
             summary: "list pending prompts and their possible answers",
             details: """
                 Example:
@@ -119,7 +119,7 @@ extension CtlCommands {
             p.expect([]).map { _ in .request(.prompts) }
         },
         CtlCommand(
-            name: "answer", synopsis: "answer CLIENT ANSWER [--approximate]",
+            name: CommandWord.answer.rawValue, synopsis: "answer CLIENT ANSWER [--approximate]",
             summary: "answer a client's pending prompt, as the user does",
             details: """
                 ANSWER depends on the prompt:
@@ -147,7 +147,7 @@ extension CtlCommands {
             }
         },
         CtlCommand(
-            name: "share", synopsis: "share CLIENT",
+            name: CommandWord.share.rawValue, synopsis: "share CLIENT",
             summary: "the location button: allow once and put the client in use",
             details: """
                 From 'ask' (or a once grant) this gives while-using for this session only and marks
@@ -164,7 +164,7 @@ extension CtlCommands {
             p.expect(["CLIENT"]).flatMap { p.request(.share(client: $0[0])) }
         },
         CtlCommand(
-            name: "reset", synopsis: "reset CLIENT",
+            name: CommandWord.reset.rawValue, synopsis: "reset CLIENT",
             summary: "reset a client's location and privacy settings, as Settings does",
             details: """
                 Puts the client back to its configured first-start status (authorization) and
@@ -181,7 +181,7 @@ extension CtlCommands {
             p.expect(["CLIENT"]).flatMap { p.request(.reset(client: $0[0])) }
         },
         CtlCommand(
-            name: "request-full-accuracy", synopsis: "request-full-accuracy CLIENT KEY",
+            name: CommandWord.requestFullAccuracy.rawValue, synopsis: "request-full-accuracy CLIENT KEY",
             summary: "ask for temporary full accuracy for a purpose (opens a prompt)",
             details: """
                 KEY is a purpose key of the client's config (purpose.KEY = text). The client must
@@ -196,25 +196,42 @@ extension CtlCommands {
             p.expect(["CLIENT", "KEY"]).flatMap { p.request(.requestFullAccuracy(client: $0[0], purpose: $0[1])) }
         },
         CtlCommand(
-            name: "session", synopsis: "session CLIENT begin|end",
-            summary: "mark a client in use (foreground) or not",
+            name: CommandWord.session.rawValue, synopsis: "session CLIENT begin|end | session CLIENT -- COMMAND...",
+            summary: "mark a client in use (foreground) or not; an app holds it while a command runs",
             details: """
                 While-using clients get locations only while in use; an Allow Once grant ends
                 once the client has been out of use for once_grace seconds.
 
+                'session CLIENT -- COMMAND...' begins the session, runs COMMAND, holds the
+                session while it runs (as systemd-inhibit and flock do), ends it and exits
+                with COMMAND's status. This is how a client's app is in use through
+                locationctl: an app's session lasts while the connection that began it
+                lives, so a one-shot 'session CLIENT begin' from an app would hold nothing
+                and is refused, naming this form (and 'watch CLIENT --in-use'). The
+                operator's 'begin' lasts until 'end'.
+
                 Example:
                   locationctl session logger end
+                  locationctl session survey -- gpspipe -w -n 20
                 """,
             arguments: [.init("CLIENT", .client), .init("begin|end", .words(["begin", "end"]))],
             options: []
         ) { p in
-            p.expect(["CLIENT", "begin|end"]).flatMap { args in
+            if let split = p.dashDashAt {
+                let command = Array(p.positionals[split...])
+                guard split == 1, !p.positionals[0].isEmpty else {
+                    return p.fail("session CLIENT -- COMMAND... takes only the client's name before --")
+                }
+                guard !command.isEmpty else { return p.fail("missing COMMAND after --") }
+                return .success(.session(client: p.positionals[0], command: command))
+            }
+            return p.expect(["CLIENT", "begin|end"]).flatMap { args in
                 p.word(args[1], "session", ["begin", "end"]) { $0 == "begin" ? true : $0 == "end" ? false : nil }
                     .flatMap { p.request(.session(client: args[0], inUse: $0)) }
             }
         },
         CtlCommand(
-            name: "start", synopsis: "start CLIENT",
+            name: CommandWord.start.rawValue, synopsis: "start CLIENT",
             summary: "start location updates for a client",
             details: """
                 Example:
@@ -226,7 +243,7 @@ extension CtlCommands {
             p.expect(["CLIENT"]).flatMap { p.request(.start(client: $0[0])) }
         },
         CtlCommand(
-            name: "stop", synopsis: "stop CLIENT",
+            name: CommandWord.stop.rawValue, synopsis: "stop CLIENT",
             summary: "stop location updates for a client",
             details: """
                 Example:
@@ -238,7 +255,7 @@ extension CtlCommands {
             p.expect(["CLIENT"]).flatMap { p.request(.stop(client: $0[0])) }
         },
         CtlCommand(
-            name: "locate", synopsis: "locate CLIENT [--timeout S]",
+            name: CommandWord.locate.rawValue, synopsis: "locate CLIENT [--timeout S]",
             summary: "deliver exactly one location to a client",
             details: """
                 Asks for one location, printed when it is delivered. If none arrives within S
@@ -268,23 +285,33 @@ extension CtlCommands {
             }
         },
         CtlCommand(
-            name: "watch", synopsis: "watch [CLIENT]",
+            name: CommandWord.watch.rawValue, synopsis: "watch [CLIENT] [--in-use]",
             summary: "print events as they happen, one line each",
             details: """
                 Starts with the current state (source, each client's authorization, open prompts),
                 then prints authorization, prompt, location, error and source events until
                 interrupted. With --json, each event is printed as the daemon sent it.
 
+                Options:
+                  --in-use   begin CLIENT's session first and hold it while the watch runs
+                             (how an app is in use and sees its positions; ended when the
+                             watch ends)
+
                 Example:
                   locationctl watch logger
+                  locationctl watch survey --in-use
                 """,
             arguments: [.init("CLIENT", .client)],
-            options: []
+            options: [.init(["--in-use"], help: "hold CLIENT's session while watching")]
         ) { p in
-            p.expect(["CLIENT"], optional: 1).map { .request(.watch(client: $0.first)) }
+            p.expect(["CLIENT"], optional: 1).flatMap { args in
+                guard p.flag("--in-use") else { return .success(.request(.watch(client: args.first))) }
+                guard let client = args.first else { return p.fail("--in-use needs CLIENT: whose session to hold") }
+                return .success(.watchInUse(client: client))
+            }
         },
         CtlCommand(
-            name: "report", synopsis: "report [CLIENT] [--since DURATION]",
+            name: CommandWord.report.rawValue, synopsis: "report [CLIENT] [--since DURATION]",
             summary: "the access report: positions handed to each client",
             details: """
                 Per client: the first and last minute a position was handed out, how many,

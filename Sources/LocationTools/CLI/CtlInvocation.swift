@@ -19,6 +19,10 @@ public struct CtlInvocation: Sendable, Hashable {
         case completionScript(CompletionScript.Shell)
         /// Send one request to the daemon and print the reply (for `watch`, then the events).
         case request(ControlRequest.Operation)
+        /// `session CLIENT -- COMMAND…`: hold the client's session while COMMAND runs.
+        case session(client: String, command: [String])
+        /// `watch CLIENT --in-use`: hold the client's session while the watch runs.
+        case watchInUse(client: String)
         /// `status --sky`: ask for the status and print each receiver's satellites.
         case statusSky(client: String?)
         /// Print (and with `follow`, keep printing) a client's coordinate log.

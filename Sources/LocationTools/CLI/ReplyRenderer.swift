@@ -69,9 +69,10 @@ public enum ReplyRenderer {
             return "An administrator locked this client ([policy] restricted in locationd.conf); only they can change it."
         case CommandError.Code.denied.rawValue:
             if case .command(.share) = operation {
-                return "→ run: locationctl authorize \(client) ask   (or while-using), as the user would in Settings"
+                return "→ run: \(NextStepText.commandLine(.authorize(client: client, status: .ask)))   (or while-using), as the user would in Settings"
             }
-            return "→ run: locationctl authorize \(client) while-using   (or check: locationctl services on)"
+            return "→ run: \(NextStepText.commandLine(.authorize(client: client, status: .whileUsing)))   "
+                + "(or check: \(NextStepText.commandLine(.services(on: true))))"
         case CommandError.Code.noPrompt.rawValue:
             return "See the pending prompts with: locationctl prompts"
         case CommandError.Code.invalidAnswer.rawValue:
@@ -79,7 +80,8 @@ public enum ReplyRenderer {
         case CommandError.Code.unknownPurpose.rawValue:
             return "Use a purpose key from purpose.KEY = … in [client.\(client)] of locationd.conf."
         case CommandError.Code.notInUse.rawValue:
-            return "→ run: locationctl session \(client) begin"
+            return "→ run: \(NextStepText.commandLine(.session(client: client, inUse: true)))   "
+                + "(its app holds it with: \(NextStepText.holdingForms(client)))"
         case ProtocolError.Code.unknownCommand.rawValue, ProtocolError.Code.badRequest.rawValue,
             ProtocolError.Code.invalidArgument.rawValue:
             return "Is locationctl the same version as the daemon? (locationctl --version)"

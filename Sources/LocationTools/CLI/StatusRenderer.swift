@@ -20,11 +20,15 @@ public enum StatusRenderer {
         if let clock = receiverClockLine(report) { lines.append(clock) }
         if let jumps = timeJumpLine(report) { lines.append(jumps) }
         lines.append(contentsOf: receiverLines(status))
-        lines.append("Location Services: " + (status.services ? "on" : "off — no client gets locations (locationctl services on)"))
+        let servicesOn = Command.services(on: true)
+        let switchOn =
+            NextStepText.mayRun(servicesOn, reader: report.reader)
+            ? NextStepText.commandLine(servicesOn) : NextStepText.whoMay(servicesOn) + ": " + NextStepText.commandLine(servicesOn)
+        lines.append("Location Services: " + (status.services ? "on" : "off — no client gets locations (\(switchOn))"))
         if status.clients.isEmpty { lines.append("No clients are configured.") }
         for client in status.clients {
             lines.append("")
-            lines.append(contentsOf: clientLines(client, now: report.time))
+            lines.append(contentsOf: clientLines(client, now: report.time, reader: report.reader))
             for broker in report.brokers where broker.client == client.authorization.client {
                 lines.append(contentsOf: brokerLines(broker, now: report.time))
             }
@@ -38,7 +42,7 @@ public enum StatusRenderer {
         let prompts = status.clients.compactMap(\.prompt)
         if !prompts.isEmpty {
             lines.append("")
-            for prompt in prompts { lines.append(contentsOf: promptLines(prompt)) }
+            for prompt in prompts { lines.append(contentsOf: promptLines(prompt, reader: report.reader)) }
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -92,7 +96,9 @@ public enum StatusRenderer {
     }
 
     /// The lines of one client.
-    public static func clientLines(_ client: ClientStatus, now: Double?) -> [String] {
+    /// `reader` (who the daemon wrote the status for) decides whether the next step is put as a
+    /// command to run or as one to ask the operator (or the client's app) for.
+    public static func clientLines(_ client: ClientStatus, now: Double?, reader: ControlRole? = nil) -> [String] {
         let a = client.authorization
         var lines = ["\(a.client): \(TextFormat.authorization(a))"]
         var activity = [client.inUse ? "in use" : "not in use", client.updating ? "updating" : "not updating"]
@@ -123,9 +129,7 @@ public enum StatusRenderer {
             if unlogged > 0 { parts.append("not logged \(unlogged) (the log could not be written)") }
             lines.append("  not delivered: " + parts.joined(separator: ", "))
         }
-        if let suggestion = client.suggestion, !suggestion.isEmpty {
-            lines.append("  → run: locationctl \(suggestion)")
-        }
+        if let step = client.suggestion { lines.append("  " + NextStepText.line(step, reader: reader)) }
         if client.prompt != nil { lines.append("  ! a prompt is waiting for an answer (below)") }
         return lines
     }
@@ -153,16 +157,21 @@ public enum StatusRenderer {
     }
 
     /// A pending prompt, standing out, with every answer as a command.
-    public static func promptLines(_ prompt: Prompt) -> [String] {
+    /// Answering is the user's side: a reader who is not the operator is told whom to ask.
+    public static func promptLines(_ prompt: Prompt, reader: ControlRole? = nil) -> [String] {
         var lines = ["PROMPT  \(prompt.client) asks for \(TextFormat.promptKind(prompt.kind))"]
         if !prompt.text.isEmpty { lines.append("        \"\(prompt.text)\"") }
-        lines.append("  answer: \(TextFormat.answers(prompt))")
+        if reader?.isOperator == false {
+            lines.append("  the operator (root or the socket group) answers it: \(TextFormat.answers(prompt))")
+        } else {
+            lines.append("  answer: \(TextFormat.answers(prompt))")
+        }
         return lines
     }
 
     /// `locationctl prompts`: every pending prompt, or a line saying there are none.
     public static func renderPrompts(_ prompts: [Prompt]) -> String {
         guard !prompts.isEmpty else { return "No prompts are waiting.\n" }
-        return prompts.flatMap(promptLines).joined(separator: "\n") + "\n"
+        return prompts.flatMap { promptLines($0) }.joined(separator: "\n") + "\n"
     }
 }

@@ -34,7 +34,7 @@ import TestSupport
             unsaved: ["logger: never (a restart brings back always)"])
         let warning = try #require(failing.warning)
         #expect(
-            warning == "not saved: create …: Read-only file system; a restart now would bring back: "
+            warning == "not saved: create …: Read-only file system; a restart now would undo: "
                 + "logger: never (a restart brings back always); the daemon saves it as soon as "
                 + "/var/lib/locationd/state.json can be written again")
         #expect(failing.failureLine?.hasPrefix("cannot save the state to /var/lib/locationd/state.json since 2026-03-14 ") == true)

@@ -145,7 +145,8 @@ import Testing
         _ = engine.feed(E.fix(0))
         let clients = engine.status(now: E.t0 + 2).clients
         #expect(clients.map(\.suggestion) == [
-            "authorize ask while-using", "authorize never while-using", "session bg begin", "start stopped", nil,
+            .authorize(client: "ask", status: .whileUsing), .authorize(client: "never", status: .whileUsing),
+            .session(client: "bg", inUse: true), .start(client: "stopped"), nil,
         ])
         #expect(clients.map(\.delivering) == [false, false, false, false, true])
         #expect(clients[4].deliveredCount == 1)
@@ -153,6 +154,6 @@ import Testing
         let status = engine.status(now: E.t0 + 2)
         #expect(status.lastFixAge == 2)
         _ = engine.run(.services(on: false), at: 3)
-        #expect(engine.status(now: E.t0 + 3).clients.allSatisfy { $0.suggestion == "services on" })
+        #expect(engine.status(now: E.t0 + 3).clients.allSatisfy { $0.suggestion == .services(on: true) })
     }
 }

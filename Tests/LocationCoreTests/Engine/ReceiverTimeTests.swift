@@ -217,7 +217,7 @@ import Testing
         #expect(c.suggestion == nil)
         _ = engine.run(.services(on: false), at: 14)
         let off = engine.status(now: E.t0 + 14).clients[0]
-        #expect(off.suggestion == "services on")
+        #expect(off.suggestion == .services(on: true))
     }
 
     @Test func statusOfAReducedClientWaitingForItsInterval() {
@@ -227,7 +227,7 @@ import Testing
         let c = engine.status(now: E.t0 + 60).clients[0]
         #expect(!c.delivering)
         #expect(c.reason == "reduced accuracy: a 2000 m grid at most every 900 s; the next fix in 14 min")
-        #expect(c.suggestion == "accuracy app full")
+        #expect(c.suggestion == .accuracy(client: "app", full: true))
     }
 
     @Test func aHeldBackUpgradePromptSaysItWillNotComeAgain() throws {
@@ -244,7 +244,7 @@ import Testing
         #expect(c.authorization.provisional)
         #expect(c.reason.contains("the upgrade prompt was already shown and will not come again"))
         #expect(c.reason.hasSuffix("(`locationctl reset app` shows it again)"), "how to reset it: \(c.reason)")
-        #expect(c.suggestion == "authorize app always")
+        #expect(c.suggestion == .authorize(client: "app", status: .always))
         #expect(c.drops[.notInUse] == 1)
     }
 }

@@ -45,14 +45,14 @@ final class FakeControlHandler: ControlHandler {
 
     init(
         clients: [String] = ["logger", "survey"], logDirectory: String = "/var/log/locationd", jitter: Double = 0,
-        locateResult: @escaping @Sendable (String) -> LogRecord? = { _ in nil }
+        locateResult: @escaping @Sendable (String) -> LogRecord? = { _ in nil }, authorization: AuthorizationStatus = .ask
     ) {
         self.clients = clients
         self.logDirectory = logDirectory
         self.jitter = jitter
         self.locateResult = locateResult
         state.withLock { state in
-            for client in clients { state.stored[client] = .ask }
+            for client in clients { state.stored[client] = authorization }
         }
     }
 
@@ -160,7 +160,7 @@ final class FakeControlHandler: ControlHandler {
             return ClientStatus(
                 authorization: authorization, inUse: true, updating: true, locatePending: false, prompt: nil,
                 delivering: delivering, reason: delivering ? "\(client) is authorized." : "\(client) is set to \(authorization.status.rawValue).",
-                suggestion: delivering ? nil : "authorize \(client) while-using", lastDelivered: nil, deliveredCount: 0)
+                suggestion: delivering ? nil : .authorize(client: client, status: .whileUsing), lastDelivered: nil, deliveredCount: 0)
         }
         let services = state.withLock { $0.services }
         return EngineStatus(services: services, source: .fix, lastFix: nil, lastFixAge: nil, clients: clientStatuses)

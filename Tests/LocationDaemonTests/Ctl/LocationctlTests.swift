@@ -11,8 +11,10 @@ import TestSupport
 /// (with a fake daemon core behind it) and real files.
 @Suite(.enabled(if: Locationctl.isBuilt, "build locationctl first: swift build --build-tests"))
 struct LocationctlTests {
-    static func fixture(locate: @escaping @Sendable (String) -> LogRecord? = { _ in nil }) throws -> ServerFixture {
-        try ServerFixture("ctl", handler: { FakeControlHandler(logDirectory: $0, locateResult: locate) })
+    static func fixture(
+        locate: @escaping @Sendable (String) -> LogRecord? = { _ in nil }, authorization: AuthorizationStatus = .ask
+    ) throws -> ServerFixture {
+        try ServerFixture("ctl", handler: { FakeControlHandler(logDirectory: $0, locateResult: locate, authorization: authorization) })
     }
 
     @Test func statusIsWrittenForAPerson() async throws {
@@ -142,23 +144,34 @@ struct LocationctlTests {
     }
 
     @Test func locatePrintsTheDeliveredLocation() async throws {
-        let fixture = try Self.fixture(locate: { client in ControlServerWatchTests.event(7, client: client).locationRecord })
+        let fixture = try Self.fixture(
+            locate: { client in ControlServerWatchTests.event(7, client: client).locationRecord }, authorization: .whileUsing)
         let (status, output, errors) = try await Locationctl.run(
             ["--socket", fixture.path, "locate", "logger", "--timeout", "5"], in: fixture.directory)
         #expect(status == 0, "\(errors)")
         // watch's line: the time it came (the system clock's), then the fix's own time labelled.
         #expect(output.hasSuffix(" logger location 52.3765432,4.8954391 ±4.8 m alt 3.5 m full (fix time 2026-03-14 12:00:07 UTC)\n"), "\(output)")
         #expect(output.split(separator: "\n").count == 1)
-        #expect(fixture.handler.requests.map(\.operation.name) == ["watch", "locate"])
+        // The status asked first says whether a position can come at all.
+        let names = fixture.handler.requests.map(\.operation.name)
+        #expect(names.filter { $0 != "status" } == ["watch", "locate"] && names.firstIndex(of: "status") == 1, "\(names)")
     }
 
     @Test func locateReportsLocationUnknown() async throws {
-        let fixture = try Self.fixture()
+        let fixture = try Self.fixture(authorization: .whileUsing)
         let (status, output, errors) = try await Locationctl.run(
             ["--socket", fixture.path, "locate", "logger"], in: fixture.directory)
         #expect(status == 1)
         #expect(output.isEmpty)
         #expect(errors.contains("logger: location-unknown: no fix within the timeout"))
+    }
+
+    @Test func locateSaysAtOnceWhyNoPositionCanCome() async throws {
+        let fixture = try Self.fixture()
+        let (status, output, errors) = try await Locationctl.run(["--socket", fixture.path, "locate", "logger"], in: fixture.directory)
+        #expect(status == 1 && output.isEmpty)
+        #expect(errors == "locationctl: no location can come to logger: logger is set to ask.\n→ run: locationctl authorize logger while-using\n")
+        #expect(!fixture.handler.requests.map(\.operation.name).contains("locate"), "nothing is asked that cannot come")
     }
 
     @Test func tailFindsTheClientsLogThroughTheDaemon() async throws {

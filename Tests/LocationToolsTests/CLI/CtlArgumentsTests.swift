@@ -153,7 +153,7 @@ import Testing
         (["locate", "logger", "--timeout", "0"], "above 0", "locate"),
         (["locate", "logger", "--timout", "3"], "did you mean \"--timeout\"", "locate"),
         (["prompts", "now"], "unexpected argument \"now\"", "prompts"),
-        (["watch", "-f"], "watch takes no option -f", "watch"),
+        (["watch", "-f"], "unknown option -f for watch", "watch"),
         (["tail", "-n", "many"], "-n must be a whole number", "tail"),
         (["tail", "-n", "-3"], "-n must be a whole number", "tail"),
         (["tail", "--folow"], "did you mean \"--follow\"", "tail"),

@@ -98,7 +98,7 @@ import TestSupport
         (Samples.events[9], "12:00:03 logger stop: logger stopped updating; its pending locate is cancelled"),
         (Samples.events[10],
          "12:00:03 state not saved: cannot save the state to /s/state.json since 2026-03-14 12:00:03 UTC: EROFS; "
-            + "a restart now would bring back: x"),
+            + "a restart now would undo: x"),
     ])
     func rendersOneReadableLinePerEvent(event: ControlEvent, expected: String) {
         #expect(EventRenderer.render(event) == expected)

@@ -37,6 +37,19 @@ import TestSupport
             "location events go only to root; ") == true)
     }
 
+    @Test func anAppIsToldWhatItGetsNotThatItIsRefused() throws {
+        let app = Disclosure(tier: .unprivileged, services: true, apps: ["survey"])
+        #expect(app.withheldNote(group: "locationd", watching: "survey") == nil, "nothing is withheld from its own client's watch")
+        let note = try #require(app.withheldNote(group: "locationd"))
+        #expect(!note.message.contains("which you are"), "\(note.message)")
+        #expect(
+            note.message.hasPrefix(
+                "other clients' location events go only to root and members of the socket group locationd; survey's come to you, its app; "),
+            "\(note.message)")
+        // Someone else watching survey is still refused its positions.
+        #expect(Disclosure(tier: .unprivileged, services: true).withheldNote(group: nil, watching: "survey") != nil)
+    }
+
     @Test func aPrivilegedWatcherGetsNoNote() {
         #expect(Disclosure(tier: .privileged, services: true).withheldNote(group: "locationd") == nil)
         #expect(Disclosure(tier: .privileged, services: false).withheldNote(group: nil) == nil)
