@@ -49,8 +49,6 @@ public final class DaemonCore: ControlHandler, Sendable {
     /// The sources' counts, for `status` (filled by each `SourceService`).
     public let sourceBoard: SourceBoard
     let owner: Mutex<EngineOwner>
-    /// The access report's counts (`state_dir/report.jsonl`), shared by every sink.
-    let accessLedger: AccessLedger
     private let lostAtStop = Mutex<[String]?>(nil)
 
     /// Loads the state (setting a corrupt file aside), makes the engine and
@@ -66,7 +64,6 @@ public final class DaemonCore: ControlHandler, Sendable {
         let source = SourceBoard()
         sourceBoard = source
         let ledger = AccessLedger(directory: config.stateDirectory, days: config.reportDays, now: clock.wall())
-        accessLedger = ledger
         // The output faces after the logs and the watchers, in the order `status` lists their
         // sections (`OutputFace`: a new face is added here).
         let faces: [any OutputFace] = [brokers, programSinks]
