@@ -51,6 +51,10 @@ public final class DaemonCore: ControlHandler, Sendable {
     let owner: Mutex<EngineOwner>
     /// The access report's counts (`state_dir/report.jsonl`), shared by every sink.
     let accessLedger: AccessLedger
+    /// Where deliveries meet the GeoClue face, once attached (issue #38, DaemonCore+GeoClue.swift).
+    let geoclueMailbox = GeoClueMailbox()
+    /// The GeoClue face's apps laid over every configuration the core takes (DaemonCore+GeoClue.swift).
+    let geoclueOverlay = Mutex<GeoClueOverlay?>(nil)
     private let lostAtStop = Mutex<[String]?>(nil)
 
     /// Loads the state (setting a corrupt file aside), makes the engine and
@@ -129,7 +133,12 @@ public final class DaemonCore: ControlHandler, Sendable {
     /// say a restart is needed.
     @discardableResult
     public func reload(_ newConfig: DaemonConfig) -> [String] {
-        owner.withLock { $0.reload(newConfig) }
+        // With the GeoClue face, its apps and requests are laid over the file's (issue #38).
+        geoclueOverlay.withLock { overlay in
+            overlay?.file = newConfig
+            let effective = overlay?.apps.overlay(newConfig) ?? newConfig
+            return owner.withLock { $0.reload(effective) }
+        }
     }
 
     /// Shutdown: writes and syncs every log, saves the state, closes the logs.

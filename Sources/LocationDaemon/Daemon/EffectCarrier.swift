@@ -48,6 +48,8 @@ public final class EffectCarrier {
 
     /// The clients' program servers, when any serve (the daemon's; a replay has none).
     public var programs: ProgramSinks?
+    /// The GeoClue face's mailbox, when it serves (issue #38; the daemon's, a replay has none).
+    var geoclue: GeoClueMailbox?
     /// Where positions handed to the logs are counted (the access report; the daemon's, not a replay's).
     var report: AccessLedger?
     /// The `eventTime` of the carry in progress.
@@ -124,10 +126,12 @@ public final class EffectCarrier {
             }
         }
         let programs = programs?.isWatching == true ? programs : nil
-        guard programs != nil || collectsLocations else { return }
+        let geoclue = geoclue?.isWatching == true ? geoclue : nil
+        guard programs != nil || geoclue != nil || collectsLocations else { return }
         for item in run {
             guard case .deliver(let item) = item else { continue }
             let delivery = list.delivery(item)
+            geoclue?.deliver(delivery)
             guard let record = LogRecord(delivery: delivery) else { continue }
             programs?.deliver(delivery)
             if collectsLocations { pending.append(ControlEvent(location: record)) }
@@ -151,6 +155,7 @@ public final class EffectCarrier {
         case .authorization(let authorization):
             counted.authorizationChanges += 1
             programs?.grantChanged(authorization.client)
+            geoclue?.grantChanged(authorization.client)
             Diagnostics.clients.notice("\(authorization.client) is now \(authorization.statusDescription), \(authorization.accuracy) accuracy")
         case .prompt(let prompt, let open):
             if open {
@@ -166,6 +171,7 @@ public final class EffectCarrier {
             Diagnostics.clients.log(code == .denied ? .notice : .info, "\(client): \(code.rawValue): \(message)")
         case .source(let state):
             Diagnostics.source.info(state.rawValue)
+            geoclue?.sourceChanged(state)
         case .timeJump(let jump):
             Diagnostics.source.warning(jump.sentence)
         case .use(let change):

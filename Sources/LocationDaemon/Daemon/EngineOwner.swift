@@ -89,6 +89,11 @@ final class EngineOwner {
         _ = state.takeChange()
     }
 
+    /// Hands deliveries, grant and source changes to the GeoClue face (issue #38).
+    func attach(_ geoclue: GeoClueMailbox) {
+        carrier.geoclue = geoclue
+    }
+
     // MARK: - Inputs
 
     /// One event of source `index` (config order).

@@ -1,0 +1,102 @@
+import LocationCore
+import Synchronization
+
+/// Where the engine's deliveries meet the GeoClue face (docs/geoclue.md): the
+/// engine's one owner hands every delivery of a client that some bus peer has
+/// started here (from `EffectCarrier.deliver`, the single fan-out point), with
+/// grant and source changes, and the face's bus thread takes them. Handing over
+/// only queues, under a lock held for an append: the bus never delays the log.
+final class GeoClueMailbox: Sendable {
+    /// Deliveries queued for the bus thread at most; more are dropped (counted in `dropped`).
+    static let maximumPending = 4096
+
+    private struct State {
+        var watched: Set<String> = []
+        var pending: [Delivery] = []
+        var regranted: Set<String> = []
+        var source: SourceState?
+        var dropped = 0
+        var waker: Wakeup?
+    }
+
+    /// What the bus thread takes at once.
+    struct Taken {
+        /// Deliveries, in delivery order.
+        var deliveries: [Delivery]
+        /// Clients whose authorization changed.
+        var regranted: Set<String>
+        /// The source's state, when it changed.
+        var source: SourceState?
+    }
+
+    private let state = Mutex(State())
+
+    /// Whether any client is started on the bus: the carrier hands deliveries over only then.
+    var isWatching: Bool { state.withLock { !$0.watched.isEmpty } }
+
+    /// Queues a delivery of a started client (the engine's owner, under its lock).
+    func deliver(_ delivery: Delivery) {
+        let waker = state.withLock { state -> Wakeup? in
+            guard state.watched.contains(delivery.client) else { return nil }
+            guard state.pending.count < Self.maximumPending else {
+                state.dropped += 1
+                return nil
+            }
+            state.pending.append(delivery)
+            return state.waker
+        }
+        waker?.signal()
+    }
+
+    /// `client`'s authorization changed: the face looks whether its apps may still be served.
+    func grantChanged(_ client: String) {
+        let waker = state.withLock { state -> Wakeup? in
+            guard state.watched.contains(client) else { return nil }
+            state.regranted.insert(client)
+            return state.waker
+        }
+        waker?.signal()
+    }
+
+    /// The source's state changed (the Manager's `AvailableAccuracyLevel` follows it).
+    func sourceChanged(_ source: SourceState) {
+        let waker = state.withLock { state -> Wakeup? in
+            state.source = source
+            return state.waker
+        }
+        waker?.signal()
+    }
+
+    /// The bus thread's waker (`nil`: none, after it stopped).
+    func attach(_ waker: Wakeup?) {
+        state.withLock { $0.waker = waker }
+    }
+
+    /// Whether `client`'s deliveries are queued (some bus peer started it).
+    func setWatched(_ client: String, _ watched: Bool) {
+        state.withLock { state in
+            if watched {
+                state.watched.insert(client)
+            } else {
+                state.watched.remove(client)
+                state.pending.removeAll { $0.client == client }
+                state.regranted.remove(client)
+            }
+        }
+    }
+
+    /// Everything queued since the last call.
+    func take() -> Taken {
+        state.withLock { state in
+            defer {
+                state.pending.removeAll(keepingCapacity: true)
+                state.regranted.removeAll()
+                state.source = nil
+            }
+            return Taken(deliveries: state.pending, regranted: state.regranted, source: state.source)
+        }
+    }
+
+    /// Deliveries that found the queue full, since the start.
+    var dropped: Int { state.withLock { $0.dropped } }
+}
