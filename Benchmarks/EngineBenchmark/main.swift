@@ -1,5 +1,5 @@
 // Engine decisions per second: one decision is one (fix, client) pair through
-// SPEC §3.4's steps. Run in release: swift run -c release EngineBenchmark
+// the delivery steps of docs/authorization.md §4. Run in release: swift run -c release EngineBenchmark
 import Glibc
 import LocationCore
 

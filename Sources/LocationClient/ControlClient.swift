@@ -142,16 +142,6 @@ public final class ControlClient {
         return lines
     }
 
-    /// The next line decoded as a reply or an event; `nil` at end of stream.
-    public func readMessage(timeout: Double?) throws(ControlClientError) -> ServerMessage? {
-        guard let line = try readLine(timeout: timeout) else { return nil }
-        do {
-            return try ServerMessage.decode(line)
-        } catch {
-            throw .unreadable(error)
-        }
-    }
-
     /// Sends `operation` and reads its reply: the line and the decoded reply.
     public func request(
         _ operation: ControlRequest.Operation, id: JSONValue? = nil, timeout: Double? = 10

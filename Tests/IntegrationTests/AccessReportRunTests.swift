@@ -34,7 +34,7 @@ struct AccessReportRunTests {
     static func countOnDisk(_ sandbox: DaemonSandbox) -> Int {
         let bytes = (try? FileIO.read(sandbox.file("state/report.jsonl"))) ?? []
         return bytes.split(separator: 0x0A).compactMap { AccessCount(line: $0) }
-            .filter { $0.client == "logger" && $0.sink == "log" }.reduce(0) { $0 + $1.count }
+            .filter { $0.client == "logger" && $0.sink == .log }.reduce(0) { $0 + $1.count }
     }
 
     @Test func theReportCountsTheLogsRecordsAcrossARestartAndSIGKILL() async throws {

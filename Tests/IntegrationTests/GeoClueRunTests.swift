@@ -39,6 +39,12 @@ struct GeoClueRunTests {
             #expect(location.longitude == "11.522067", "\(location)")
             #expect(location.text.contains("Altitude:    545.400000 meters"), "\(location.text)")
         }
+        // status names the app, its uid and the peer holding it now.
+        let status = try await bed.plane.reply(["status"])
+        let entry = status.reply?["geoclue"]?["clients"]?[Self.rootApp]
+        #expect(status.reply?["geoclue"]?["connected"] == .bool(true), "\(String(describing: status.reply))")
+        #expect(entry?["desktopId"] == .string("geoclue-where-am-i") && entry?["uid"] == .number(0), "\(String(describing: entry))")
+        #expect(entry?["held"] == .bool(true) && entry?["peers"]?.arrayValue?.first?["pid"] == .number(Double(app.pid)), "\(String(describing: entry))")
         // The report counts what went over the bus, under its sink and peer.
         let report = try await bed.plane.reply(["report"])
         let client = report.reply?["clients"]?.arrayValue?.first { $0["client"] == .string(Self.rootApp) }
@@ -48,8 +54,10 @@ struct GeoClueRunTests {
         app.signal(SIGTERM)
         #expect(await app.wait(timeout: 30))
         let ended = await bed.eventually { try await bed.plane.status(of: Self.rootApp).inUse == false }
-        let status = try await bed.plane.status(of: Self.rootApp)
-        #expect(ended && !status.updating, "\(status)")
+        let after = try await bed.plane.status(of: Self.rootApp)
+        #expect(ended && !after.updating, "\(after)")
+        let released = try await bed.plane.reply(["status"])
+        #expect(released.reply?["geoclue"]?["clients"]?[Self.rootApp]?["held"] == .bool(false), "\(String(describing: released.reply))")
     }
 
     @Test func aCityLevelAppGetsTheReducedPositionAndNoAltitude() async throws {

@@ -91,7 +91,9 @@ struct StatusRunTests {
         #expect(text.contains("receiver clock: ") && text.contains("the system clock"), "\(text)")
 
         // Someone outside the socket group (where the test may switch users): the sky and the clock, no position.
-        guard getuid() == 0, ExternalTool.isAvailable("setpriv") else { return }
+        guard getuid() == 0, ExternalTool.isAvailable("setpriv") else {
+            try Test.cancel("the half read by someone outside the socket group needs root and setpriv (util-linux)")
+        }
         chmod(sandbox.path, 0o755)
         chmod(sandbox.file("run"), 0o755)
         chmod(sandbox.socketPath, 0o666)

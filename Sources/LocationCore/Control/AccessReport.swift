@@ -24,8 +24,8 @@ public struct AccessCount: Sendable, Hashable {
     public var minute: Int64
     /// The client.
     public var client: String
-    /// `log`, `gpsd_socket`, `gpsd_port`, `nmea_socket`, `watch`.
-    public var sink: String
+    /// The face it went through: `log`, `gpsd_socket`, `gpsd_port`, `nmea_socket`, `watch`, `mqtt`, … (`ReportSink`).
+    public var sink: ReportSink
     /// The accuracy delivered.
     public var accuracy: DeliveredAccuracy
     /// The peer, for a socket.
@@ -34,7 +34,7 @@ public struct AccessCount: Sendable, Hashable {
     public var count: Int
 
     /// A count from its parts.
-    public init(minute: Int64, client: String, sink: String, accuracy: DeliveredAccuracy, peer: AccessPeer?, count: Int) {
+    public init(minute: Int64, client: String, sink: ReportSink, accuracy: DeliveredAccuracy, peer: AccessPeer?, count: Int) {
         self.minute = minute
         self.client = client
         self.sink = sink
@@ -46,7 +46,7 @@ public struct AccessCount: Sendable, Hashable {
     /// The line, ending in `\n`.
     public var line: String {
         var members: [(String, JSONValue)] = [
-            ("m", .number(Double(minute))), ("c", .string(client)), ("s", .string(sink)),
+            ("m", .number(Double(minute))), ("c", .string(client)), ("s", .string(sink.rawValue)),
             ("a", .string(accuracy.rawValue)), ("n", .number(Double(count))),
         ]
         if let uid = peer?.uid { members.append(("u", .number(Double(uid)))) }
@@ -66,7 +66,7 @@ public struct AccessCount: Sendable, Hashable {
         let unit = value["unit"]?.stringValue
         let name = value["p"]?.stringValue
         let peer = uid == nil && unit == nil && name == nil ? nil : AccessPeer(uid: uid, unit: unit, name: name)
-        self.init(minute: Int64(minute), client: client, sink: sink, accuracy: accuracy, peer: peer, count: Int(count))
+        self.init(minute: Int64(minute), client: client, sink: ReportSink(rawValue: sink), accuracy: accuracy, peer: peer, count: Int(count))
     }
 }
 
@@ -107,13 +107,13 @@ public struct AccessReport: Sendable {
             client.first = min(client.first, start)
             client.last = max(client.last, start)
             client.count += count.count
-            client.sinks[count.sink, default: 0] += count.count
+            client.sinks[count.sink.rawValue, default: 0] += count.count
             if count.accuracy == .full { client.full += count.count } else { client.reduced += count.count }
             if let peer = count.peer {
-                if let index = client.peers.firstIndex(where: { $0.peer == peer && $0.sink == count.sink }) {
+                if let index = client.peers.firstIndex(where: { $0.peer == peer && $0.sink == count.sink.rawValue }) {
                     client.peers[index].count += count.count
                 } else {
-                    client.peers.append((peer, count.sink, count.count))
+                    client.peers.append((peer, count.sink.rawValue, count.count))
                 }
             }
             byClient[count.client] = client

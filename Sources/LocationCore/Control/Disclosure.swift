@@ -57,14 +57,13 @@ public struct Disclosure: Sendable, Hashable {
         status.receivers = full.receivers
         status.lastTimeJump = full.lastTimeJump
         status.lastTimeJumpAge = full.lastTimeJumpAge
-        // No coordinate in any of these (BrokerStatus, ProgramCounts, ConnectedProgram, SourceOutage, SourceCounts, StateSaveStatus,
-        // SourceStatus hold none).
-        let programs = tier == .privileged ? report.programs : report.programs.map(Self.anonymous)
+        // No coordinate in any of these (SourceOutage, SourceCounts, StateSaveStatus, SourceStatus hold none);
+        // each output face's section says itself what it shows (`StatusSection.seen(through:)`).
         return StatusReport(
-            status: status, time: report.time, sourceName: report.sourceName, brokers: report.brokers,
-            programs: programs, programCounts: report.programCounts, sourceOutage: report.sourceOutage,
+            status: status, time: report.time, sourceName: report.sourceName, sourceOutage: report.sourceOutage,
             sourceCounts: report.sourceCounts, stateSave: report.stateSave, sources: report.sources,
-            skies: report.skies.map { SkyReport(view: Self.quality(of: $0.view), age: $0.age) })
+            skies: report.skies.map { SkyReport(view: Self.quality(of: $0.view), age: $0.age) },
+            sections: report.sections.seen(through: self))
     }
 
     /// A connected program without who runs it: its client, socket, watching and count.

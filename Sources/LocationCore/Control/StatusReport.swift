@@ -8,12 +8,23 @@ public struct StatusReport: Sendable, Hashable {
     public var time: Double?
     /// The source as people name it, e.g. `gpsd 127.0.0.1:2947` or `nmea /dev/ttyACM0`.
     public var sourceName: String?
-    /// The programs connected to the clients' program sockets now.
-    public var programs: [ConnectedProgram] = []
+    /// The output faces' sections (`StatusSection`), written after everything else, in the faces' order.
+    public var sections = StatusSections()
+    /// The programs connected to the clients' program sockets now (`ProgramsSection`).
+    public var programs: [ConnectedProgram] {
+        get { sections[ProgramsSection.self]?.programs ?? [] }
+        set { sections[ProgramsSection.self, default: ProgramsSection()].programs = newValue }
+    }
     /// Per client, what its program sockets turned away since the start (only clients with any).
-    public var programCounts: [String: ProgramCounts] = [:]
-    /// Each publishing client's MQTT connection, in config order (empty: no client publishes).
-    public var brokers: [BrokerStatus] = []
+    public var programCounts: [String: ProgramCounts] {
+        get { sections[ProgramsSection.self]?.counts ?? [:] }
+        set { sections[ProgramsSection.self, default: ProgramsSection()].counts = newValue }
+    }
+    /// Each publishing client's MQTT connection, in config order (empty: no client publishes; `MQTTSection`).
+    public var brokers: [BrokerStatus] {
+        get { sections[MQTTSection.self]?.brokers ?? [] }
+        set { sections[MQTTSection.self, default: MQTTSection()].brokers = newValue }
+    }
     /// Each receiver's latest sky view (satellites used and seen, DOPs, and for a reader who may
     /// see positions the satellites), by device name.
     public var skies: [SkyReport] = []
@@ -31,13 +42,13 @@ public struct StatusReport: Sendable, Hashable {
     /// `sourceCounts` above are the first source's, and `status.source` all of theirs combined.
     public var sources: [SourceStatus] = []
 
-    /// A report from its parts.
+    /// A report from its parts; `sections`, when given, stands for `brokers`, `programs` and `programCounts`.
     public init(
         status: EngineStatus, time: Double? = nil, sourceName: String? = nil, brokers: [BrokerStatus] = [],
         sky: SkyView? = nil, skyAge: Double? = nil, programs: [ConnectedProgram] = [],
         programCounts: [String: ProgramCounts] = [:], sourceOutage: SourceOutage? = nil,
         sourceCounts: SourceCounts? = nil, stateSave: StateSaveStatus? = nil, sources: [SourceStatus] = [],
-        skies: [SkyReport] = []
+        skies: [SkyReport] = [], sections: StatusSections? = nil
     ) {
         self.stateSave = stateSave
         self.sources = sources
@@ -46,10 +57,10 @@ public struct StatusReport: Sendable, Hashable {
         self.status = status
         self.time = time
         self.sourceName = sourceName
-        self.brokers = brokers
         self.skies = skies.isEmpty ? sky.map { [SkyReport(view: $0, age: skyAge)] } ?? [] : skies
-        self.programs = programs
-        self.programCounts = programCounts
+        self.sections = sections ?? StatusSections([
+            MQTTSection(brokers: brokers), ProgramsSection(programs: programs, counts: programCounts),
+        ])
     }
 
     /// The sky view that arrived last (the smallest age; the first when none has one).
@@ -71,9 +82,7 @@ public struct StatusReport: Sendable, Hashable {
         guard let match = status.clients.first(where: { $0.authorization.client == client }) else { return nil }
         var copy = self
         copy.status.clients = [match]
-        copy.brokers = brokers.filter { $0.client == client }
-        copy.programs = programs.filter { $0.client == client }
-        copy.programCounts = programCounts.filter { $0.key == client }
+        copy.sections = sections.only(client: client)
         return copy
     }
 
@@ -95,11 +104,7 @@ public struct StatusReport: Sendable, Hashable {
             members.append(("sky", SkyReport(view: freshest.view.counts, age: freshest.age).json))
             members.append(("skies", .array(skies.map(\.json))))
         }
-        if !brokers.isEmpty { members.append(("brokers", .array(brokers.map(\.json)))) }
-        if !programs.isEmpty { members.append(("programs", .array(programs.map(\.json)))) }
-        if !programCounts.isEmpty {
-            members.append(("programCounts", .object(programCounts.keys.sorted().map { ($0, programCounts[$0]?.json ?? .null) })))
-        }
+        members.append(contentsOf: sections.jsonMembers)
         return .object(members)
     }
 
@@ -122,11 +127,7 @@ public struct StatusReport: Sendable, Hashable {
         } else if let view = value["sky"], view != .null {
             skies = [try SkyReport(json: view)]
         }
-        if let list = value["brokers"]?.arrayValue {
-            for item in list { brokers.append(try BrokerStatus(json: item)) }
-        }
-        for item in value["programs"]?.arrayValue ?? [] { programs.append(try ConnectedProgram(json: item)) }
-        for (client, counts) in value["programCounts"]?.objectValue ?? [] { programCounts[client] = try ProgramCounts(json: counts) }
+        sections = try StatusSections(json: value)
     }
 }
 

@@ -11,12 +11,9 @@ struct GeoClueOverlay: Sendable {
 
 extension DaemonCore {
     /// From now on, every configuration the core takes has `apps` laid over it (the core was made
-    /// with `apps.overlay(file)`), and deliveries, grant and source changes reach the face's mailbox.
+    /// with `apps.overlay(file)`).
     func attachGeoClue(_ apps: GeoClueApps, file: DaemonConfig) {
-        geoclueOverlay.withLock { overlay in
-            overlay = GeoClueOverlay(file: file, apps: apps)
-            owner.withLock { $0.attach(geoclueMailbox) }
-        }
+        geoclueOverlay.withLock { $0 = GeoClueOverlay(file: file, apps: apps) }
     }
 
     /// The apps or requests changed: the engine takes the file's configuration with them laid over,

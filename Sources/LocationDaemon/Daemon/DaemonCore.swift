@@ -42,9 +42,9 @@ public final class DaemonCore: ControlHandler, Sendable {
     /// The sources as people name them: `gpsd 127.0.0.1:2947`, `nmea /dev/ttyACM0`, or with several
     /// `gpsd 127.0.0.1:2947 (default), nmea /dev/ttyUSB1 (gnss)` (`NamedSource.names`).
     public let sourceName: String
-    /// Where deliveries meet the clients' programs (the program server takes them from here).
+    /// The program sockets' face: where deliveries meet the clients' programs (the program server takes them from here).
     public let programSinks = ProgramSinks()
-    /// Each publishing client's MQTT status, for `status` (filled by `MQTTService`).
+    /// The MQTT face: each publishing client's status, for `status` (filled by `MQTTService`).
     public let brokerBoard: BrokerBoard
     /// The sources' counts, for `status` (filled by each `SourceService`).
     public let sourceBoard: SourceBoard
@@ -71,10 +71,12 @@ public final class DaemonCore: ControlHandler, Sendable {
         sourceBoard = source
         let ledger = AccessLedger(directory: config.stateDirectory, days: config.reportDays, now: clock.wall())
         accessLedger = ledger
+        // The output faces after the logs and the watchers, in the order `status` lists their
+        // sections (`OutputFace`: a new face is added here).
+        let faces: [any OutputFace] = [brokers, programSinks, geoclueMailbox]
         owner = Mutex(
             try EngineOwner(
-                config: config, seed: seed, clock: clock, sourceName: name, brokers: brokers, source: source,
-                programs: programSinks, report: ledger))
+                config: config, seed: seed, clock: clock, sourceName: name, faces: faces, source: source, report: ledger))
     }
 
     /// 64 random bits from the kernel (`getrandom`), for `init(config:seed:)`.

@@ -3,8 +3,9 @@ import LocationSystem
 
 /// Everything the authorization engine's one owner holds while the daemon
 /// runs, and every input carried out start to end: the engine, the
-/// `EffectCarrier` with the clients' logs, the `StateKeeper`, the audit log,
-/// the watchers and the running configuration.
+/// `EffectCarrier` with the output faces (the clients' logs, the watchers,
+/// then the faces `DaemonCore` registers), the `StateKeeper`, the audit log
+/// and the running configuration.
 ///
 /// Not thread-safe: `DaemonCore` keeps it behind its lock, so each input —
 /// a fix on the reader thread that read it, a tick or a control request on
@@ -26,30 +27,26 @@ final class EngineOwner {
     let audit: AuditLog
     private let clock: DaemonClock
     @exclusivity(unchecked) private var effects = EffectList()
-    @exclusivity(unchecked) private var watchers = WatcherList()
+    /// The watchers: a face of the carrier, and the control plane's event stream.
+    private let watchers = WatcherList()
     /// Every source and what it last said, in config order (docs/sources.md, "Several sources").
     private var sources: SourceStates
     /// Each receiver's latest sky view and when it arrived (monotonic), by device ("" for
     /// a receiver the source does not name), for `status`.
     private var skies: [String: (view: SkyView, at: Double)] = [:]
     private(set) var stopped = false
-    /// The MQTT publishers' statuses, for `status` replies.
-    private let brokers: BrokerBoard
     private let sourceBoard: SourceBoard
-    /// Where deliveries meet the clients' programs.
-    private let programs: ProgramSinks
     /// The access report's counts.
     let report: AccessLedger
 
     /// Loads the state, makes the engine, opens every log (see `DaemonCore.init`).
+    /// `faces` are handed every effect after the logs and the watchers, in order (`OutputFace`).
     init(
-        config: DaemonConfig, seed: UInt64, clock: DaemonClock, sourceName: String, brokers: BrokerBoard = BrokerBoard(),
-        source: SourceBoard = SourceBoard(), programs: ProgramSinks = ProgramSinks(), report: AccessLedger? = nil
+        config: DaemonConfig, seed: UInt64, clock: DaemonClock, sourceName: String, faces: [any OutputFace] = [],
+        source: SourceBoard = SourceBoard(), report: AccessLedger? = nil
     ) throws(DaemonCore.StartError) {
-        self.brokers = brokers
         sourceBoard = source
         self.config = config
-        self.programs = programs
         self.clock = clock
         self.sourceName = sourceName
         sources = SourceStates(config.sources)
@@ -69,12 +66,9 @@ final class EngineOwner {
             logs.closeAll()
             throw .audit(error)
         }
-        carrier = EffectCarrier(logs: logs)
-        carrier.programs = programs
+        carrier = EffectCarrier(logs: logs, faces: [watchers] + faces)
         self.report = report ?? AccessLedger(directory: config.stateDirectory, days: config.reportDays, now: clock.wall())
-        carrier.report = self.report
-        watchers.report = self.report
-        programs.attach(self.report)
+        for face in carrier.faces { face.attach(self.report) }
         let written = [config.statePath, config.auditLogPath] + logs.clients.compactMap { logs.path(of: $0) }
         for problem in SafeFile.directoryProblems(of: written) { Diagnostics.daemon.warning(problem) }
         effects.reserveCapacity(16)
@@ -87,11 +81,6 @@ final class EngineOwner {
             state.checkWritable(engine.savedState)
         }
         _ = state.takeChange()
-    }
-
-    /// Hands deliveries, grant and source changes to the GeoClue face (issue #38).
-    func attach(_ geoclue: GeoClueMailbox) {
-        carrier.geoclue = geoclue
     }
 
     // MARK: - Inputs
@@ -127,9 +116,10 @@ final class EngineOwner {
             view.device = receiverName(view.device, from: index)
             let device = view.device ?? ""
             skies[device] = (view, now)
-            if programs.isWatching {
+            let faces = carrier.faces.filter(\.wantsSky)
+            if !faces.isEmpty {
                 let clients = engine.skyClients(device: device, now: now)
-                if !clients.isEmpty { programs.deliverSky(view, to: clients) }
+                if !clients.isEmpty { for face in faces { face.deliverSky(view, to: clients) } }
             }
             return
         case .outage(let current):
@@ -236,12 +226,12 @@ final class EngineOwner {
         let now = clock.monotonic()
         return StatusReport(
             status: status(now: now), time: clock.wall(), sourceName: sourceName,
-            brokers: brokers.statuses, programs: programs.programs, programCounts: programs.counts,
             sourceOutage: sources.outage(of: 0, now: now), sourceCounts: sourceBoard.counts, stateSave: stateSave,
             sources: sources.statuses(now: now, counts: sourceBoard.counts(at:)),
             skies: skies.keys.sorted().compactMap { device in
                 skies[device].map { SkyReport(view: $0.view, age: max(0, now - $0.at)) }
-            })
+            },
+            sections: StatusSections(carrier.faces.compactMap(\.statusSection)))
     }
 
     /// How saving the state goes now.
@@ -370,15 +360,12 @@ final class EngineOwner {
     // MARK: - Effects
 
     private func carry(now: Double) {
-        let watching = !watchers.isEmpty
         watchers.reportTime = clock.wall()
-        carrier.collectsEvents = watching
-        carrier.collectsLocations = watching
+        watchers.services = engine.servicesOn
         carrier.carry(effects, eventTime: clock.wall())
         if carrier.takePersistRequest() {
             state.changed(now: now) { engine.savedState }
         }
-        if watching { watchers.broadcast(carrier.takeEvents(), services: engine.servicesOn) }
         announceLogChanges()
         announceStateChange()
     }

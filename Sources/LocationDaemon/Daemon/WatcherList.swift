@@ -5,8 +5,12 @@ import LocationCore
 /// whoever receives it, and a watcher whose connection cannot keep up is
 /// dropped (its connection is closed by the server with a reason).
 ///
+/// An output face: while anyone watches, each engine event and each delivery
+/// (as a `location` event) is kept in order and broadcast when the input is
+/// carried; `location` events sent are counted in the access report (`watch`).
+///
 /// Not thread-safe: the engine's owner keeps it behind its lock.
-struct WatcherList {
+final class WatcherList: OutputFace {
     private struct Watcher {
         var client: String?
         var sink: any WatchSink
@@ -17,8 +21,12 @@ struct WatcherList {
     private var order: [WatcherID] = []
     private var next: UInt64 = 1
     /// Where `location` events sent are counted (the access report), and the wall-clock time they count at.
-    var report: AccessLedger?
+    private var report: AccessLedger?
     var reportTime = 0.0
+    /// Whether Location Services are on: what the engine's owner says before each carry.
+    var services = false
+    /// The events of the input being carried, in order (kept only while anyone watches).
+    private var pending: [ControlEvent] = []
 
     /// Watchers registered now.
     var count: Int { watchers.count }
@@ -27,7 +35,7 @@ struct WatcherList {
     var isEmpty: Bool { watchers.isEmpty }
 
     /// Registers a watcher of `client` (`nil`: every client).
-    mutating func add(client: String?, sink: any WatchSink, peer: PeerCredentials) -> WatcherID {
+    func add(client: String?, sink: any WatchSink, peer: PeerCredentials) -> WatcherID {
         let id = WatcherID(rawValue: next)
         next += 1
         watchers[id] = Watcher(client: client, sink: sink, peer: peer)
@@ -37,21 +45,48 @@ struct WatcherList {
 
     /// Forgets a watcher; false if it was not registered.
     @discardableResult
-    mutating func remove(_ id: WatcherID) -> Bool {
+    func remove(_ id: WatcherID) -> Bool {
         guard watchers.removeValue(forKey: id) != nil else { return false }
         order.removeAll { $0 == id }
         return true
     }
 
     /// Forgets every watcher (shutdown: the server tells them).
-    mutating func removeAll() {
+    func removeAll() {
         watchers.removeAll()
         order.removeAll()
     }
 
+    // MARK: OutputFace
+
+    let reportSinks: [ReportSink] = [.watch]
+    var wantsDeliveries: Bool { !watchers.isEmpty }
+
+    func attach(_ report: AccessLedger) {
+        self.report = report
+    }
+
+    func deliver(_ deliveries: FaceDeliveries) {
+        deliveries.forEach { delivery in
+            if let record = LogRecord(delivery: delivery) { pending.append(ControlEvent(location: record)) }
+        }
+    }
+
+    func observe(_ event: Event, time: Double?) {
+        if !watchers.isEmpty { pending.append(ControlEvent(event, time: time)) }
+    }
+
+    func carried() {
+        guard !pending.isEmpty else { return }
+        broadcast(pending, services: services)
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: Broadcast
+
     /// Sends each watcher the events that match its client and that its
     /// peer may see while Location Services are `services` (`Disclosure`), in order.
-    mutating func broadcast(_ events: [ControlEvent], services: Bool) {
+    func broadcast(_ events: [ControlEvent], services: Bool) {
         guard !events.isEmpty else { return }
         var lines: [[UInt8]?] = Array(repeating: nil, count: events.count)
         var dropped: [WatcherID] = []
@@ -67,7 +102,7 @@ struct WatcherList {
                 }
                 if let report, case .location(let record) = event.kind {
                     report.count(
-                        record.client, sink: "watch", accuracy: record.accuracy, peer: AccessPeer(uid: watcher.peer.uid, unit: watcher.peer.unit),
+                        record.client, sink: .watch, accuracy: record.accuracy, peer: AccessPeer(uid: watcher.peer.uid, unit: watcher.peer.unit),
                         time: reportTime)
                 }
             }

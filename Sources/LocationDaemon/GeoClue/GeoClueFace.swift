@@ -135,6 +135,7 @@ final class GeoClueFace: @unchecked Sendable {
 
     private func run() {
         mailbox.attach(wakeup)
+        publishStatus()
         setAvailable(core.statusReport().status.source)
         while !stopping.load(ordering: .acquiring), let bus {
             let r = cbus_process(bus)
@@ -158,6 +159,7 @@ final class GeoClueFace: @unchecked Sendable {
         }
         for client in clients.values where client.started { stop(client) }
         mailbox.attach(nil)
+        mailbox.publish(GeoClueSection(bus: settings.bus.description, connected: false))
         clients.removeAll()
         locations.removeAll()
         given.removeAll()
@@ -430,8 +432,7 @@ final class GeoClueFace: @unchecked Sendable {
             Diagnostics.geoclue.warning("\(client.path): LocationUpdated not sent (\(SystemError("sd-bus", errno: -r)))")
             return
         }
-        core.accessLedger.count(
-            delivery.client, sink: "geoclue", accuracy: delivery.accuracy, peer: client.peer?.accessPeer, time: SystemClock.utc())
+        mailbox.count(delivery, peer: client.peer?.accessPeer, time: SystemClock.utc())
     }
 
     /// `name`'s grant changed: if it no longer lets positions through, its bus clients stop and say
@@ -453,10 +454,25 @@ final class GeoClueFace: @unchecked Sendable {
     }
 
     private func updateInUse() {
+        publishStatus()
         let inUse: Int32 = holders.isEmpty ? 0 : 1
         guard let bus, manager.pointee.in_use != inUse else { return }
         manager.pointee.in_use = inUse
         _ = cbus_manager_changed(bus)
+    }
+
+    /// What `status` shows: the bus, and every client GeoClue apps use with the peers holding it.
+    private func publishStatus() {
+        var section = GeoClueSection(bus: settings.bus.description, connected: bus != nil)
+        let own = Dictionary(apps.apps.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        for client in core.config.clients {
+            guard let desktopId = client.geoclueId else { continue }
+            let peers = clients.values.filter { $0.started && $0.engineClient == client.name }.compactMap(\.peer).map {
+                GeoClueSection.Peer(busName: $0.busName, pid: $0.pid, uid: $0.uid, unit: $0.unit)
+            }
+            section.clients[client.name] = GeoClueSection.Client(desktopId: desktopId, uid: own[client.name]?.uid, peers: peers)
+        }
+        mailbox.publish(section)
     }
 
     /// EXACT while the source has a fix, NONE otherwise.

@@ -1,12 +1,13 @@
 import LocationCore
 import Synchronization
 
-/// Where the engine's deliveries meet the GeoClue face (docs/geoclue.md): the
-/// engine's one owner hands every delivery of a client that some bus peer has
-/// started here (from `EffectCarrier.deliver`, the single fan-out point), with
+/// The GeoClue face's `OutputFace` (docs/geoclue.md): the engine's one owner
+/// hands it every delivery of a client that some bus peer has started, with
 /// grant and source changes, and the face's bus thread takes them. Handing over
 /// only queues, under a lock held for an append: the bus never delays the log.
-final class GeoClueMailbox: Sendable {
+/// The bus thread publishes here what `status` shows of it, and counts what it
+/// signalled in the ledger attached here (sink `geoclue`).
+final class GeoClueMailbox: OutputFace, Sendable {
     /// Deliveries queued for the bus thread at most; more are dropped (counted in `dropped`).
     static let maximumPending = 4096
 
@@ -17,6 +18,7 @@ final class GeoClueMailbox: Sendable {
         var source: SourceState?
         var dropped = 0
         var waker: Wakeup?
+        var section: GeoClueSection?
     }
 
     /// What the bus thread takes at once.
@@ -30,9 +32,41 @@ final class GeoClueMailbox: Sendable {
     }
 
     private let state = Mutex(State())
+    private let ledger = Mutex<AccessLedger?>(nil)
 
     /// Whether any client is started on the bus: the carrier hands deliveries over only then.
     var isWatching: Bool { state.withLock { !$0.watched.isEmpty } }
+
+    // MARK: OutputFace
+
+    let reportSinks: [ReportSink] = [.geoclue]
+    var wantsDeliveries: Bool { isWatching }
+
+    func deliver(_ deliveries: FaceDeliveries) {
+        deliveries.forEach { deliver($0) }
+    }
+
+    func observe(_ event: Event, time: Double?) {
+        if case .source(let source) = event { sourceChanged(source) }
+    }
+
+    var statusSection: (any StatusSection)? { state.withLock { $0.section } }
+
+    func attach(_ report: AccessLedger) {
+        ledger.withLock { $0 = report }
+    }
+
+    /// Counts a position signalled to a bus peer (the bus thread).
+    func count(_ delivery: Delivery, peer: AccessPeer?, time: Double) {
+        ledger.withLock { $0 }?.count(delivery.client, sink: .geoclue, accuracy: delivery.accuracy, peer: peer, time: time)
+    }
+
+    /// What `status` shows of the face from now on (the bus thread; `nil`: the face is off).
+    func publish(_ section: GeoClueSection?) {
+        state.withLock { $0.section = section }
+    }
+
+    // MARK: The engine's owner
 
     /// Queues a delivery of a started client (the engine's owner, under its lock).
     func deliver(_ delivery: Delivery) {

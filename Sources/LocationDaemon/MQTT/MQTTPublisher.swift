@@ -148,7 +148,6 @@ private struct PublisherLoop {
     var published = 0
     var skipped = 0
     var lastPublish: Double?
-    var warnedPassword = false
 
     init(publisher: MQTTPublisher) {
         self.publisher = publisher
@@ -273,7 +272,7 @@ private struct PublisherLoop {
         guard let index = inFlight.firstIndex(where: { $0.mid == mid && !$0.acked }) else { return }
         inFlight[index].acked = true
         published += 1
-        publisher.report?.count(publisher.client, sink: "mqtt", accuracy: inFlight[index].accuracy, time: SystemClock.utc())
+        publisher.report?.count(publisher.client, sink: .mqtt, accuracy: inFlight[index].accuracy, time: SystemClock.utc())
         lastPublish = SystemClock.utc()
         advanceCursor()
     }

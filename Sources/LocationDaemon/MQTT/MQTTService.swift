@@ -31,7 +31,7 @@ public final class MQTTService: Service {
             guard let settings = client.mqtt, let path = config.logPath(forClient: client.name) else { continue }
             let publisher = MQTTPublisher(
                 client: client.name, settings: settings, logPath: path, stateDirectory: config.stateDirectory,
-                onChange: { continuation.yield($0) }, report: core.accessLedger)
+                onChange: { continuation.yield($0) }, report: core.brokerBoard.report)
             core.brokerBoard.register(publisher)
             made.append(publisher)
         }

@@ -273,7 +273,7 @@ final class ProgramConversation: ServerConversation {
                     program.last = record
                     program.delivered += 1
                     report?.count(
-                        record.client, sink: endpoint.key, accuracy: record.accuracy,
+                        record.client, sink: endpoint.sink, accuracy: record.accuracy,
                         peer: AccessPeer(uid: program.peer.credentials.uid == UInt32.max ? nil : program.peer.credentials.uid, name: program.peer.name),
                         time: time)
                 }

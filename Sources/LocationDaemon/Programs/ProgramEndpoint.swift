@@ -33,11 +33,14 @@ struct ProgramEndpoint: Sendable {
     var keepsInUse: Bool
 
     /// The config key it comes from: `gpsd_socket`, `gpsd_port`, `nmea_socket`.
-    var key: String {
+    var key: String { sink.rawValue }
+
+    /// What the access report counts its positions under: the config key's name.
+    var sink: ReportSink {
         switch (kind, place) {
-        case (.gpsd, .unix): "gpsd_socket"
-        case (.gpsd, .loopback): "gpsd_port"
-        case (.nmea, _): "nmea_socket"
+        case (.gpsd, .unix): .gpsdSocket
+        case (.gpsd, .loopback): .gpsdPort
+        case (.nmea, _): .nmeaSocket
         }
     }
 

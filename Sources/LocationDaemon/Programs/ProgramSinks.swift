@@ -1,17 +1,17 @@
 import LocationCore
 import Synchronization
 
-/// Where a client's deliveries meet its programs: the one owner of the
-/// engine hands every delivered record here (from `EffectCarrier.deliver`,
-/// the single fan-out point), and the program server's thread takes them
-/// and writes them out. Handing over only queues, under a lock held for an
+/// Where a client's deliveries meet its programs — the program sockets'
+/// output face: the one owner of the engine hands every delivered record here
+/// (through `EffectCarrier`, while any program watches), and the program
+/// server's thread takes them and writes them out. Handing over only queues, under a lock held for an
 /// append: a slow program can never delay the log or the engine.
 ///
 /// Only the clients a program watches now have their records queued; the
 /// queue is bounded (`maximumPending`), and records that find it full are
 /// counted, not kept. The program server publishes here who is connected,
-/// for `status`.
-public final class ProgramSinks: Sendable {
+/// for `status` (`ProgramsSection`).
+public final class ProgramSinks: OutputFace, Sendable {
     /// Records queued for the program server at most; more are counted as dropped.
     public static let maximumPending = 4096
 
@@ -75,6 +75,22 @@ public final class ProgramSinks: Sendable {
 
     /// Whether any client's programs are connected: the carrier hands over deliveries only then.
     public var isWatching: Bool { state.withLock { !$0.watched.isEmpty } }
+
+    // MARK: OutputFace
+
+    /// The program sockets, as the access report names them (`ProgramEndpoint.sink`).
+    let reportSinks: [ReportSink] = [.gpsdSocket, .gpsdPort, .nmeaSocket]
+    var wantsDeliveries: Bool { isWatching }
+    var wantsSky: Bool { isWatching }
+
+    func deliver(_ deliveries: FaceDeliveries) {
+        deliveries.forEach { deliver($0) }
+    }
+
+    /// The programs connected and the counts, as `status` shows them.
+    var statusSection: (any StatusSection)? {
+        state.withLock { ProgramsSection(programs: $0.programs, counts: $0.counts) }
+    }
 
     /// `client`'s authorization changed (status, accuracy, Location
     /// Services): what its programs got before may not be repeated (`?POLL`).

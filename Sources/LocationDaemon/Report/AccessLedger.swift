@@ -26,7 +26,7 @@ final class AccessLedger: Sendable {
     private struct Key: Hashable {
         var minute: Int64
         var client: String
-        var sink: String
+        var sink: ReportSink
         var accuracy: DeliveredAccuracy
         var peer: AccessPeer?
     }
@@ -51,7 +51,7 @@ final class AccessLedger: Sendable {
     }
 
     /// Counts `n` positions handed to `client` through `sink` at `accuracy` at `time` (UTC seconds).
-    func count(_ client: String, sink: String, accuracy: DeliveredAccuracy, peer: AccessPeer? = nil, time: Double, n: Int = 1) {
+    func count(_ client: String, sink: ReportSink, accuracy: DeliveredAccuracy, peer: AccessPeer? = nil, time: Double, n: Int = 1) {
         let key = Key(minute: Self.minute(time), client: client, sink: sink, accuracy: accuracy, peer: peer)
         state.withLock { $0.open[key, default: 0] += n }
     }

@@ -45,3 +45,26 @@ import Testing
         }
     }
 }
+
+/// The GeoClue face's part of `status`: read back as written, and another user's apps hidden.
+@Suite struct GeoClueSectionTests {
+    static let section = GeoClueSection(
+        bus: "system", connected: true,
+        clients: [
+            "gc-maps-1000": .init(desktopId: "org.gnome.Maps", uid: 1000, peers: [.init(busName: ":1.7", pid: 42, uid: 1000, unit: "app.scope")]),
+            "survey": .init(desktopId: "survey", uid: nil, peers: []),
+        ])
+
+    @Test func itIsReadBackAsWritten() throws {
+        let json = JSONValue.object(Self.section.jsonMembers)
+        let read = try #require(try GeoClueSection.read(json) as? GeoClueSection)
+        #expect(read == Self.section)
+        #expect(json["geoclue"]?["clients"]?["survey"]?["held"] == .bool(false))
+    }
+
+    @Test func anUnprivilegedReaderSeesItsOwnAppsOnly() {
+        let seen = Self.section.seen(through: Disclosure(tier: .unprivileged, services: true, apps: ["survey"]))
+        #expect(seen?.clients.keys.sorted() == ["survey"])
+        #expect(Self.section.seen(through: Disclosure(tier: .privileged, services: true)) == Self.section)
+    }
+}

@@ -7,7 +7,7 @@ struct AccessReportTests {
 
     @Test func aLineReadsBackAsItWasWrittenAndAGarbledOneIsSkipped() throws {
         let count = AccessCount(
-            minute: Self.minute, client: "qgis", sink: "gpsd_socket", accuracy: .reduced,
+            minute: Self.minute, client: "qgis", sink: .gpsdSocket, accuracy: .reduced,
             peer: AccessPeer(uid: 1000, unit: "qgis.service", name: "qgis"), count: 42)
         #expect(AccessCount(line: Array(count.line.utf8.dropLast())) == count)
         #expect(AccessCount(line: Array(#"{"m":29566080,"c":"qgis","s":"log","a":"fu"#.utf8)) == nil)
@@ -15,7 +15,7 @@ struct AccessReportTests {
     }
 
     @Test func aOneHertzClientForAWeekStaysWellUnderAMegabyte() {
-        let line = AccessCount(minute: Self.minute, client: "logger", sink: "log", accuracy: .full, peer: nil, count: 60).line
+        let line = AccessCount(minute: Self.minute, client: "logger", sink: .log, accuracy: .full, peer: nil, count: 60).line
         let week = line.utf8.count * 7 * 24 * 60
         #expect(week < 700_000, "\(week) bytes")
     }
@@ -23,11 +23,11 @@ struct AccessReportTests {
     @Test func theSummaryAddsUpByClientSinkAccuracyAndPeer() throws {
         let peer = AccessPeer(uid: 65534)
         let counts = [
-            AccessCount(minute: Self.minute, client: "logger", sink: "log", accuracy: .full, peer: nil, count: 60),
-            AccessCount(minute: Self.minute + 1, client: "logger", sink: "log", accuracy: .full, peer: nil, count: 30),
-            AccessCount(minute: Self.minute + 1, client: "logger", sink: "watch", accuracy: .full, peer: peer, count: 5),
-            AccessCount(minute: Self.minute + 2, client: "logger", sink: "watch", accuracy: .full, peer: peer, count: 5),
-            AccessCount(minute: Self.minute - 10, client: "rough", sink: "log", accuracy: .reduced, peer: nil, count: 1),
+            AccessCount(minute: Self.minute, client: "logger", sink: .log, accuracy: .full, peer: nil, count: 60),
+            AccessCount(minute: Self.minute + 1, client: "logger", sink: .log, accuracy: .full, peer: nil, count: 30),
+            AccessCount(minute: Self.minute + 1, client: "logger", sink: .watch, accuracy: .full, peer: peer, count: 5),
+            AccessCount(minute: Self.minute + 2, client: "logger", sink: .watch, accuracy: .full, peer: peer, count: 5),
+            AccessCount(minute: Self.minute - 10, client: "rough", sink: .log, accuracy: .reduced, peer: nil, count: 1),
         ]
         let report = AccessReport(counts: counts, since: Self.minute)
         #expect(report.clients.map(\.client) == ["logger"])

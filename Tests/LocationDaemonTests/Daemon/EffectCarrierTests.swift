@@ -1,5 +1,5 @@
 import LocationCore
-import LocationDaemon
+@testable import LocationDaemon
 import Testing
 import TestSupport
 
@@ -9,21 +9,24 @@ import TestSupport
         EffectCarrier(logs: try ClientLogs(config: try daemonConfig(in: dir, clients: clients)))
     }
 
-    @Test func deliveriesBecomeLogLinesAndEventsAreKeptOnlyWhenAsked() throws {
+    @Test func deliveriesBecomeLogLinesAndFacesGetEventsInOrderWhenAnyoneWatches() throws {
         let dir = try ScratchDirectory("carrier")
-        let carrier = try carrier(dir)
+        let watchers = WatcherList()
+        let carrier = EffectCarrier(logs: try ClientLogs(config: try daemonConfig(in: dir)), faces: [watchers])
+        #expect(carrier.faces.map(\.reportSinks) == [[.log], [.watch]])
         let fix = walkFix(3)
         let authorization = ClientAuthorization(client: "logger", status: .never, stored: .never)
         carrier.carry([.event(.authorization(authorization)), .deliver(Delivery(client: "logger", fix: fix, accuracy: .full))], eventTime: 5)
-        #expect(carrier.takeEvents().isEmpty)
-        carrier.collectsEvents = true
-        carrier.collectsLocations = true
+        let sink = RecordingSink()
+        _ = watchers.add(client: nil, sink: sink, peer: rootPeer)
+        watchers.services = true
         carrier.carry([.event(.source(.fix)), .deliver(Delivery(client: "logger", fix: walkFix(4), accuracy: .full))], eventTime: 6)
-        let events = carrier.takeEvents()
-        #expect(events.map(\.name) == ["source", "location"])
-        #expect(events.first?.time == 6)
-        #expect(events.last?.time == walkFix(4).time)
-        #expect(carrier.takeEvents().isEmpty)
+        let events = sink.values
+        #expect(events.map { $0["event"]?.stringValue } == ["source", "location"], "\(sink.texts)")
+        #expect(events.first?["time"]?.stringValue == UTCTime.format(6))
+        #expect(events.last?["time"]?.stringValue == walkFix(4).time.map { UTCTime.format($0) })
+        carrier.carry([.persist], eventTime: 7)
+        #expect(sink.values.count == 2)
         carrier.logs.closeAll()
         let records = try logRecords(dir.file("log/logger.jsonl"))
         #expect(records.map(\.time) == [walkFix(3).time, walkFix(4).time])

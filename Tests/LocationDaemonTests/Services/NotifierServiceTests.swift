@@ -3,6 +3,7 @@ import Glibc
 #endif
 import LocationCore
 import LocationDaemon
+import Synchronization
 import Testing
 import TestSupport
 
@@ -71,9 +72,18 @@ import TestSupport
         let dir = try ScratchDirectory("notify")
         let core = try DaemonCore(config: try daemonConfig(in: dir), seed: 1, clock: ManualClock().clock)
         let service = NotifierService(notifier: SystemdNotifier(environment: [:]), core: core, interval: 0.01)
-        let running = Task { try await service.run() }
+        #expect(!service.notifier.isEnabled)
+        let finished = Mutex(false)
+        let running = Task {
+            try await service.run()
+            finished.withLock { $0 = true }
+        }
+        // However often the others run first, it sends nothing and does not return before shutdown.
+        for _ in 0..<100 { await Task.yield() }
+        #expect(!finished.withLock { $0 })
         await service.shutdown()
         try await running.value
+        #expect(finished.withLock { $0 })
     }
 
     /// A long interval, and none (a stream that only ends).

@@ -165,7 +165,8 @@ import TestSupport
         let parsed = CtlArguments.parse(["status", "--sky"])
         guard case .success(let invocation) = parsed else { Issue.record("\(parsed)"); return }
         #expect(invocation.action == .statusSky(client: nil))
-        guard case .success(let plain) = CtlArguments.parse(["status", "logger"]) else { return }
+        let plainParsed = CtlArguments.parse(["status", "logger"])
+        guard case .success(let plain) = plainParsed else { Issue.record("\(plainParsed)"); return }
         #expect(plain.action == .request(.status(client: "logger")))
     }
 }

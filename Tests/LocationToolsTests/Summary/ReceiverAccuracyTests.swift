@@ -103,11 +103,11 @@ import TestSupport
         #expect(text.contains("accuracy against 35.6811990,139.7670669, 40.200 m:"))
     }
 
-    @Test func oneFixAndNoHAccGiveWhatCanBeComputed() {
+    @Test func oneFixAndNoHAccGiveWhatCanBeComputed() throws {
         let one = LogRecord(time: 0, latitude: 1, longitude: 2, altitude: nil, device: "/dev/x", client: "c")
         let r = ReceiverAccuracy.all(Track([one], gap: 10), reference: .mark(latitude: 1, longitude: 2, altitude: 5))[0]
         #expect(r.cep50 == 0 && r.cep99 == 0 && r.drms2 == 0 && r.haccCovers == nil && r.verticalMedian == nil)
-        guard case .object(let members) = r.json else { return }
+        let members = try #require(r.json.objectValue, "a receiver's accuracy is a JSON object: \(r.json)")
         #expect(!members.contains { $0.0 == "hacc_covers" || $0.0 == "vert_p50_m" })
         let reducedOnly = LogRecord(time: 0, latitude: 1, longitude: 2, accuracy: .reduced, client: "c")
         let none = ReceiverAccuracy.all(Track([reducedOnly], gap: 10), reference: .mean)[0]
