@@ -45,6 +45,9 @@ struct GeoClueRunTests {
         #expect(status.reply?["geoclue"]?["connected"] == .bool(true), "\(String(describing: status.reply))")
         #expect(entry?["desktopId"] == .string("geoclue-where-am-i") && entry?["uid"] == .number(0), "\(String(describing: entry))")
         #expect(entry?["held"] == .bool(true) && entry?["peers"]?.arrayValue?.first?["pid"] == .number(Double(app.pid)), "\(String(describing: entry))")
+        let text = try await bed.plane.ctl(["status"])
+        #expect(text.stdout.contains("GeoClue: serving org.freedesktop.GeoClue2 on \(bed.bus.address)"), "\(text.stdout)")
+        #expect(text.stdout.contains("GeoClue app geoclue-where-am-i (uid 0): started by :"), "\(text.stdout)")
         // The report counts what went over the bus, under its sink and peer.
         let report = try await bed.plane.reply(["report"])
         let client = report.reply?["clients"]?.arrayValue?.first { $0["client"] == .string(Self.rootApp) }
@@ -93,6 +96,30 @@ struct GeoClueRunTests {
         let again = try await ChildProcess.run(
             [GeoClueBed.whereAmI, "-t", "5"], environment: .only(["DBUS_SYSTEM_BUS_ADDRESS": bed.bus.address]), timeout: 60)
         #expect((again.output + again.stderr).contains("locationctl authorize \(Self.rootApp) while-using"), "\(again.output)\(again.stderr)")
+    }
+
+    /// The app's own client keeps its name and its grant across a restart; TimeThreshold spaces the updates.
+    @Test func anAppOfItsOwnKeepsItsGrantAcrossARestartAndTimeThresholdSpacesItsUpdates() async throws {
+        var bed = try await GeoClueBed("restart")
+        defer { bed.stop() }
+        let first = try bed.whereAmI([], label: "where-am-i-first")
+        defer { first.kill() }
+        try #require(await waitUntil(timeout: 30) { bed.daemon.stderr.contains("\(Self.rootApp) asks (while-using)") }, "\(bed.daemon.stderr)")
+        _ = try await bed.plane.ctl(["answer", Self.rootApp, "allow-while-using"])
+        try #require(await waitUntil(timeout: 30) { !GeoClueBed.locations(first.stdout).isEmpty }, "\(first.stdout)")
+        first.kill()
+        try await bed.restart()
+        // Three seconds at least between two updates, by the fixes' own times.
+        let again = try bed.whereAmI(["-i", "3"], label: "where-am-i-again")
+        defer { again.kill() }
+        try #require(await waitUntil(timeout: 60) { GeoClueBed.locations(again.stdout).count >= 3 }, "\(again.stdout)\n\(bed.daemon.stderr)")
+        #expect(!bed.daemon.stderr.contains("asks (while-using)"), "no second prompt: \(bed.daemon.stderr)")
+        let status = try await bed.plane.status(of: Self.rootApp)
+        #expect(status.authorization.status == .whileUsing, "\(status)")
+        let times = GeoClueBed.locations(again.stdout).compactMap(\.seconds)
+        for (earlier, later) in zip(times, times.dropFirst()) {
+            #expect(later - earlier >= 3, "\(times)")
+        }
     }
 
     /// Two users' processes with one DesktopId are two clients; neither sees the other's client,
@@ -154,8 +181,8 @@ struct GeoClueBed {
 
     let sandbox: DaemonSandbox
     let bus: DBusDaemon
-    let daemon: ChildProcess
-    let feeder: ChildProcess
+    private(set) var daemon: ChildProcess
+    private(set) var feeder: ChildProcess
     let plane: ControlPlane
 
     init(_ label: String) async throws {
@@ -164,13 +191,33 @@ struct GeoClueBed {
         let fifo = sandbox.file("gps.fifo")
         try #require(mkfifo(fifo, 0o600) == 0)
         try sandbox.writeNMEAConfig(device: fifo, clients: "[geoclue]\nbus = \(bus.address)\n")
-        daemon = try sandbox.startDaemon()
-        feeder = try ChildProcess(
-            ["python3", PackagePaths.path("Tests/Scripts/nmea-feed.py"), fifo], environment: .only([:]),
-            stdoutPath: sandbox.file("feed.out"))
+        (daemon, feeder) = try Self.start(sandbox)
         plane = ControlPlane(sandbox: sandbox)
-        let ready = await waitUntil(timeout: 60) { daemon.stderr.contains("ready:") && daemon.stderr.contains("source: fix") }
-        try #require(ready, "\(daemon.stderr)\n\(bus.stderr)")
+        try await ready()
+    }
+
+    /// locationd, and the feed into its FIFO (which ends with the reader).
+    private static func start(_ sandbox: DaemonSandbox) throws -> (ChildProcess, ChildProcess) {
+        let daemon = try sandbox.startDaemon()
+        let feeder = try ChildProcess(
+            ["python3", PackagePaths.path("Tests/Scripts/nmea-feed.py"), sandbox.file("gps.fifo")], environment: .only([:]),
+            stdoutPath: sandbox.file("feed.out"))
+        return (daemon, feeder)
+    }
+
+    private func ready() async throws {
+        let daemon = daemon
+        let up = await waitUntil(timeout: 60) { daemon.stderr.contains("ready:") && daemon.stderr.contains("source: fix") }
+        try #require(up, "\(daemon.stderr)\n\(bus.stderr)")
+    }
+
+    /// Stops locationd (SIGTERM, its state saved) and starts it again with a new feed.
+    mutating func restart() async throws {
+        daemon.signal(SIGTERM)
+        try #require(await daemon.wait(timeout: 60), "\(daemon.stderr)")
+        feeder.kill()
+        (daemon, feeder) = try Self.start(sandbox)
+        try await ready()
     }
 
     /// `where-am-i ARGS` on the test bus (as another user through `prefix`), for at most 60 s.
@@ -201,6 +248,12 @@ struct GeoClueBed {
         var latitude: String
         var longitude: String
         var text: String
+
+        /// The Timestamp's seconds since 1970.
+        var seconds: Int? {
+            guard let open = text.lastIndex(of: "(") else { return nil }
+            return Int(text[text.index(after: open)...].prefix { $0.isNumber })
+        }
     }
 
     /// The complete blocks (up to their Timestamp line).

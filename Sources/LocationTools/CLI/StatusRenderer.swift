@@ -21,6 +21,7 @@ public enum StatusRenderer {
         if let jumps = timeJumpLine(report) { lines.append(jumps) }
         lines.append(contentsOf: receiverLines(status))
         lines.append("Location Services: " + (status.services ? "on" : "off — no client gets locations (locationctl services on)"))
+        if let geoclue = geoClueLine(report) { lines.append(geoclue) }
         if status.clients.isEmpty { lines.append("No clients are configured.") }
         for client in status.clients {
             lines.append("")
@@ -34,6 +35,7 @@ public enum StatusRenderer {
             if let counts = report.programCounts[client.authorization.client] {
                 lines.append("  programs: \(counts.summary)")
             }
+            lines.append(contentsOf: geoClueLines(report, client: client.authorization.client))
         }
         let prompts = status.clients.compactMap(\.prompt)
         if !prompts.isEmpty {
