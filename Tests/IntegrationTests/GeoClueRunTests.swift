@@ -66,12 +66,9 @@ struct GeoClueRunTests {
     @Test func aCityLevelAppGetsTheReducedPositionAndNoAltitude() async throws {
         let bed = try await GeoClueBed("city")
         defer { bed.stop() }
-        let app = try bed.whereAmI(["-a", "4"], label: "where-am-i-city")
-        defer { app.kill() }
-        try #require(await waitUntil(timeout: 30) { bed.daemon.stderr.contains("\(Self.rootApp) asks (while-using)") }, "\(bed.daemon.stderr)")
         // The person allows precise location: the app still asked for a city only.
-        _ = try await bed.plane.ctl(["answer", Self.rootApp, "allow-while-using"])
-        try #require(await waitUntil(timeout: 30) { !GeoClueBed.locations(app.stdout).isEmpty }, "\(app.stdout)\n\(bed.daemon.stderr)")
+        let app = try await bed.allowedWhereAmI(["-a", "4"], label: "where-am-i-city")
+        defer { app.kill() }
         let location = try #require(GeoClueBed.locations(app.stdout).first)
         #expect(!GeoClueBed.wasSent(location.latitude), "\(location.text)")
         #expect(location.text.contains("Accuracy:    2000.000000 meters"), "\(location.text)")
@@ -84,11 +81,8 @@ struct GeoClueRunTests {
     @Test func aGrantTakenAwaySetsActiveFalseAndWhereAmIQuits() async throws {
         let bed = try await GeoClueBed("revoke")
         defer { bed.stop() }
-        let app = try bed.whereAmI([], label: "where-am-i-revoke")
+        let app = try await bed.allowedWhereAmI(label: "where-am-i-revoke")
         defer { app.kill() }
-        try #require(await waitUntil(timeout: 30) { bed.daemon.stderr.contains("\(Self.rootApp) asks (while-using)") }, "\(bed.daemon.stderr)")
-        _ = try await bed.plane.ctl(["answer", Self.rootApp, "allow-while-using"])
-        try #require(await waitUntil(timeout: 30) { !GeoClueBed.locations(app.stdout).isEmpty }, "\(app.stdout)")
         _ = try await bed.plane.ctl(["authorize", Self.rootApp, "never"])
         #expect(await app.wait(timeout: 30), "where-am-i quits by itself: \(app.stdout)")
         #expect(app.stdout.contains("Geolocation disabled"), "\(app.stdout)")
@@ -102,11 +96,7 @@ struct GeoClueRunTests {
     @Test func anAppOfItsOwnKeepsItsGrantAcrossARestartAndTimeThresholdSpacesItsUpdates() async throws {
         var bed = try await GeoClueBed("restart")
         defer { bed.stop() }
-        let first = try bed.whereAmI([], label: "where-am-i-first")
-        defer { first.kill() }
-        try #require(await waitUntil(timeout: 30) { bed.daemon.stderr.contains("\(Self.rootApp) asks (while-using)") }, "\(bed.daemon.stderr)")
-        _ = try await bed.plane.ctl(["answer", Self.rootApp, "allow-while-using"])
-        try #require(await waitUntil(timeout: 30) { !GeoClueBed.locations(first.stdout).isEmpty }, "\(first.stdout)")
+        let first = try await bed.allowedWhereAmI(label: "where-am-i-first")
         first.kill()
         try await bed.restart()
         // Three seconds at least between two updates, by the fixes' own times.
@@ -122,6 +112,34 @@ struct GeoClueRunTests {
         }
     }
 
+    /// `geoclue_id` with `app_users`: root's where-am-i is the configured client, allowed without a
+    /// prompt; nobody's, with the same desktop id, is an app of its own that asks.
+    @Test(.enabled(if: getuid() == 0, "needs root to run where-am-i as another user (setpriv)"))
+    func aConfiguredClientTakesItsUsersAppOnly() async throws {
+        let survey = """
+            [client.survey]
+            geoclue_id = geoclue-where-am-i
+            app_users = 0
+            authorization = while-using
+            usage = Field survey
+            """
+        let bed = try await GeoClueBed("configured", clients: survey)
+        defer { bed.stop() }
+        let rootApp = try bed.whereAmI([], label: "where-am-i-root")
+        defer { rootApp.kill() }
+        try #require(await waitUntil(timeout: 30) { !GeoClueBed.locations(rootApp.stdout).isEmpty }, "\(rootApp.stdout)\n\(bed.daemon.stderr)")
+        #expect(!bed.daemon.stderr.contains("asks (while-using)"), "\(bed.daemon.stderr)")
+        #expect(try await bed.plane.status(of: "survey").inUse)
+        let otherApp = try bed.whereAmI([], as: GeoClueBed.nobody, label: "where-am-i-nobody")
+        defer { otherApp.kill() }
+        try #require(
+            await waitUntil(timeout: 30) { bed.daemon.stderr.contains("gc-geoclue-where-am-i-65534 asks (while-using)") }, "\(bed.daemon.stderr)")
+        let status = try await bed.plane.reply(["status"])
+        let clients = status.reply?["geoclue"]?["clients"]
+        #expect(clients?["survey"]?["held"] == .bool(true) && clients?["survey"]?["uid"] == nil, "\(String(describing: clients))")
+        #expect(clients?["gc-geoclue-where-am-i-65534"]?["uid"] == .number(65534), "\(String(describing: clients))")
+    }
+
     /// Two users' processes with one DesktopId are two clients; neither sees the other's client,
     /// and no signal of locationd's carrying a position or a DesktopId is broadcast.
     @Test(.enabled(if: getuid() == 0, "needs root to run where-am-i as another user (setpriv)"))
@@ -132,13 +150,10 @@ struct GeoClueRunTests {
             ["dbus-monitor", "--address", bed.bus.address], environment: .only([:]), stdoutPath: bed.sandbox.file("monitor.out"))
         defer { monitor.kill() }
         try #require(await waitUntil(timeout: 30) { monitor.stdout.contains("NameAcquired") }, "\(monitor.stdout)")
-        let rootApp = try bed.whereAmI([], label: "where-am-i-root")
+        let rootApp = try await bed.allowedWhereAmI(label: "where-am-i-root")
         defer { rootApp.kill() }
-        try #require(await waitUntil(timeout: 30) { bed.daemon.stderr.contains("\(Self.rootApp) asks (while-using)") }, "\(bed.daemon.stderr)")
-        _ = try await bed.plane.ctl(["answer", Self.rootApp, "allow-while-using"])
-        try #require(await waitUntil(timeout: 30) { !GeoClueBed.locations(rootApp.stdout).isEmpty }, "\(rootApp.stdout)")
 
-        let nobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        let nobody = GeoClueBed.nobody
         let otherApp = try bed.whereAmI([], as: nobody, label: "where-am-i-nobody")
         defer { otherApp.kill() }
         let otherClient = "gc-geoclue-where-am-i-65534"
@@ -185,12 +200,16 @@ struct GeoClueBed {
     private(set) var feeder: ChildProcess
     let plane: ControlPlane
 
-    init(_ label: String) async throws {
+    /// `setpriv` running a program as nobody.
+    static let nobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+
+    /// A bed whose configuration has `clients` (sections) too.
+    init(_ label: String, clients: String = "") async throws {
         sandbox = try DaemonSandbox("geoclue-\(label)")
         bus = try await DBusDaemon(label)
         let fifo = sandbox.file("gps.fifo")
         try #require(mkfifo(fifo, 0o600) == 0)
-        try sandbox.writeNMEAConfig(device: fifo, clients: "[geoclue]\nbus = \(bus.address)\n")
+        try sandbox.writeNMEAConfig(device: fifo, clients: "[geoclue]\nbus = \(bus.address)\n\n\(clients)\n")
         (daemon, feeder) = try Self.start(sandbox)
         plane = ControlPlane(sandbox: sandbox)
         try await ready()
@@ -225,6 +244,21 @@ struct GeoClueBed {
         try ChildProcess(
             prefix + [Self.whereAmI, "-t", "60"] + arguments, environment: .only(["DBUS_SYSTEM_BUS_ADDRESS": bus.address]),
             stdoutPath: sandbox.file("\(label).out"))
+    }
+
+    /// `where-am-i ARGS` as root, once its prompt was answered `allow-while-using` and it printed a position.
+    func allowedWhereAmI(_ arguments: [String] = [], label: String) async throws -> ChildProcess {
+        let app = try whereAmI(arguments, label: label)
+        do {
+            let client = GeoClueRunTests.rootApp
+            try #require(await waitUntil(timeout: 30) { daemon.stderr.contains("\(client) asks (while-using)") }, "\(daemon.stderr)")
+            _ = try await plane.ctl(["answer", client, "allow-while-using"])
+            try #require(await waitUntil(timeout: 30) { !Self.locations(app.stdout).isEmpty }, "\(app.stdout)\n\(daemon.stderr)")
+        } catch {
+            app.kill()
+            throw error
+        }
+        return app
     }
 
     /// Polls `condition` for up to 30 s.

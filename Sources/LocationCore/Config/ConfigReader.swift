@@ -213,13 +213,8 @@ struct ConfigReader {
             case "locate_timeout":
                 if let s = value(entry, section, Self.decimal, accepted: "a number of seconds greater than 0", where: { $0 > 0 }) { client.locateTimeout = s }
             case "geoclue_id":
-                if entry.value.isEmpty {
-                    client.geoclueId = nil
-                } else if Self.isDesktopId(entry.value) {
-                    client.geoclueId = entry.value
-                } else {
-                    bad(entry, section, accepted: "a GeoClue desktop id (org.gnome.Maps, where-am-i), or nothing")
-                }
+                let accepted = "a GeoClue desktop id (org.gnome.Maps, where-am-i), or nothing"
+                if let id = optionalValue(entry, section, accepted: accepted, Self.isDesktopId) { client.geoclueId = id }
             case let key where ProgramSettings.keys.contains(key):
                 readProgramKey(entry, section, into: &client.programs)
             case let key where AppSettings.keys.contains(key):
