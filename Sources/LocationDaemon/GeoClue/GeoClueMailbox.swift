@@ -12,12 +12,10 @@ final class GeoClueMailbox: OutputFace, Sendable {
     static let maximumPending = 4096
 
     private struct State {
-        var watched: Set<String> = []
-        var pending: [Delivery] = []
-        var regranted: Set<String> = []
+        /// The started clients' deliveries and grant changes.
+        var queue = FaceQueue<Delivery>(limit: GeoClueMailbox.maximumPending)
         var source: SourceState?
         var dropped = 0
-        var waker: Wakeup?
         var section: GeoClueSection?
     }
 
@@ -35,7 +33,7 @@ final class GeoClueMailbox: OutputFace, Sendable {
     private let ledger = Mutex<AccessLedger?>(nil)
 
     /// Whether any client is started on the bus: the carrier hands deliveries over only then.
-    var isWatching: Bool { state.withLock { !$0.watched.isEmpty } }
+    var isWatching: Bool { state.withLock { !$0.queue.watched.isEmpty } }
 
     // MARK: OutputFace
 
@@ -71,13 +69,12 @@ final class GeoClueMailbox: OutputFace, Sendable {
     /// Queues a delivery of a started client (the engine's owner, under its lock).
     func deliver(_ delivery: Delivery) {
         let waker = state.withLock { state -> Wakeup? in
-            guard state.watched.contains(delivery.client) else { return nil }
-            guard state.pending.count < Self.maximumPending else {
-                state.dropped += 1
-                return nil
+            switch state.queue.append(delivery) {
+            case .queued(let waker): return waker
+            case .full: state.dropped += 1
+            case .ignored: break
             }
-            state.pending.append(delivery)
-            return state.waker
+            return nil
         }
         waker?.signal()
     }
@@ -85,9 +82,7 @@ final class GeoClueMailbox: OutputFace, Sendable {
     /// `client`'s authorization changed: the face looks whether its apps may still be served.
     func grantChanged(_ client: String) {
         let waker = state.withLock { state -> Wakeup? in
-            guard state.watched.contains(client) else { return nil }
-            state.regranted.insert(client)
-            return state.waker
+            state.queue.serves(client) ? state.queue.regrant(client) : nil
         }
         waker?.signal()
     }
@@ -96,38 +91,27 @@ final class GeoClueMailbox: OutputFace, Sendable {
     func sourceChanged(_ source: SourceState) {
         let waker = state.withLock { state -> Wakeup? in
             state.source = source
-            return state.waker
+            return state.queue.waker
         }
         waker?.signal()
     }
 
     /// The bus thread's waker (`nil`: none, after it stopped).
     func attach(_ waker: Wakeup?) {
-        state.withLock { $0.waker = waker }
+        state.withLock { $0.queue.waker = waker }
     }
 
     /// Whether `client`'s deliveries are queued (some bus peer started it).
     func setWatched(_ client: String, _ watched: Bool) {
-        state.withLock { state in
-            if watched {
-                state.watched.insert(client)
-            } else {
-                state.watched.remove(client)
-                state.pending.removeAll { $0.client == client }
-                state.regranted.remove(client)
-            }
-        }
+        state.withLock { $0.queue.setWatched(client, watched) }
     }
 
     /// Everything queued since the last call.
     func take() -> Taken {
         state.withLock { state in
-            defer {
-                state.pending.removeAll(keepingCapacity: true)
-                state.regranted.removeAll()
-                state.source = nil
-            }
-            return Taken(deliveries: state.pending, regranted: state.regranted, source: state.source)
+            defer { state.source = nil }
+            let (deliveries, regranted) = state.queue.take()
+            return Taken(deliveries: deliveries, regranted: regranted, source: state.source)
         }
     }
 
