@@ -417,7 +417,8 @@ final class GeoClueFace: @unchecked Sendable {
         let now = SystemClock.monotonic()
         let threshold = Double(client.props.pointee.time_threshold)
         if threshold > 0, let last = client.lastSignal, now - last < threshold { return }
-        let grid = core.config.clients.first { $0.name == delivery.client }?.reducedGrid
+        // The grid only names a reduced position's cell (Description).
+        let grid = delivery.accuracy == .reduced ? core.config.clients.first { $0.name == delivery.client }?.reducedGrid : nil
         let location = GeoClueLocation(
             path: client.nextLocationPath(), owner: client.owner, delivery: delivery, grid: grid, now: SystemClock.utc())
         locations[location.path] = location
