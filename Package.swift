@@ -131,6 +131,16 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "LocationSystemTests",
+            dependencies: ["LocationCore", "LocationSystem", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LocationClientTests",
+            dependencies: ["LocationCore", "LocationTools", "LocationSystem", "LocationClient", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "LocationDaemonTests",
             dependencies: ["LocationCore", "LocationTools", "LocationSystem", "LocationClient", "LocationDaemon", "CGPS", "CSupport", "TestSupport"],
             swiftSettings: strict

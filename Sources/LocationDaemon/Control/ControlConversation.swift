@@ -32,7 +32,13 @@ final class ControlConversation: ServerConversation {
     }
 
     let name: String
+    let journal = Diagnostics.control
     let maximumLineLength = ControlProtocol.maximumLineLength
+    private let limits: ControlServer.Limits
+    /// Each connection's peer as the control plane sees it (role, apps), by connection.
+    private var peers: [UInt64: PeerCredentials] = [:]
+    /// The peer `admit` just let in, for `opened` (the loop calls one right after the other).
+    private var pendingPeer: PeerCredentials?
     private let handler: any ControlHandler
     private let group: SocketGroup?
     private let adjustPeer: (@Sendable (PeerCredentials) -> PeerCredentials)?
@@ -54,6 +60,7 @@ final class ControlConversation: ServerConversation {
         self.group = group
         self.apps = apps
         self.adjustPeer = adjustPeer
+        self.limits = limits
     }
 
     func stoppingLine(for connection: ServerConnection) -> [UInt8]? {
@@ -62,7 +69,7 @@ final class ControlConversation: ServerConversation {
         return Array(stopping.line().utf8)
     }
 
-    func admit(_ fd: Int32, listener: Int) -> PeerCredentials? {
+    func admit(_ fd: Int32, listener: Int, load: ServerLoad) -> ServerAdmission {
         var peer: PeerCredentials
         switch PeerCredentials.of(socket: fd, group: group, apps: apps) {
         case .success(let credentials): peer = credentials
@@ -72,7 +79,29 @@ final class ControlConversation: ServerConversation {
             peer = PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max, mayChange: false)
         }
         if let adjustPeer { peer = adjustPeer(peer) }
-        return peer
+        // Connections kept in reserve are for those who may change state.
+        if let reason = limits.refusal(
+            uid: peer.uid, reserved: peer.mayChange, open: load.open, ofUser: load.connections(ofUser: peer.uid),
+            serving: connectionNoun)
+        {
+            return .busy(reason)
+        }
+        pendingPeer = peer
+        return .serve(PeerIdentity(pid: peer.pid, uid: peer.uid, gid: peer.gid))
+    }
+
+    func opened(_ connection: ServerConnection, loop: ServerLoop<ControlConversation>, now: Double) {
+        peers[connection.id] = pendingPeer ?? PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max, mayChange: false)
+        pendingPeer = nil
+    }
+
+    /// The control protocol's `too-slow` error, the last line of a watcher cut off.
+    func tooSlowLine(backlog: Int, listener: Int) -> [UInt8] {
+        let reply = ControlReply.error(
+            id: nil, code: ControlServer.tooSlowCode,
+            message: "this watcher fell more than \(backlog) bytes behind, so locationd dropped its events "
+                + "and closed the stream; read events as they come, or watch one client only")
+        return Array(reply.line().utf8)
     }
 
     let connectionNoun = "control connections"
@@ -102,9 +131,9 @@ final class ControlConversation: ServerConversation {
         case .success(let decoded):
             request = decoded
         }
-        let peer = connection.peer
+        guard let peer = peers[connection.id] else { return }
         if let error = peer.role.refusal(request, group: group?.name) {
-            loop.countNotAuthorized()
+            loop.countRefusedRequest()
             connection.output.enqueue(Array(error.reply.line().utf8))
             return
         }
@@ -173,8 +202,9 @@ final class ControlConversation: ServerConversation {
 
     func closed(_ connection: ServerConnection, loop: ServerLoop<ControlConversation>) {
         if let watcher = watchers.removeValue(forKey: connection.id) { unwatch(watcher, loop: loop) }
+        let peer = peers.removeValue(forKey: connection.id)
         for client in sessions.removeValue(forKey: connection.id) ?? [] {
-            release(client, as: connection.peer, loop: loop, end: true)
+            if let peer { release(client, as: peer, loop: loop, end: true) }
         }
     }
 

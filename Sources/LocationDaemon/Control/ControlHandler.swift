@@ -50,6 +50,9 @@ public protocol WatchSink: AnyObject, Sendable {
     func send(_ line: [UInt8]) -> Bool
 }
 
+/// A control connection's output is where its watcher's events go.
+extension ConnectionOutput: WatchSink {}
+
 /// What the control server needs from the daemon: answers to requests, and
 /// event streams for watchers. The daemon core implements it; everything that
 /// touches the engine happens behind it, serialised.

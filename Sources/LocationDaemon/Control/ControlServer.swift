@@ -102,7 +102,7 @@ public final class ControlServer: Sendable {
             do {
                 listener = try UnixListener(
                     path: path, role: "control socket", mode: socketMode, group: group,
-                    directoryMode: Self.directoryMode)
+                    directoryMode: Self.directoryMode, journal: Diagnostics.control)
             } catch {
                 throw ControlServerError(error, path: path)
             }
@@ -151,4 +151,11 @@ public final class ControlServer: Sendable {
     public var statistics: Statistics {
         loop.published.withLock { $0 }
     }
+}
+
+extension ControlServer {
+    /// The control socket's bounds: the socket servers' (`ServerLimits`).
+    public typealias Limits = ServerLimits
+    /// What the control socket has done: the socket servers' counts (`ServerStatistics`).
+    public typealias Statistics = ServerStatistics
 }

@@ -49,8 +49,6 @@ public final class DaemonCore: ControlHandler, Sendable {
     /// The sources' counts, for `status` (filled by each `SourceService`).
     public let sourceBoard: SourceBoard
     let owner: Mutex<EngineOwner>
-    /// The access report's counts (`state_dir/report.jsonl`), shared by every sink.
-    let accessLedger: AccessLedger
     /// Where deliveries meet the GeoClue face, once attached (issue #38, DaemonCore+GeoClue.swift).
     let geoclueMailbox = GeoClueMailbox()
     /// The GeoClue face's apps laid over every configuration the core takes (DaemonCore+GeoClue.swift).
@@ -70,7 +68,6 @@ public final class DaemonCore: ControlHandler, Sendable {
         let source = SourceBoard()
         sourceBoard = source
         let ledger = AccessLedger(directory: config.stateDirectory, days: config.reportDays, now: clock.wall())
-        accessLedger = ledger
         // The output faces after the logs and the watchers, in the order `status` lists their
         // sections (`OutputFace`: a new face is added here).
         let faces: [any OutputFace] = [brokers, programSinks, geoclueMailbox]

@@ -4,20 +4,16 @@ import Glibc
 import LocationCore
 import LocationSystem
 
-/// The programs' side of the daemon on a `ServerLoop`: gpsd's JSON protocol
-/// on a client's `gpsd_socket` and `gpsd_port`, NMEA sentences on its
-/// `nmea_socket` (docs/protocol.md, "Programs").
+/// The programs' side of the daemon on a `ServerLoop` (docs/protocol.md,
+/// "Programs"): who is admitted to a client's program sockets, what each
+/// program got, the counts, and its watching and going away as the client's
+/// app state (through `ProgramUse`). What is said on each socket is its
+/// endpoint's `ProgramWire`: gpsd's JSON protocol (`GPSDWire`) or NMEA
+/// sentences (`NMEAWire`).
 ///
-/// * gpsd protocol: `VERSION` on connect; `?WATCH={"enable":true}` answered
-///   with `DEVICES` and `WATCH`, then a `TPV` per fix delivered to the
-///   client, and a `SKY` when the engine lets the client see its receiver's
-///   satellites (full accuracy only); `?WATCH={"enable":false}` stops; `?POLL;` repeats the last fix
-///   and the last sky view this program got; `?VERSION;`, `?DEVICES;`; anything else gets gpsd's
-///   `ERROR`.
-/// * NMEA: the stream starts when the program connects; what it sends is ignored.
+/// * A fix (or sky view) for many programs of one protocol is encoded once.
 /// * A program that falls `watcherBacklog` bytes behind is cut off; the
 ///   others and the log never wait for it.
-/// * Watching and going away become the client's app state through `ProgramUse`.
 final class ProgramConversation: ServerConversation {
     private struct Program {
         var endpoint: Int
@@ -32,12 +28,14 @@ final class ProgramConversation: ServerConversation {
     }
 
     let name = "program sockets"
+    let journal = Diagnostics.programs
     let requestTerminator: UInt8? = UInt8(ascii: ";")
     let maximumLineLength = GPSDCommand.maximumLength
     private let endpoints: [ProgramEndpoint]
     private let sinks: ProgramSinks
     private let use: ProgramUse
     private let started: Double
+    private let limits: ServerLimits
     private var programs: [UInt64: Program] = [:]
     private var order: [UInt64] = []
     private var watchers: [String: Int] = [:]
@@ -46,7 +44,8 @@ final class ProgramConversation: ServerConversation {
     private var changed = false
 
     /// Serves `endpoints` (in the order of the loop's listeners).
-    init(endpoints: [ProgramEndpoint], sinks: ProgramSinks, use: ProgramUse, started: Double) {
+    init(endpoints: [ProgramEndpoint], sinks: ProgramSinks, use: ProgramUse, started: Double, limits: ServerLimits) {
+        self.limits = limits
         self.endpoints = endpoints
         self.sinks = sinks
         self.use = use
@@ -55,7 +54,7 @@ final class ProgramConversation: ServerConversation {
 
     // MARK: Connecting
 
-    func admit(_ fd: Int32, listener: Int) -> PeerCredentials? {
+    func admit(_ fd: Int32, listener: Int, load: ServerLoad) -> ServerAdmission {
         let endpoint = endpoints[listener]
         let found: ProgramPeer?
         switch endpoint.place {
@@ -65,9 +64,9 @@ final class ProgramConversation: ServerConversation {
         guard let peer = found else {
             guard endpoint.allow.everyone else {
                 refuse(fd, endpoint, why: "locationd cannot tell who connected, and \(endpoint.key) of \(endpoint.client) admits only allow_users/allow_groups")
-                return nil
+                return .refuse
             }
-            return PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max, mayChange: false)
+            return admitWithinLimits(PeerIdentity.unknown, endpoint, load: load)
         }
         let ids = peer.credentials
         // The unit only where the client names its app by unit (a pidfd and a /proc read per connection).
@@ -77,10 +76,23 @@ final class ProgramConversation: ServerConversation {
         }
         guard endpoint.allow.admits(uid: ids.uid, gid: ids.gid, groups: peer.groups, unit: unit) else {
             refuse(fd, endpoint, why: "uid \(ids.uid) is not in allow_users or allow_groups of [client.\(endpoint.client)], nor its app (app_users, app_groups, app_units)", peer: peer)
-            return nil
+            return .refuse
         }
-        pendingPeer = peer
-        return ids
+        let admission = admitWithinLimits(PeerIdentity(pid: ids.pid, uid: ids.uid, gid: ids.gid, groups: peer.groups), endpoint, load: load)
+        if case .serve = admission { pendingPeer = peer }
+        return admission
+    }
+
+    /// Serves `peer` unless a connection limit refuses it (`busy`: counted, not audited — a limit
+    /// is no decision about who the peer is, and a storm must not write the audit log).
+    private func admitWithinLimits(_ peer: PeerIdentity, _ endpoint: ProgramEndpoint, load: ServerLoad) -> ServerAdmission {
+        if let reason = limits.refusal(
+            uid: peer.uid, reserved: false, open: load.open, ofUser: load.connections(ofUser: peer.uid), serving: connectionNoun)
+        {
+            sinks.countBusy(endpoint.client)
+            return .busy(reason)
+        }
+        return .serve(peer)
     }
 
     /// The peer `admit` just let in, for `opened` (the loop calls one right after the other).
@@ -91,8 +103,7 @@ final class ProgramConversation: ServerConversation {
 
     private func refuse(_ fd: Int32, _ endpoint: ProgramEndpoint, why: String, peer: ProgramPeer? = nil) {
         sinks.countRefused(endpoint.client)
-        if endpoint.kind == .gpsd {
-            let line = GPSDReply.error("locationd: refused: \(why)")
+        if let line = endpoint.wire.error("locationd: refused: \(why)") {
             _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
         }
         let credentials = peer?.credentials ?? PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max, mayChange: false)
@@ -115,33 +126,30 @@ final class ProgramConversation: ServerConversation {
     let connectionNoun = "program connections"
 
     func busyLine(_ reason: String, listener: Int) -> [UInt8] {
-        endpoints[listener].kind == .gpsd ? GPSDReply.error(reason) : []
-    }
-
-    func refusedBusy(listener: Int) {
-        // Counted, not audited: a limit is no decision about who the peer is, and a storm must not write the audit log.
-        sinks.countBusy(endpoints[listener].client)
+        endpoints[listener].wire.error(reason) ?? []
     }
 
     func tooSlowLine(backlog: Int, listener: Int) -> [UInt8] {
-        guard endpoints[listener].kind == .gpsd else { return [] }
-        return GPSDReply.error("locationd: this program fell more than \(backlog) bytes behind and was cut off; read reports as they come")
+        endpoints[listener].wire.error(
+            "locationd: this program fell more than \(backlog) bytes behind and was cut off; read reports as they come") ?? []
     }
 
     func stoppingLine(for connection: ServerConnection) -> [UInt8]? {
-        endpoints[connection.listener].kind == .gpsd ? GPSDReply.error("locationd is stopping") : nil
+        endpoints[connection.listener].wire.error("locationd is stopping")
     }
 
     func opened(_ connection: ServerConnection, loop: ServerLoop<ProgramConversation>, now: Double) {
-        let peer = pendingPeer ?? ProgramPeer(credentials: connection.peer, groups: nil, pidKnown: false, name: nil)
+        let identity = connection.peer
+        let peer = pendingPeer ?? ProgramPeer(
+            credentials: PeerCredentials(pid: identity.pid, uid: identity.uid, gid: identity.gid, mayChange: false), groups: nil,
+            pidKnown: false, name: nil)
         pendingPeer = nil
         programs[connection.id] = Program(endpoint: connection.listener, peer: peer)
         order.append(connection.id)
         changed = true
-        switch endpoints[connection.listener].kind {
-        case .gpsd:
-            connection.output.enqueue(GPSDReply.version())
-        case .nmea:
+        if let greeting = endpoints[connection.listener].wire.greeting {
+            connection.output.enqueue(greeting)
+        } else {
             beginWatch(connection)
         }
         publishIfChanged()
@@ -152,39 +160,18 @@ final class ProgramConversation: ServerConversation {
     func dispatch(
         _ line: ServerConnection.Line, on connection: ServerConnection, loop: ServerLoop<ProgramConversation>, now: Double
     ) {
-        guard var program = programs[connection.id], endpoints[program.endpoint].kind == .gpsd else { return }
+        guard let program = programs[connection.id] else { return }
         let endpoint = endpoints[program.endpoint]
-        let command: GPSDCommand
-        switch line {
-        case .tooLong:
-            loop.countMalformed()
-            command = .unknown("Request too long (more than \(GPSDCommand.maximumLength) bytes)")
-        case .request(let bytes):
-            guard let parsed = GPSDCommand.parse(bytes) else { return }
-            command = parsed
-        }
-        switch command {
-        case .watch(let watch?) where watch.enable:
-            connection.output.enqueue(GPSDReply.devices(client: endpoint.client, receivers: receivers[endpoint.client] ?? [], activated: started))
-            connection.output.enqueue(GPSDReply.watch(watch))
-            if !program.watching { beginWatch(connection) }
-        case .watch(let watch?):
-            connection.output.enqueue(GPSDReply.watch(watch))
-            if program.watching { endWatch(connection) }
-        case .watch(nil):
-            connection.output.enqueue(GPSDReply.watch(GPSDWatch(enable: program.watching, json: program.watching)))
-        case .poll:
-            program = programs[connection.id] ?? program
-            connection.output.enqueue(GPSDReply.poll(client: endpoint.client, last: program.last, sky: program.sky, time: SystemClock.utc()))
-        case .version:
-            connection.output.enqueue(GPSDReply.version())
-        case .devices:
-            connection.output.enqueue(GPSDReply.devices(client: endpoint.client, receivers: receivers[endpoint.client] ?? [], activated: started))
-        case .device:
-            connection.output.enqueue(GPSDReply.error("locationd serves fixes, not a receiver: ?DEVICE cannot configure anything here"))
-        case .unknown(let message):
-            loop.countMalformed()
-            connection.output.enqueue(GPSDReply.error(message))
+        let view = ProgramWireView(
+            client: endpoint.client, watching: program.watching, last: program.last, sky: program.sky,
+            receivers: receivers[endpoint.client] ?? [], started: started, time: SystemClock.utc())
+        let answer = endpoint.wire.answer(line, view)
+        if answer.malformed { loop.countMalformed() }
+        if !answer.reply.isEmpty { connection.output.enqueue(answer.reply) }
+        switch answer.watch {
+        case true? where !program.watching: beginWatch(connection)
+        case false? where program.watching: endWatch(connection)
+        default: break
         }
         publishIfChanged()
     }
@@ -201,14 +188,16 @@ final class ProgramConversation: ServerConversation {
         watchers[endpoint.client, default: 0] += 1
         if first { sinks.setWatched(endpoint.client, true) }
         changed = true
-        var tell: (@Sendable (String) -> Void)?
         let output = connection.output
-        switch endpoint.kind {
-        case .gpsd:
-            tell = { sentence in output.enqueue(GPSDReply.error(sentence)) }
-        case .nmea:
-            let name = endpoint.name
-            tell = { sentence in Diagnostics.programs.notice("\(name): a program connected; \(sentence)") }
+        let wire = endpoint.wire
+        let name = endpoint.name
+        // Told to the program when its protocol can say it, else to the journal.
+        let tell: @Sendable (String) -> Void = { sentence in
+            if let line = wire.error(sentence) {
+                output.enqueue(line)
+            } else {
+                Diagnostics.programs.notice("\(name): a program connected; \(sentence)")
+            }
         }
         use.post(.began(endpoint, peer: program.peer.credentials, first: first, tell: tell))
     }
@@ -252,22 +241,14 @@ final class ProgramConversation: ServerConversation {
         let time = SystemClock.utc()
         if !records.isEmpty {
             let notices = noteReceivers(records, time: time)
-            var tpv: [Int: [UInt8]] = [:]
-            var nmea: [Int: [UInt8]] = [:]
+            // Each record encoded once per protocol.
+            var encoded: [ProgramEndpoint.Kind: [Int: [UInt8]]] = [:]
             for connection in loop.openConnections {
                 guard var program = programs[connection.id], program.watching else { continue }
                 let endpoint = endpoints[program.endpoint]
                 for (index, record) in records.enumerated() where record.client == endpoint.client {
-                    let bytes: [UInt8]
-                    switch endpoint.kind {
-                    case .gpsd:
-                        // A receiver new to this client is announced first, as gpsd announces one it adds.
-                        bytes = tpv[index] ?? ((notices[index] ?? []) + GPSDReply.tpv(record))
-                        tpv[index] = bytes
-                    case .nmea:
-                        bytes = nmea[index] ?? NMEAEncoder.sentences(record)
-                        nmea[index] = bytes
-                    }
+                    let bytes = encoded[endpoint.kind]?[index] ?? endpoint.wire.fix(record, newReceiver: notices[index])
+                    encoded[endpoint.kind, default: [:]][index] = bytes
                     // A program too far behind is cut off here; the loop closes it.
                     guard connection.output.send(bytes) else { break }
                     program.last = record
@@ -293,17 +274,17 @@ final class ProgramConversation: ServerConversation {
         publishIfChanged()
     }
 
-    /// A `SKY` to each watching gpsd-protocol program of the clients the engine let see it
-    /// (docs/protocol.md, "SKY"); NMEA sockets get none.
+    /// A sky view to each watching program of the clients the engine let see it whose
+    /// protocol has one (gpsd's `SKY`, docs/protocol.md "SKY"; NMEA sockets get none).
     private func sendSkies(_ skies: [String: SkyView], _ loop: ServerLoop<ProgramConversation>) {
-        var lines: [String: [UInt8]] = [:]
+        var lines: [ProgramEndpoint.Kind: [String: [UInt8]]] = [:]
         for connection in loop.openConnections {
             guard var program = programs[connection.id], program.watching else { continue }
             let endpoint = endpoints[program.endpoint]
-            guard endpoint.kind == .gpsd, let view = skies[endpoint.client], !(program.skySent && view == program.sky)
+            guard let view = skies[endpoint.client], !(program.skySent && view == program.sky),
+                let line = lines[endpoint.kind]?[endpoint.client] ?? endpoint.wire.sky(view, client: endpoint.client)
             else { continue }
-            let line = lines[endpoint.client] ?? GPSDReply.sky(view, client: endpoint.client)
-            lines[endpoint.client] = line
+            lines[endpoint.kind, default: [:]][endpoint.client] = line
             // A program too far behind is cut off here; the loop closes it.
             guard connection.output.send(line) else { continue }
             program.sky = view

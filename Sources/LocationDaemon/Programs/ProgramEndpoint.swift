@@ -44,6 +44,14 @@ struct ProgramEndpoint: Sendable {
         }
     }
 
+    /// What is spoken on it, as bytes: one type per protocol.
+    var wire: any ProgramWire {
+        switch kind {
+        case .gpsd: GPSDWire()
+        case .nmea: NMEAWire()
+        }
+    }
+
     /// `[client.qgis] gpsd_port 2948`, for messages.
     var name: String {
         switch place {

@@ -25,11 +25,10 @@ struct ProgramPeer: Sendable {
 
     /// The peer on a Unix socket, or `nil` when the kernel cannot say.
     static func unix(_ fd: Int32) -> ProgramPeer? {
-        guard case .success(var credentials) = PeerCredentials.of(socket: fd, group: nil) else { return nil }
-        credentials.mayChange = false
+        guard case .success(let identity) = PeerIdentity.of(socket: fd) else { return nil }
         return ProgramPeer(
-            credentials: credentials, groups: PeerCredentials.supplementaryGroups(fd), pidKnown: credentials.pid > 0,
-            name: processName(credentials.pid))
+            credentials: PeerCredentials(pid: identity.pid, uid: identity.uid, gid: identity.gid, mayChange: false),
+            groups: identity.groups, pidKnown: identity.pid > 0, name: processName(identity.pid))
     }
 
     /// The peer on a loopback TCP connection, or `nil` when its socket is not

@@ -38,7 +38,7 @@ public final class ProgramServer: Sendable {
     /// control socket's do.
     public init(
         config: DaemonConfig, sinks: ProgramSinks, handler: any ControlHandler,
-        audit: @escaping @Sendable (AuditRecord) -> Void, limits: ControlServer.Limits = ControlServer.Limits()
+        audit: @escaping @Sendable (AuditRecord) -> Void, limits: ServerLimits = ServerLimits()
     ) throws(SetupError) {
         let (all, resolveWarnings, errors) = ProgramEndpoint.all(config)
         guard errors.isEmpty else { throw SetupError(description: errors.map(\.description).joined(separator: "; ")) }
@@ -57,7 +57,7 @@ public final class ProgramServer: Sendable {
                 do {
                     let listener = try UnixListener(
                         path: path, role: "\(endpoint.key) socket", mode: endpoint.access.mode, group: endpoint.access.group,
-                        directoryMode: ControlServer.directoryMode)
+                        directoryMode: ControlServer.directoryMode, journal: Diagnostics.programs)
                     unix.append(listener)
                     warnings += listener.warnings
                     endpoints.append(endpoint)
@@ -84,7 +84,8 @@ public final class ProgramServer: Sendable {
             }
         }
         let use = ProgramUse()
-        let conversation = ProgramConversation(endpoints: endpoints, sinks: sinks, use: use, started: SystemClock.utc())
+        let conversation = ProgramConversation(
+            endpoints: endpoints, sinks: sinks, use: use, started: SystemClock.utc(), limits: limits)
         conversation.refused = audit
         do {
             loop = try ServerLoop(listeners: descriptors, conversation: conversation, limits: limits, executor: nil)
@@ -138,7 +139,7 @@ public final class ProgramServer: Sendable {
     }
 
     /// What the server has done so far, and what it holds now.
-    public var statistics: ControlServer.Statistics {
+    public var statistics: ServerStatistics {
         loop.published.withLock { $0 }
     }
 }

@@ -19,7 +19,7 @@ import TestSupport
         #expect(peer.uid == getuid())
         #expect(peer.gid == getgid())
         #expect(peer.mayChange == (getuid() == 0))
-        #expect(PeerCredentials.supplementaryGroups(fds[0]) != nil, "this kernel reports SO_PEERGROUPS")
+        #expect(PeerIdentity.supplementaryGroups(fds[0]) != nil, "this kernel reports SO_PEERGROUPS")
     }
 
     @Test func credentialsOfSomethingThatIsNotASocketAreAnError() async throws {
@@ -80,7 +80,7 @@ import TestSupport
         #expect(try await client.json()?["watching"] == "logger")
         #expect(fixture.handler.requests.allSatisfy { $0.access == .read })
         #expect(fixture.handler.authorization("logger").stored == .ask)
-        #expect(await fixture.eventually { fixture.server.statistics.notAuthorized == 1 })
+        #expect(await fixture.eventually { fixture.server.statistics.refusedRequests == 1 })
     }
 
     @Test func theHandlerIsToldWhoAsked() async throws {

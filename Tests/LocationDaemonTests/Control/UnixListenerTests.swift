@@ -30,7 +30,7 @@ import TestSupport
     @Test func theSocketStandsAtItsPathWithItsModeAndNothingElseIsLeft() throws {
         let scratch = try ScratchDirectory("listener")
         let path = scratch.file("run/control.sock")
-        let listener = try UnixListener(path: path, role: "control socket", mode: 0o660, group: nil, directoryMode: 0o755)
+        let listener = try UnixListener(path: path, role: "control socket", mode: 0o660, group: nil, directoryMode: 0o755, journal: Diagnostics.control)
         #expect(Self.mode(path).map { $0 & S_IFMT } == S_IFSOCK)
         #expect(Self.mode(path).map { $0 & 0o777 } == 0o660)
         #expect(Self.names(in: scratch.file("run")) == ["control.sock"], "no staging name left")
@@ -48,7 +48,7 @@ import TestSupport
 
         // A socket from a start that died between bind and link: removed, the name used.
         let left = scratch.path + "/.\(getpid()).7.new"
-        let dead = try UnixListener(path: left, role: "test", mode: 0o600, group: nil, directoryMode: 0o755)
+        let dead = try UnixListener(path: left, role: "test", mode: 0o600, group: nil, directoryMode: 0o755, journal: Diagnostics.control)
         Glibc.close(dead.fd)
         #expect(Self.mode(left).map { $0 & S_IFMT } == S_IFSOCK)
         #expect(UnixListener.stagingPath(for: path, number: 7)?.path == left)
@@ -62,7 +62,7 @@ import TestSupport
         #expect(UnixListener.stagingPath(for: scratch.path + "/.\(getpid()).9.new", number: 9) == nil)
 
         // However the staging goes, the socket stands at its path with its mode, alone.
-        let listener = try UnixListener(path: path, role: "control socket", mode: 0o660, group: nil, directoryMode: 0o755)
+        let listener = try UnixListener(path: path, role: "control socket", mode: 0o660, group: nil, directoryMode: 0o755, journal: Diagnostics.control)
         defer { listener.close() }
         #expect(Self.mode(path).map { $0 & 0o777 } == 0o660)
         #expect(Self.names(in: scratch.path) == [".\(getpid()).8.new", "control.sock"])
@@ -71,10 +71,10 @@ import TestSupport
     @Test func aServerThatAnswersAtThePathKeepsIt() throws {
         let scratch = try ScratchDirectory("listener-busy")
         let path = scratch.file("control.sock")
-        let first = try UnixListener(path: path, role: "control socket", mode: 0o660, group: nil, directoryMode: 0o755)
+        let first = try UnixListener(path: path, role: "control socket", mode: 0o660, group: nil, directoryMode: 0o755, journal: Diagnostics.control)
         defer { first.close() }
         #expect(throws: UnixListener.Failure.alreadyServed) {
-            try UnixListener(path: path, role: "control socket", mode: 0o660, group: nil, directoryMode: 0o755)
+            try UnixListener(path: path, role: "control socket", mode: 0o660, group: nil, directoryMode: 0o755, journal: Diagnostics.control)
         }
         #expect(Self.names(in: scratch.path) == ["control.sock"])
     }

@@ -160,7 +160,7 @@ struct LocationctlTests {
 
     @Test func tailFindsTheClientsLogThroughTheDaemon() async throws {
         let fixture = try Self.fixture()
-        let records = (0..<5).map(LogExportTests.record)
+        let records = (0..<5).map(SampleLog.record)
         try fixture.directory.write("logger.jsonl", Array(records.map { $0.line() }.joined()))
         let (status, output, _) = try await Locationctl.run(
             ["--socket", fixture.path, "tail", "logger", "-n", "2"], in: fixture.directory)
@@ -176,18 +176,18 @@ struct LocationctlTests {
     @Test func tailFollowsAppendsAndRotation() async throws {
         let directory = try ScratchDirectory("ctl-follow")
         let path = directory.file("logger.jsonl")
-        try directory.write("logger.jsonl", Array((0..<3).map { LogExportTests.record($0).line() }.joined()))
+        try directory.write("logger.jsonl", Array((0..<3).map { SampleLog.record($0).line() }.joined()))
         let child = try Locationctl.start(["--json", "tail", path, "-fn", "1"], in: directory)
         #expect(await child.waitForLines(1))
-        try LogFollowerTests.append(String(decoding: LogExportTests.record(3).line(), as: UTF8.self) + "not a record\n", to: path)
+        try FileIO.append(path, SampleLog.record(3).line() + Array("not a record\n".utf8))
         #expect(await child.waitForLines(2))
         #expect(rename(path, path + ".1") == 0)
-        try LogFollowerTests.append(String(decoding: LogExportTests.record(4).line(), as: UTF8.self), to: path)
+        try FileIO.append(path, SampleLog.record(4).line())
         #expect(await child.waitForLines(3))
         child.signal(SIGINT)
         _ = try await child.finish()
         let times = child.stdoutLines.map { (try? JSONValue.parse(Array($0.utf8)))?["time"]?.stringValue }
-        #expect(times == [2, 3, 4].map { UTCTime.format(LogExportTests.record($0).time) })
+        #expect(times == [2, 3, 4].map { UTCTime.format(SampleLog.record($0).time) })
         #expect(child.stderr.contains("skipping a line that is not a record"))
         #expect(child.stderr.contains("was rotated"))
     }
@@ -201,14 +201,14 @@ struct LocationctlTests {
 
     @Test func exportWritesTheFileAndReportsBadLinesByNumber() async throws {
         let directory = try ScratchDirectory("ctl-export")
-        let log = try directory.write("log.jsonl", LogExportTests.log(records: 50, badAt: [3, 7]))
+        let log = try directory.write("log.jsonl", SampleLog.log(records: 50, badAt: [3, 7]))
         let (status, output, errors) = try await Locationctl.run(["export", log, "-o", directory.file("walk.gpx")], in: directory)
         #expect(status == 0)
         #expect(output.isEmpty)
         #expect(errors.contains("log.jsonl: line 3: "))
         #expect(errors.contains("log.jsonl: line 7: "))
         #expect(errors.contains("skipped 2 lines of \(log) that are not records; exported 50 records"))
-        #expect(try directory.read("walk.gpx") == Exporter.document((0..<50).map(LogExportTests.record), format: .gpx))
+        #expect(try directory.read("walk.gpx") == Exporter.document((0..<50).map(SampleLog.record), format: .gpx))
         #expect(try directory.entries().filter { $0.hasPrefix(".walk") }.isEmpty, "no temporary file left")
     }
 
@@ -227,16 +227,16 @@ struct LocationctlTests {
 
     @Test func exportReadsStandardInputAndWritesStandardOutput() async throws {
         let directory = try ScratchDirectory("ctl-export-pipe")
-        let log = String(decoding: LogExportTests.log(records: 10, badAt: []), as: UTF8.self)
+        let log = String(decoding: SampleLog.log(records: 10, badAt: []), as: UTF8.self)
         let (status, output, _) = try await Locationctl.run(["export", "-", "--format", "csv"], in: directory, stdin: log)
         #expect(status == 0)
-        #expect(Array(output.utf8) == Exporter.document((0..<10).map(LogExportTests.record), format: .csv))
+        #expect(Array(output.utf8) == Exporter.document((0..<10).map(SampleLog.record), format: .csv))
     }
 
     @Test(.enabled(if: GPSBabel.isInstalled, "gpsbabel is not installed"), arguments: ExportFormat.allCases)
     func gpsbabelReadsEveryExportedPointBack(format: ExportFormat) async throws {
         let directory = try ScratchDirectory("ctl-babel")
-        let log = try directory.write("log.jsonl", LogExportTests.log(records: 300, badAt: [10]))
+        let log = try directory.write("log.jsonl", SampleLog.log(records: 300, badAt: [10]))
         let file = directory.file("walk.\(format.fileExtension)")
         let (status, _, _) = try await Locationctl.run(["export", log, "-o", file], in: directory)
         #expect(status == 0)

@@ -1,19 +1,19 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import LocationCore
 import Synchronization
 
-/// What is waiting to be written to one control connection: replies, and
-/// for a watcher its event lines. Handler tasks add to it from any thread
-/// (it is the connection's `WatchSink`); the server's loop writes it out with
-/// non-blocking writes. Adding never blocks and never waits for the peer.
+/// What is waiting to be written to one connection: replies, and for a
+/// streaming connection (a control watcher, a program) its lines. Handler
+/// tasks add to it from any thread (a server may hand it out as a
+/// stream's sink); the server's loop writes it out with non-blocking
+/// writes. Adding never blocks and never waits for the peer.
 ///
 /// A watcher's lines are capped at `watcherBacklog` bytes: the line that
 /// would go over is refused (`send` returns `false`), the lines not yet begun
-/// are dropped, and a final `too-slow` error line takes their place; the
-/// server then closes the connection.
-final class ConnectionOutput: WatchSink {
+/// are dropped, and a final line the conversation chose (`tooSlowLine`) takes
+/// their place; the server then closes the connection.
+final class ConnectionOutput: Sendable {
     private struct State {
         var buffer: [UInt8] = []
         var head = 0
@@ -33,24 +33,14 @@ final class ConnectionOutput: WatchSink {
     private let waker: Wakeup
     private let cutOffLine: [UInt8]
 
-    /// `tooSlowLine` is the last line a watcher gets when it is cut off
-    /// (the control protocol's `too-slow` error unless given).
-    init(watcherBacklog: Int, waker: Wakeup, tooSlowLine: [UInt8]? = nil) {
+    /// `tooSlowLine` is the last line a streaming connection gets when it is cut off (none: empty).
+    init(watcherBacklog: Int, waker: Wakeup, tooSlowLine: [UInt8]) {
         self.watcherBacklog = watcherBacklog
         self.waker = waker
-        self.cutOffLine = tooSlowLine ?? Self.tooSlowLine(backlog: watcherBacklog)
+        self.cutOffLine = tooSlowLine
     }
 
-    /// The line a watcher gets when it is cut off.
-    static func tooSlowLine(backlog: Int) -> [UInt8] {
-        let reply = ControlReply.error(
-            id: nil, code: ControlServer.tooSlowCode,
-            message: "this watcher fell more than \(backlog) bytes behind, so locationd dropped its events "
-                + "and closed the stream; read events as they come, or watch one client only")
-        return Array(reply.line().utf8)
-    }
-
-    // MARK: WatchSink
+    // MARK: Streaming
 
     /// Queues one event line; `false` when the watcher is cut off or closed.
     func send(_ line: [UInt8]) -> Bool {

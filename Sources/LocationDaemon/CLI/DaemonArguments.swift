@@ -1,3 +1,5 @@
+import LocationCore
+
 /// `locationd`'s command line as a pure function.
 public enum DaemonArguments {
     /// Parses the arguments after the program name.

@@ -1,3 +1,5 @@
+import LocationCore
+
 /// `locationd`'s help texts.
 public enum DaemonUsage {
     /// The config file used when neither `--config` nor `$LOCATIOND_CONFIG` names one.

@@ -4,7 +4,6 @@ import Glibc
 import LocationClient
 import LocationCore
 import LocationSystem
-@testable import LocationDaemon
 import Testing
 import TestSupport
 

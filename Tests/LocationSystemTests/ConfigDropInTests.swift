@@ -3,7 +3,6 @@ import Glibc
 #endif
 import LocationCore
 import LocationSystem
-import LocationDaemon
 import Testing
 import TestSupport
 

@@ -5,41 +5,16 @@ import LocationClient
 import LocationCore
 import LocationTools
 import LocationSystem
-@testable import LocationDaemon
 import Testing
 import TestSupport
 
 /// Streaming export of a real file, bad lines skipped and numbered; files
 /// written whole or not at all.
 @Suite struct LogExportTests {
-    static func record(_ i: Int) -> LogRecord {
-        LogRecord(
-            time: 1_773_532_201 + Double(i), latitude: 52.3765432 + Double(i) * 1e-5, longitude: 4.8954321,
-            altitude: 3.5, horizontalError: 4.8, verticalError: nil, speed: 1.25, course: 90, mode: .threeD,
-            satellites: 9, accuracy: .full, client: "logger")
-    }
-
-    /// A log of `count` records with bad lines at the given 1-based line numbers.
-    static func log(records count: Int, badAt bad: Set<Int>) -> [UInt8] {
-        var out: [UInt8] = []
-        var next = 0
-        var line = 1
-        while next < count {
-            if bad.contains(line) {
-                out += Array(#"{"time":"2026-03-14T23:50:01Z","lat":"north"}"#.utf8) + [0x0A]
-            } else {
-                out += record(next).line()
-                next += 1
-            }
-            line += 1
-        }
-        return out
-    }
-
     @Test(arguments: ExportFormat.allCases)
     func badLinesAreSkippedAndReportedByNumber(format: ExportFormat) throws {
         let directory = try ScratchDirectory("export")
-        let path = try directory.write("log.jsonl", Self.log(records: 3000, badAt: [2, 1500, 2999]) + Array("torn".utf8))
+        let path = try directory.write("log.jsonl", SampleLog.log(records: 3000, badAt: [2, 1500, 2999]) + Array("torn".utf8))
         let fd = open(path, O_RDONLY)
         defer { close(fd) }
         var document: [UInt8] = []
@@ -57,7 +32,7 @@ import TestSupport
         #expect(bad.map(\.line) == [2, 1500, 2999, 3004])
         #expect(bad.last?.unterminated == true)
         #expect(slices > 1, "the document is written as it is made, not at the end")
-        #expect(document == Exporter.document((0..<3000).map(Self.record), format: format))
+        #expect(document == Exporter.document((0..<3000).map(SampleLog.record), format: format))
     }
 
     @Test(arguments: ExportFormat.allCases)

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import CSupport
-import LocationCore
 import LocationSystem
 import Synchronization
 
@@ -46,26 +45,26 @@ final class ServerInbox<Completion: Sendable>: Sendable {
 final class ServerLoop<Conversation: ServerConversation>: @unchecked Sendable {
     let inbox = ServerInbox<Conversation.Completion>()
     let waker: Wakeup
-    let published = Mutex(ControlServer.Statistics())
+    let published = Mutex(ServerStatistics())
     /// The loop's thread, once started (`ServerLoop+Thread`).
     let thread = Mutex(ServerThreadState.idle)
     /// What the lines mean; touched only by the loop thread.
     let conversation: Conversation
 
     private let listeners: [Int32]
-    private let limits: ControlServer.Limits
+    private let limits: ServerLimits
     private let executor: (any TaskExecutor)?
 
     private var connections: [UInt64: ServerConnection] = [:]
     private var connectionsOfUser: [UInt32: Int] = [:]
     private var nextID: UInt64 = 1
-    private var statistics = ControlServer.Statistics()
+    private var statistics = ServerStatistics()
     private var acceptPausedUntil = 0.0
     private var acceptFailing = false
     private var scratch = [UInt8](repeating: 0, count: 16_384)
 
     init(
-        listeners: [Int32], conversation: Conversation, limits: ControlServer.Limits, executor: (any TaskExecutor)?
+        listeners: [Int32], conversation: Conversation, limits: ServerLimits, executor: (any TaskExecutor)?
     ) throws(SystemError) {
         self.listeners = listeners
         self.conversation = conversation
@@ -74,7 +73,8 @@ final class ServerLoop<Conversation: ServerConversation>: @unchecked Sendable {
         self.waker = try Wakeup()
     }
 
-    private var path: String { conversation.name }
+    /// The server as its journal lines name it, once.
+    private var name: String { conversation.name }
 
     // MARK: - The loop
 
@@ -99,7 +99,7 @@ final class ServerLoop<Conversation: ServerConversation>: @unchecked Sendable {
             let timeout = pollTimeout(now: now, accepting: accepting)
             let ready = pollFDs.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), timeout) }
             if ready < 0 && errno != EINTR {
-                Diagnostics.control.error("control socket \(path): poll failed: \(String(cString: strerror(errno))); retrying")
+                conversation.journal.error("\(name): poll failed: \(String(cString: strerror(errno))); retrying")
                 usleep(100_000)
                 continue
             }
@@ -181,30 +181,30 @@ final class ServerLoop<Conversation: ServerConversation>: @unchecked Sendable {
                 case EAGAIN, EWOULDBLOCK:
                     if acceptFailing {
                         acceptFailing = false
-                        Diagnostics.control.notice("control socket \(path): accepting connections again")
+                        conversation.journal.notice("\(name): accepting connections again")
                     }
                     return
                 default:
                     // Out of descriptors or memory: pause accepting rather than spin on a readable listener.
                     if !acceptFailing {
                         acceptFailing = true
-                        Diagnostics.control.warning(
-                            "control socket \(path): cannot accept a connection (\(String(cString: strerror(code)))); "
+                        conversation.journal.warning(
+                            "\(name): cannot accept a connection (\(String(cString: strerror(code)))); "
                                 + "pausing new connections briefly; this is reported once until it recovers")
                     }
                     acceptPausedUntil = now + 0.1
                     return
                 }
             }
-            guard let peer = conversation.admit(fd, listener: listener) else {
+            let peer: PeerIdentity
+            switch conversation.admit(fd, listener: listener, load: ServerLoad(open: connections.count, perUser: connectionsOfUser)) {
+            case .serve(let admitted):
+                peer = admitted
+            case .refuse:
                 statistics.refusedPeers += 1
                 Glibc.close(fd)
                 continue
-            }
-            if let reason = limits.refusal(
-                for: peer, open: connections.count, ofUser: connectionsOfUser[peer.uid] ?? 0,
-                serving: conversation.connectionNoun)
-            {
+            case .busy(let reason):
                 refuseBusy(fd, reason, listener: listener)
                 continue
             }
@@ -225,7 +225,6 @@ final class ServerLoop<Conversation: ServerConversation>: @unchecked Sendable {
 
     private func refuseBusy(_ fd: Int32, _ reason: String, listener: Int) {
         statistics.refusedBusy += 1
-        conversation.refusedBusy(listener: listener)
         let line = conversation.busyLine(reason, listener: listener)
         // A new socket's buffer is empty: the line fits, and the peer can read it after the close.
         _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
@@ -421,8 +420,8 @@ final class ServerLoop<Conversation: ServerConversation>: @unchecked Sendable {
     /// Counts a request refused as malformed or too long (the conversation answered it).
     func countMalformed() { statistics.malformed += 1 }
 
-    /// Counts a request refused because the peer may not make it.
-    func countNotAuthorized() { statistics.notAuthorized += 1 }
+    /// Counts a request the conversation refused to carry out.
+    func countRefusedRequest() { statistics.refusedRequests += 1 }
 
     /// Every connection open now, for the conversation (on the loop thread only).
     var openConnections: Dictionary<UInt64, ServerConnection>.Values { connections.values }

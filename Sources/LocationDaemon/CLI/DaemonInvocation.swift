@@ -1,3 +1,5 @@
+import LocationCore
+
 /// A parsed `locationd` command line (docs/design.md §4).
 public enum DaemonInvocation: Sendable, Hashable {
     /// `locationd run [--config PATH]`: the daemon, in the foreground.

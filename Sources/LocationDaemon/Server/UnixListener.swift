@@ -46,8 +46,10 @@ struct UnixListener: Sendable {
 
     /// Binds and listens at `path` (see the type), giving the file to
     /// `group` when there is one; `role` names the socket in messages
-    /// (`control socket`, `gpsd socket`).
-    init(path: String, role: String, mode: mode_t, group: SocketGroup?, directoryMode: mode_t) throws(Failure) {
+    /// (`control socket`, `gpsd socket`), written to `journal`.
+    init(
+        path: String, role: String, mode: mode_t, group: SocketGroup?, directoryMode: mode_t, journal: Diagnostics.Subsystem
+    ) throws(Failure) {
         guard let address = UnixSocketAddress(path: path) else { throw .pathTooLong }
         self.path = path
         do {
@@ -55,7 +57,7 @@ struct UnixListener: Sendable {
         } catch {
             throw .system(error)
         }
-        try Self.clearStaleSocket(address, role: role)
+        try Self.clearStaleSocket(address, role: role, journal: journal)
         let fd: Int32
         do {
             fd = try UnixSocketAddress.makeSocket(nonBlocking: true)
@@ -136,7 +138,7 @@ struct UnixListener: Sendable {
     }
 
     /// Removes a socket left at `address` by a server that is gone.
-    private static func clearStaleSocket(_ address: UnixSocketAddress, role: String) throws(Failure) {
+    private static func clearStaleSocket(_ address: UnixSocketAddress, role: String, journal: Diagnostics.Subsystem) throws(Failure) {
         let path = address.path
         var info = stat()
         guard lstat(path, &info) == 0 else {
@@ -158,7 +160,7 @@ struct UnixListener: Sendable {
             guard unlink(path) == 0 || errno == ENOENT else {
                 throw .system(SystemError("remove the stale socket \(path)", errno: errno))
             }
-            Diagnostics.control.notice("removed \(path), a \(role) left by a locationd that is no longer running")
+            journal.notice("removed \(path), a \(role) left by a locationd that is no longer running")
         case .unknown(let code):
             throw .system(SystemError("connect to the existing \(path)", errno: code))
         }
