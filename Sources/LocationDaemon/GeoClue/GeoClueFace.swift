@@ -278,7 +278,12 @@ final class GeoClueFace: @unchecked Sendable {
         switch status {
         case .ask:
             // The prompt opens; the person answers with locationctl, positions come with the grant.
-            command(.request(client: name, kind: .whileUsing), as: peer, client: name)
+            let asked = command(.request(client: name, kind: .whileUsing), as: peer, client: name)
+            if let (_, message) = asked.error {
+                // No prompt can open (a configured client without `usage`): the app is told, not left waiting.
+                stop(client)
+                return cbus_error_set(error, Self.accessDenied, "\(name) cannot ask for location: \(message)")
+            }
             Diagnostics.geoclue.notice(
                 "\(desktopId) (\(peer.credentials), \(peer.busName)) asks for location as \(name); answer with: locationctl answer \(name) …")
         case .always where services, .whileUsing where services:
