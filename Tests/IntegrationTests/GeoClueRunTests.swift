@@ -92,6 +92,16 @@ struct GeoClueRunTests {
         #expect((again.output + again.stderr).contains("locationctl authorize \(Self.rootApp) while-using"), "\(again.output)\(again.stderr)")
     }
 
+    @Test func locationServicesOffSetsActiveFalse() async throws {
+        let bed = try await GeoClueBed("services")
+        defer { bed.stop() }
+        let app = try await bed.allowedWhereAmI(label: "where-am-i-services")
+        defer { app.kill() }
+        _ = try await bed.plane.ctl(["services", "off"])
+        #expect(await app.wait(timeout: 30), "where-am-i quits by itself: \(app.stdout)")
+        #expect(app.stdout.contains("Geolocation disabled"), "\(app.stdout)")
+    }
+
     /// The app's own client keeps its name and its grant across a restart; TimeThreshold spaces the updates.
     @Test func anAppOfItsOwnKeepsItsGrantAcrossARestartAndTimeThresholdSpacesItsUpdates() async throws {
         var bed = try await GeoClueBed("restart")
@@ -174,6 +184,15 @@ struct GeoClueRunTests {
         let said = peek.output + peek.stderr
         #expect(peek.status != 0 && said.contains("AccessDenied") && said.contains("belongs to another connection"), "\(said)")
         #expect(!said.contains("geoclue-where-am-i"), "\(said)")
+        // Nor delete it.
+        let delete = try await ChildProcess.run(
+            nobody + [
+                "dbus-send", "--system", "--print-reply", "--dest=org.freedesktop.GeoClue2", "/org/freedesktop/GeoClue2/Manager",
+                "org.freedesktop.GeoClue2.Manager.DeleteClient", "objpath:\(path)",
+            ], environment: .only(["DBUS_SYSTEM_BUS_ADDRESS": bed.bus.address]), timeout: 60)
+        #expect(delete.status != 0 && (delete.output + delete.stderr).contains("AccessDenied"), "\(delete.output)\(delete.stderr)")
+        let still = GeoClueBed.locations(rootApp.stdout).count
+        try #require(await waitUntil(timeout: 30) { GeoClueBed.locations(rootApp.stdout).count > still }, "root's client still updates")
 
         // Every signal of a client or location went to its owner alone.
         let signals = GeoClueBed.clientSignals(monitor.stdout)
