@@ -38,6 +38,15 @@ let package = Package(
         // The only code that sees struct mosquitto: one MQTT connection, its callbacks as queued values;
         // libmosquitto itself loaded on first use.
         .target(name: "CMQTT", dependencies: ["CMosquitto"]),
+        // sd-bus from Debian's libsystemd-dev, found through pkg-config.
+        .systemLibrary(
+            name: "CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
+        // The only code that sees sd-bus: the GeoClue2 objects' vtables and sd-bus's variadic calls
+        // (docs/geoclue.md).
+        .target(name: "CBus", dependencies: ["CSystemd"]),
         // Small Linux helpers Swift's Glibc module does not expose cleanly
         // (SO_PEERCRED's struct ucred, openpty, termios speeds).
         .target(name: "CSupport"),
@@ -65,7 +74,7 @@ let package = Package(
         // The IO shell: sources, log writer, state store, control server, systemd.
         .target(
             name: "LocationDaemon",
-            dependencies: ["LocationCore", "LocationSystem", "CGPS", "CMQTT", "CSupport"],
+            dependencies: ["LocationCore", "LocationSystem", "CGPS", "CMQTT", "CSupport", "CBus"],
             swiftSettings: strict
         ),
         // Linked with lld and packed relative relocations (DT_RELR, glibc 2.36):

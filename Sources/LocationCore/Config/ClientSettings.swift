@@ -39,6 +39,8 @@ public struct ClientSettings: Sendable, Hashable {
     /// The receiver this client follows (`receiver = DEVICE`, a gpsd device path or an NMEA source's
     /// path); `nil` for `best`, the one chosen for every such client (docs/sources.md).
     public var receiver: String?
+    /// The GeoClue app this client is (`geoclue_id = DESKTOP-ID`, docs/geoclue.md); `nil`: none.
+    public var geoclueId: String?
 
     /// A client with locationd.conf(5)'s defaults for everything not given.
     public init(
@@ -60,7 +62,8 @@ public struct ClientSettings: Sendable, Hashable {
         programs: ProgramSettings = ProgramSettings(),
         mqtt: MQTTSettings? = nil,
         app: AppSettings = AppSettings(),
-        receiver: String? = nil
+        receiver: String? = nil,
+        geoclueId: String? = nil
     ) {
         self.name = name
         self.log = log
@@ -81,6 +84,7 @@ public struct ClientSettings: Sendable, Hashable {
         self.mqtt = mqtt
         self.app = app
         self.receiver = receiver
+        self.geoclueId = geoclueId
     }
 }
 

@@ -5,7 +5,7 @@ struct ConfigReader {
     static let sourceKeys = ["type", "host", "port", "device", "baud", "failover"]
     static let clientKeys = [
         "log", "distance_filter", "desired_accuracy", "authorization", "precise", "updating", "in_use",
-        "usage", "usage_always", "receiver", "purpose.KEY", "once_grace", "reduced_grid", "reduced_interval", "locate_timeout",
+        "usage", "usage_always", "receiver", "purpose.KEY", "once_grace", "reduced_grid", "reduced_interval", "locate_timeout", "geoclue_id",
     ] + ProgramSettings.keys + AppSettings.keys + MQTTSettings.keys
     static let policyKeys = ["restricted"]
 
@@ -55,6 +55,8 @@ struct ConfigReader {
                 continue  // with the `[source.NAME]` sections, below
             case "policy":
                 restricted = readPolicy(section)
+            case "geoclue":
+                config.geoclue = readGeoClue(section)
             case "client":
                 errors.append(.unknownSection(
                     file: file, line: section.line, section: section.name, note: "a client needs a name: [client.NAME]"))
@@ -67,7 +69,7 @@ struct ConfigReader {
                         clientLogLines[client.settings.name] = client.logLine
                     }
                 } else {
-                    let guess = ConfigError.closest(to: section.name, in: ["daemon", "source", "policy"])
+                    let guess = ConfigError.closest(to: section.name, in: ["daemon", "source", "policy", "geoclue"])
                         ?? Self.clientSection(like: section.name) ?? Self.sourceSection(like: section.name)
                     errors.append(.unknownSection(
                         file: file, line: section.line, section: section.name, note: guess.map { "did you mean [\($0)]?" }))
@@ -210,6 +212,9 @@ struct ConfigReader {
                 if let s = value(entry, section, Self.decimal, accepted: "a number of seconds (0 or more)", where: { $0 >= 0 }) { client.reducedInterval = s }
             case "locate_timeout":
                 if let s = value(entry, section, Self.decimal, accepted: "a number of seconds greater than 0", where: { $0 > 0 }) { client.locateTimeout = s }
+            case "geoclue_id":
+                let accepted = "a GeoClue desktop id (org.gnome.Maps, where-am-i), or nothing"
+                if let id = optionalValue(entry, section, accepted: accepted, Self.isDesktopId) { client.geoclueId = id }
             case let key where ProgramSettings.keys.contains(key):
                 readProgramKey(entry, section, into: &client.programs)
             case let key where AppSettings.keys.contains(key):

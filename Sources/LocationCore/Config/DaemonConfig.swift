@@ -50,6 +50,8 @@ public struct DaemonConfig: Sendable, Hashable {
     public var clients: [ClientSettings]
     /// Clients an administrator has locked, in file order (`[policy] restricted`).
     public var restricted: [String]
+    /// The GeoClue2-compatible face on D-Bus (`[geoclue]`); `nil`: off.
+    public var geoclue: GeoClueSettings?
 
     /// A configuration from its parts; the defaults are those of an empty file and empty environment.
     public init(

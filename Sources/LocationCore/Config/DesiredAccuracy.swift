@@ -14,11 +14,14 @@ public enum DesiredAccuracy: Sendable, Hashable, CustomStringConvertible {
     case threeKilometers
     /// A number of metres.
     case meters(Double)
+    /// `kCLLocationAccuracyReduced`: the app wants no more than the reduced position, whatever
+    /// accuracy the person allowed (docs/authorization.md §6); no gate on the estimate.
+    case reduced
 
     /// The largest horizontal error estimate that passes, or `nil` for no gate.
     public var limit: Double? {
         switch self {
-        case .bestForNavigation, .best: nil
+        case .bestForNavigation, .best, .reduced: nil
         case .tenMeters: 10
         case .hundredMeters: 100
         case .kilometer: 1000
@@ -36,13 +39,14 @@ public enum DesiredAccuracy: Sendable, Hashable, CustomStringConvertible {
         case .hundredMeters: "hundred-meters"
         case .kilometer: "kilometer"
         case .threeKilometers: "three-kilometers"
+        case .reduced: "reduced"
         case .meters(let m): m == m.rounded() && abs(m) < 1e15 ? String(Int64(m)) : String(m)
         }
     }
 
     /// The accepted config words, for error messages.
     public static let words = [
-        "best-for-navigation", "best", "ten-meters", "hundred-meters", "kilometer", "three-kilometers",
+        "best-for-navigation", "best", "ten-meters", "hundred-meters", "kilometer", "three-kilometers", "reduced",
     ]
 
     /// Parses a config word or a non-negative number of metres.
@@ -54,6 +58,7 @@ public enum DesiredAccuracy: Sendable, Hashable, CustomStringConvertible {
         case "hundred-meters": self = .hundredMeters
         case "kilometer": self = .kilometer
         case "three-kilometers": self = .threeKilometers
+        case "reduced": self = .reduced
         default:
             guard let m = Double(word), m.isFinite, m >= 0 else { return nil }
             self = .meters(m)

@@ -20,7 +20,7 @@ public struct StatusSections: Sendable, Hashable {
     public typealias Reader = @Sendable (JSONValue) throws(ControlDecodeError) -> (any StatusSection)?
 
     /// The sections `StatusReport(json:)` reads back, in the order the daemon writes them.
-    public static let readers: [Reader] = [MQTTSection.read, ProgramsSection.read]
+    public static let readers: [Reader] = [MQTTSection.read, ProgramsSection.read, GeoClueSection.read]
 
     /// The sections.
     public var list: [any StatusSection]

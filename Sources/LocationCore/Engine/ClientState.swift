@@ -15,10 +15,11 @@ struct ClientState: Sendable {
     // Permission state (docs/authorization.md §13).
     var grant: Grant
     var accuracy: Accuracy {
-        didSet { deliversFull = accuracy.deliversFull }
+        didSet { deliversFull = accuracy.deliversFull && settings.desiredAccuracy != .reduced }
     }
-    /// `accuracy.deliversFull`, kept by `accuracy`'s observer for the fix path: reading the enum there
-    /// would copy it (and its purpose string) once per client and fix.
+    /// `accuracy.deliversFull`, unless the app wants the reduced position (`desired_accuracy = reduced`), kept
+    /// by `accuracy`'s observer and `configure` for the fix path: reading the enum there would copy it (and
+    /// its purpose string) once per client and fix.
     private(set) var deliversFull: Bool
     var locate: PendingLocate?
 
@@ -90,6 +91,7 @@ struct ClientState: Sendable {
         }
         self.settings = settings
         self.restricted = restricted
+        deliversFull = accuracy.deliversFull && settings.desiredAccuracy != .reduced
         accuracyLimit = settings.desiredAccuracy.limit ?? .infinity
         if accuracyLimit.isNaN { accuracyLimit = .infinity }
         if let meters = settings.distanceFilter, meters.isFinite, meters > 0 {

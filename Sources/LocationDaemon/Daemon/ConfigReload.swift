@@ -1,7 +1,7 @@
 import LocationCore
 
 /// What a reloaded configuration changes (SIGHUP): everything, except the
-/// keys only a restart can change — `socket`, `socket_group`, `socket_mode`,
+/// keys only a restart can change — `socket`, `socket_group`, `socket_mode`, `[geoclue]`,
 /// the sources (`[source]` and every `[source.NAME]`, named `[source]` in the list; `failover`
 /// is not one: it takes effect) and `state_dir` keep their running values, and their names are
 /// listed so the daemon can say a restart is needed; so are the program keys
@@ -20,6 +20,8 @@ struct ConfigReload: Sendable {
         keepRunning(\.socketMode, "socket_mode", running: running)
         keepRunning(\.sources, "[source]", running: running)
         keepRunning(\.stateDirectory, "state_dir", running: running)
+        // The GeoClue face is set up at start: its bus and defaults wait for a restart (its apps do not).
+        keepRunning(\.geoclue, "[geoclue]", running: running)
         if Self.programSockets(of: reloaded) != Self.programSockets(of: running) { needRestart.append(Self.programKeys) }
         if Self.apps(of: reloaded) != Self.apps(of: running) { needRestart.append(Self.appKeys) }
         // The MQTT publishers are made at start: a publishing client's settings or log path wait for a restart.

@@ -101,9 +101,11 @@ public enum Daemon {
             return .refused
         }
 
+        // The GeoClue face's apps of their own are clients from the start, so their saved state applies (issue #38).
+        let geoclueApps = config.geoclue.map { GeoClueApps(directory: config.stateDirectory, settings: $0) }
         let core: DaemonCore
         do {
-            core = try DaemonCore(config: config, seed: DaemonCore.randomSeed())
+            core = try DaemonCore(config: geoclueApps?.overlay(config) ?? config, seed: DaemonCore.randomSeed())
         } catch {
             for line in error.description.split(separator: "\n") { Diagnostics.daemon.error(String(line)) }
             Diagnostics.daemon.error("not started: the logs cannot be opened")
@@ -124,6 +126,16 @@ public enum Daemon {
         if config.clients.contains(where: \.programs.servesPrograms) {
             do {
                 services.append(try ProgramService(config: config, core: core))
+            } catch {
+                Diagnostics.daemon.error("not started: \(error)")
+                core.abandon()
+                return .refused
+            }
+        }
+        if let settings = config.geoclue, let geoclueApps {
+            core.attachGeoClue(geoclueApps, file: config)
+            do {
+                services.append(try GeoClueService(settings: settings, core: core, apps: geoclueApps))
             } catch {
                 Diagnostics.daemon.error("not started: \(error)")
                 core.abandon()

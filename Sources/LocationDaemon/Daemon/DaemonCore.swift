@@ -49,6 +49,10 @@ public final class DaemonCore: ControlHandler, Sendable {
     /// The sources' counts, for `status` (filled by each `SourceService`).
     public let sourceBoard: SourceBoard
     let owner: Mutex<EngineOwner>
+    /// Where deliveries meet the GeoClue face, once attached (issue #38, DaemonCore+GeoClue.swift).
+    let geoclueMailbox = GeoClueMailbox()
+    /// The GeoClue face's apps laid over every configuration the core takes (DaemonCore+GeoClue.swift).
+    let geoclueOverlay = Mutex<GeoClueOverlay?>(nil)
     private let lostAtStop = Mutex<[String]?>(nil)
 
     /// Loads the state (setting a corrupt file aside), makes the engine and
@@ -66,7 +70,7 @@ public final class DaemonCore: ControlHandler, Sendable {
         let ledger = AccessLedger(directory: config.stateDirectory, days: config.reportDays, now: clock.wall())
         // The output faces after the logs and the watchers, in the order `status` lists their
         // sections (`OutputFace`: a new face is added here).
-        let faces: [any OutputFace] = [brokers, programSinks]
+        let faces: [any OutputFace] = [brokers, programSinks, geoclueMailbox]
         owner = Mutex(
             try EngineOwner(
                 config: config, seed: seed, clock: clock, sourceName: name, faces: faces, source: source, report: ledger))
@@ -128,7 +132,12 @@ public final class DaemonCore: ControlHandler, Sendable {
     /// say a restart is needed.
     @discardableResult
     public func reload(_ newConfig: DaemonConfig) -> [String] {
-        owner.withLock { $0.reload(newConfig) }
+        // With the GeoClue face, its apps and requests are laid over the file's (issue #38).
+        geoclueOverlay.withLock { overlay in
+            overlay?.file = newConfig
+            let effective = overlay?.apps.overlay(newConfig) ?? newConfig
+            return owner.withLock { $0.reload(effective) }
+        }
     }
 
     /// Shutdown: writes and syncs every log, saves the state, closes the logs.

@@ -16,15 +16,12 @@ public final class ProgramSinks: OutputFace, Sendable {
     public static let maximumPending = 4096
 
     private struct State {
-        var watched: Set<String> = []
-        var pending: [LogRecord] = []
+        /// The watched clients' records, the clients whose authorization changed since the loop last took them.
+        var queue = FaceQueue<LogRecord>(limit: ProgramSinks.maximumPending)
         /// The latest sky view per client not yet taken (a newer one replaces it).
         var skies: [String: SkyView] = [:]
         var programs: [ConnectedProgram] = []
         var counts: [String: ProgramCounts] = [:]
-        /// Clients whose authorization changed since the loop last took the records.
-        var regranted: Set<String> = []
-        var waker: Wakeup?
     }
 
     private let state = Mutex(State())
@@ -47,13 +44,13 @@ public final class ProgramSinks: OutputFace, Sendable {
     /// Queues a delivery, as its log record, for the programs of its client, if any watch.
     public func deliver(_ delivery: Delivery) {
         let waker = state.withLock { state -> Wakeup? in
-            guard state.watched.contains(delivery.client), let record = LogRecord(delivery: delivery) else { return nil }
-            guard state.pending.count < Self.maximumPending else {
-                state.counts[delivery.client, default: ProgramCounts()].dropped += 1
-                return nil
+            guard state.queue.serves(delivery.client), let record = LogRecord(delivery: delivery) else { return nil }
+            switch state.queue.append(record) {
+            case .queued(let waker): return waker
+            case .full: state.counts[delivery.client, default: ProgramCounts()].dropped += 1
+            case .ignored: break
             }
-            state.pending.append(record)
-            return state.waker
+            return nil
         }
         waker?.signal()
     }
@@ -64,17 +61,17 @@ public final class ProgramSinks: OutputFace, Sendable {
     public func deliverSky(_ view: SkyView, to clients: [String]) {
         let waker = state.withLock { state -> Wakeup? in
             var queued = false
-            for client in clients where state.watched.contains(client) {
+            for client in clients where state.queue.serves(client) {
                 state.skies[client] = view
                 queued = true
             }
-            return queued ? state.waker : nil
+            return queued ? state.queue.waker : nil
         }
         waker?.signal()
     }
 
     /// Whether any client's programs are connected: the carrier hands over deliveries only then.
-    public var isWatching: Bool { state.withLock { !$0.watched.isEmpty } }
+    public var isWatching: Bool { state.withLock { !$0.queue.watched.isEmpty } }
 
     // MARK: OutputFace
 
@@ -96,10 +93,9 @@ public final class ProgramSinks: OutputFace, Sendable {
     /// Services): what its programs got before may not be repeated (`?POLL`).
     public func grantChanged(_ client: String) {
         let waker = state.withLock { state -> Wakeup? in
-            state.regranted.insert(client)
             // A sky queued under the grant that changed is not sent; the next one is judged afresh.
             state.skies[client] = nil
-            return state.waker
+            return state.queue.regrant(client)
         }
         waker?.signal()
     }
@@ -115,19 +111,14 @@ public final class ProgramSinks: OutputFace, Sendable {
 
     /// The waker of the server loop that takes the records.
     func attach(_ waker: Wakeup?) {
-        state.withLock { $0.waker = waker }
+        state.withLock { $0.queue.waker = waker }
     }
 
     /// Whether `client`'s records are queued (some program of it watches).
     func setWatched(_ client: String, _ watched: Bool) {
         state.withLock { state in
-            if watched {
-                state.watched.insert(client)
-            } else {
-                state.watched.remove(client)
-                state.pending.removeAll { $0.client == client }
-                state.skies[client] = nil
-            }
+            state.queue.setWatched(client, watched)
+            if !watched { state.skies[client] = nil }
         }
     }
 
@@ -135,12 +126,9 @@ public final class ProgramSinks: OutputFace, Sendable {
     /// clients whose authorization changed meanwhile, and the latest sky view per client.
     func take() -> (records: [LogRecord], regranted: Set<String>, skies: [String: SkyView]) {
         state.withLock { state in
-            defer {
-                state.pending.removeAll(keepingCapacity: true)
-                state.regranted.removeAll()
-                state.skies.removeAll()
-            }
-            return (state.pending, state.regranted, state.skies)
+            defer { state.skies.removeAll() }
+            let (records, regranted) = state.queue.take()
+            return (records, regranted, state.skies)
         }
     }
 

@@ -57,4 +57,6 @@ extension Diagnostics {
     public static let report = Subsystem("report")
     /// systemd notifications.
     public static let systemd = Subsystem("systemd")
+    /// The GeoClue2-compatible face on D-Bus.
+    public static let geoclue = Subsystem("geoclue")
 }

@@ -25,6 +25,7 @@ public enum StatusRenderer {
             NextStepText.mayRun(servicesOn, reader: report.reader)
             ? NextStepText.commandLine(servicesOn) : NextStepText.whoMay(servicesOn) + ": " + NextStepText.commandLine(servicesOn)
         lines.append("Location Services: " + (status.services ? "on" : "off — no client gets locations (\(switchOn))"))
+        if let geoclue = geoClueLine(report) { lines.append(geoclue) }
         if status.clients.isEmpty { lines.append("No clients are configured.") }
         for client in status.clients {
             lines.append("")
@@ -38,6 +39,7 @@ public enum StatusRenderer {
             if let counts = report.programCounts[client.authorization.client] {
                 lines.append("  programs: \(counts.summary)")
             }
+            lines.append(contentsOf: geoClueLines(report, client: client.authorization.client))
         }
         let prompts = status.clients.compactMap(\.prompt)
         if !prompts.isEmpty {

@@ -95,7 +95,7 @@ import Testing
         #expect(found.count == 1)
         #expect(error.description == """
             /etc/locationd/locationd.conf:14: [client.logger] desired_accuracy = "kilometre": accepted values are \
-            best-for-navigation, best, ten-meters, hundred-meters, kilometer, three-kilometers, or a number of metres
+            best-for-navigation, best, ten-meters, hundred-meters, kilometer, three-kilometers, reduced, or a number of metres
             """)
         #expect(error.kind == .badValue)
         #expect(error.file == file && error.line == 14 && error.section == "client.logger")

@@ -1,0 +1,375 @@
+// See include/cbus.h.
+#include "cbus.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <systemd/sd-bus.h>
+
+#define CBUS_NAME "org.freedesktop.GeoClue2"
+#define CBUS_MANAGER_PATH "/org/freedesktop/GeoClue2/Manager"
+#define CBUS_CLIENT_PREFIX "/org/freedesktop/GeoClue2/Client"
+#define CBUS_MANAGER_IFACE "org.freedesktop.GeoClue2.Manager"
+#define CBUS_CLIENT_IFACE "org.freedesktop.GeoClue2.Client"
+#define CBUS_LOCATION_IFACE "org.freedesktop.GeoClue2.Location"
+
+struct cbus {
+    sd_bus *bus;
+    struct cbus_handlers handlers;
+    struct cbus_manager_props *manager;
+};
+
+/* cbus_call and cbus_error are sd-bus's own types under another name. */
+static sd_bus_message *message(cbus_call *call) { return (sd_bus_message *)call; }
+static cbus_call *call_of(sd_bus_message *m) { return (cbus_call *)m; }
+static cbus_error *error_of(sd_bus_error *e) { return (cbus_error *)e; }
+
+// MARK: Methods
+
+static struct cbus *current(void);
+
+/* Every method's userdata is its object's properties (the Manager's, or what find returned): the
+ * cbus is the one being processed on this thread. */
+static int run_method(sd_bus_message *m, sd_bus_error *error, int method, char argument_type) {
+    struct cbus *c = current();
+    const char *argument = NULL;
+    if (argument_type) {
+        char signature[2] = {argument_type, 0};
+        int r = sd_bus_message_read(m, signature, &argument);
+        if (r < 0) return r;
+    }
+    return c->handlers.method(c->handlers.context, method, sd_bus_message_get_path(m), argument, call_of(m),
+                              error_of(error));
+}
+
+static int get_client_method(sd_bus_message *m, void *u, sd_bus_error *e) { (void)u; return run_method(m, e, CBUS_GET_CLIENT, 0); }
+static int create_client(sd_bus_message *m, void *u, sd_bus_error *e) { (void)u; return run_method(m, e, CBUS_CREATE_CLIENT, 0); }
+static int delete_client(sd_bus_message *m, void *u, sd_bus_error *e) { (void)u; return run_method(m, e, CBUS_DELETE_CLIENT, 'o'); }
+static int add_agent(sd_bus_message *m, void *u, sd_bus_error *e) { (void)u; return run_method(m, e, CBUS_ADD_AGENT, 's'); }
+static int start(sd_bus_message *m, void *u, sd_bus_error *e) { (void)u; return run_method(m, e, CBUS_START, 0); }
+static int stop(sd_bus_message *m, void *u, sd_bus_error *e) { (void)u; return run_method(m, e, CBUS_STOP, 0); }
+
+/* The cbus being processed on this thread (cbus_process sets it; see cbus.h, Threads). */
+static __thread struct cbus *processing;
+static struct cbus *current(void) { return processing; }
+
+// MARK: Properties
+
+static int get_timestamp(sd_bus *bus, const char *path, const char *iface, const char *property, sd_bus_message *reply,
+                         void *userdata, sd_bus_error *error) {
+    (void)bus; (void)path; (void)iface; (void)property; (void)error;
+    const struct cbus_location_props *l = userdata;
+    return sd_bus_message_append(reply, "(tt)", l->timestamp_seconds, l->timestamp_microseconds);
+}
+
+/* Every client property is read through here, with the client's properties as userdata (offset 0:
+ * sd-bus hands a getter or setter userdata plus the vtable entry's offset). */
+static int get_client(sd_bus *bus, const char *path, const char *iface, const char *property, sd_bus_message *reply,
+                      void *userdata, sd_bus_error *error) {
+    (void)bus; (void)path; (void)iface; (void)error;
+    const struct cbus_client_props *p = userdata;
+    if (strcmp(property, "Location") == 0) return sd_bus_message_append(reply, "o", p->location ? p->location : "/");
+    if (strcmp(property, "DesktopId") == 0) return sd_bus_message_append(reply, "s", p->desktop_id ? p->desktop_id : "");
+    if (strcmp(property, "Active") == 0) return sd_bus_message_append(reply, "b", p->active);
+    if (strcmp(property, "DistanceThreshold") == 0) return sd_bus_message_append(reply, "u", p->distance_threshold);
+    if (strcmp(property, "TimeThreshold") == 0) return sd_bus_message_append(reply, "u", p->time_threshold);
+    return sd_bus_message_append(reply, "u", p->requested_accuracy_level);
+}
+
+static int get_description(sd_bus *bus, const char *path, const char *iface, const char *property,
+                           sd_bus_message *reply, void *userdata, sd_bus_error *error) {
+    (void)bus; (void)path; (void)iface; (void)property; (void)error;
+    const struct cbus_location_props *l = userdata;
+    return sd_bus_message_append(reply, "s", l->description ? l->description : "");
+}
+
+static int append_client_property(sd_bus_message *m, const struct cbus_client_props *p, const char *property);
+
+/* A writable client property: stored, then told to the writer alone (PropertiesChanged, unicast). */
+static int set_client(sd_bus *bus, const char *path, const char *iface, const char *property, sd_bus_message *value,
+                      void *userdata, sd_bus_error *error) {
+    (void)iface; (void)error;
+    struct cbus_client_props *p = userdata;
+    int r;
+    if (strcmp(property, "DesktopId") == 0) {
+        const char *text = NULL;
+        r = sd_bus_message_read(value, "s", &text);
+        if (r < 0) return r;
+        r = cbus_set_string(&p->desktop_id, text);
+    } else {
+        uint32_t number = 0;
+        r = sd_bus_message_read(value, "u", &number);
+        if (r < 0) return r;
+        if (strcmp(property, "DistanceThreshold") == 0) p->distance_threshold = number;
+        else if (strcmp(property, "TimeThreshold") == 0) p->time_threshold = number;
+        else p->requested_accuracy_level = number;
+    }
+    if (r < 0) return r;
+    sd_bus_message *call = sd_bus_get_current_message(bus);
+    const char *sender = call ? sd_bus_message_get_sender(call) : NULL;
+    if (!sender) return 0;
+    sd_bus_message *signal = NULL;
+    r = sd_bus_message_new_signal(bus, &signal, path, "org.freedesktop.DBus.Properties", "PropertiesChanged");
+    if (r >= 0) r = sd_bus_message_set_destination(signal, sender);
+    if (r >= 0) r = sd_bus_message_append(signal, "s", CBUS_CLIENT_IFACE);
+    if (r >= 0) r = sd_bus_message_open_container(signal, 'a', "{sv}");
+    if (r >= 0) r = append_client_property(signal, p, property);
+    if (r >= 0) r = sd_bus_message_close_container(signal);
+    if (r >= 0) r = sd_bus_message_append(signal, "as", 0);
+    if (r >= 0) r = sd_bus_send(bus, signal, NULL);
+    sd_bus_message_unref(signal);
+    return r < 0 ? r : 0;
+}
+
+static const sd_bus_vtable manager_vtable[] = {
+    SD_BUS_VTABLE_START(0),
+    SD_BUS_METHOD("GetClient", "", "o", get_client_method, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD("CreateClient", "", "o", create_client, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD("DeleteClient", "o", "", delete_client, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD("AddAgent", "s", "", add_agent, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_PROPERTY("InUse", "b", NULL, offsetof(struct cbus_manager_props, in_use), SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+    SD_BUS_PROPERTY("AvailableAccuracyLevel", "u", NULL, offsetof(struct cbus_manager_props, available_accuracy_level),
+                    SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+    SD_BUS_VTABLE_END,
+};
+
+static const sd_bus_vtable client_vtable[] = {
+    SD_BUS_VTABLE_START(0),
+    SD_BUS_METHOD("Start", "", "", start, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD("Stop", "", "", stop, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_PROPERTY("Location", "o", get_client, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+    SD_BUS_WRITABLE_PROPERTY("DistanceThreshold", "u", get_client, set_client, 0, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_WRITABLE_PROPERTY("TimeThreshold", "u", get_client, set_client, 0, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_WRITABLE_PROPERTY("DesktopId", "s", get_client, set_client, 0, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_WRITABLE_PROPERTY("RequestedAccuracyLevel", "u", get_client, set_client, 0, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_PROPERTY("Active", "b", get_client, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+    SD_BUS_SIGNAL_WITH_NAMES("LocationUpdated", "oo", SD_BUS_PARAM(old) SD_BUS_PARAM(new), 0),
+    SD_BUS_VTABLE_END,
+};
+
+static const sd_bus_vtable location_vtable[] = {
+    SD_BUS_VTABLE_START(0),
+    SD_BUS_PROPERTY("Latitude", "d", NULL, offsetof(struct cbus_location_props, latitude), SD_BUS_VTABLE_PROPERTY_CONST),
+    SD_BUS_PROPERTY("Longitude", "d", NULL, offsetof(struct cbus_location_props, longitude), SD_BUS_VTABLE_PROPERTY_CONST),
+    SD_BUS_PROPERTY("Accuracy", "d", NULL, offsetof(struct cbus_location_props, accuracy), SD_BUS_VTABLE_PROPERTY_CONST),
+    SD_BUS_PROPERTY("Altitude", "d", NULL, offsetof(struct cbus_location_props, altitude), SD_BUS_VTABLE_PROPERTY_CONST),
+    SD_BUS_PROPERTY("Speed", "d", NULL, offsetof(struct cbus_location_props, speed), SD_BUS_VTABLE_PROPERTY_CONST),
+    SD_BUS_PROPERTY("Heading", "d", NULL, offsetof(struct cbus_location_props, heading), SD_BUS_VTABLE_PROPERTY_CONST),
+    SD_BUS_PROPERTY("Description", "s", get_description, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+    SD_BUS_PROPERTY("Timestamp", "(tt)", get_timestamp, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+    SD_BUS_VTABLE_END,
+};
+
+// MARK: Finding clients and locations
+
+
+static int find(sd_bus *bus, const char *path, void *userdata, void **found, sd_bus_error *error, int kind) {
+    struct cbus *c = userdata;
+    sd_bus_message *call = sd_bus_get_current_message(bus);
+    const char *sender = call ? sd_bus_message_get_sender(call) : NULL;
+    void *props = c->handlers.find(c->handlers.context, kind, path, sender, error_of(error));
+    if (!props) return sd_bus_error_is_set(error) ? -sd_bus_error_get_errno(error) : 0;
+    *found = props;
+    return 1;
+}
+
+static int find_client(sd_bus *bus, const char *path, const char *iface, void *userdata, void **found,
+                       sd_bus_error *error) {
+    (void)iface;
+    return find(bus, path, userdata, found, error, CBUS_CLIENT);
+}
+
+static int find_location(sd_bus *bus, const char *path, const char *iface, void *userdata, void **found,
+                         sd_bus_error *error) {
+    (void)iface;
+    return find(bus, path, userdata, found, error, CBUS_LOCATION);
+}
+
+static int name_owner_changed(sd_bus_message *m, void *userdata, sd_bus_error *error) {
+    (void)error;
+    struct cbus *c = userdata;
+    const char *name = NULL, *old_owner = NULL, *new_owner = NULL;
+    if (sd_bus_message_read(m, "sss", &name, &old_owner, &new_owner) < 0) return 0;
+    if (name && name[0] == ':' && (!new_owner || !new_owner[0])) c->handlers.name_gone(c->handlers.context, name);
+    return 0;
+}
+
+// MARK: The connection
+
+int cbus_open(const char *address, const struct cbus_handlers *handlers, struct cbus_manager_props *manager,
+              cbus **out) {
+    struct cbus *c = calloc(1, sizeof *c);
+    if (!c) return -ENOMEM;
+    c->handlers = *handlers;
+    c->manager = manager;
+    int r;
+    if (address) {
+        r = sd_bus_new(&c->bus);
+        if (r >= 0) r = sd_bus_set_address(c->bus, address);
+        if (r >= 0) r = sd_bus_set_bus_client(c->bus, 1);
+        if (r >= 0) r = sd_bus_start(c->bus);
+    } else {
+        r = sd_bus_open_system(&c->bus);
+    }
+    if (r >= 0) r = sd_bus_add_object_vtable(c->bus, NULL, CBUS_MANAGER_PATH, CBUS_MANAGER_IFACE, manager_vtable, manager);
+    if (r >= 0)
+        r = sd_bus_add_fallback_vtable(c->bus, NULL, CBUS_CLIENT_PREFIX, CBUS_CLIENT_IFACE, client_vtable, find_client, c);
+    if (r >= 0)
+        r = sd_bus_add_fallback_vtable(c->bus, NULL, CBUS_CLIENT_PREFIX, CBUS_LOCATION_IFACE, location_vtable,
+                                       find_location, c);
+    if (r >= 0)
+        r = sd_bus_match_signal(c->bus, NULL, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                "NameOwnerChanged", name_owner_changed, c);
+    if (r >= 0) r = sd_bus_request_name(c->bus, CBUS_NAME, 0);
+    if (r < 0) {
+        if (c->bus) sd_bus_flush_close_unref(c->bus);
+        free(c);
+        return r;
+    }
+    *out = c;
+    return 0;
+}
+
+void cbus_close(cbus *c) {
+    if (!c) return;
+    sd_bus_flush_close_unref(c->bus);
+    free(c);
+}
+
+int cbus_process(cbus *c) {
+    struct cbus *before = processing;
+    processing = c;
+    int r;
+    do {
+        r = sd_bus_process(c->bus, NULL);
+    } while (r > 0);
+    processing = before;
+    return r;
+}
+
+int cbus_wait_params(cbus *c, int *fd, short *events, int *timeout_ms) {
+    int descriptor = sd_bus_get_fd(c->bus);
+    if (descriptor < 0) return descriptor;
+    int wanted = sd_bus_get_events(c->bus);
+    if (wanted < 0) return wanted;
+    uint64_t usec = 0;
+    int r = sd_bus_get_timeout(c->bus, &usec);
+    if (r < 0) return r;
+    *fd = descriptor;
+    *events = (short)wanted;
+    if (usec == UINT64_MAX) {
+        *timeout_ms = -1;
+    } else {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        uint64_t now_usec = (uint64_t)now.tv_sec * 1000000u + (uint64_t)now.tv_nsec / 1000u;
+        uint64_t wait = usec > now_usec ? usec - now_usec : 0;
+        *timeout_ms = wait > 60000000u ? 60000 : (int)((wait + 999) / 1000);
+    }
+    return 0;
+}
+
+const char *cbus_unique_name(cbus *c) {
+    const char *name = NULL;
+    return sd_bus_get_unique_name(c->bus, &name) >= 0 ? name : NULL;
+}
+
+// MARK: Calls
+
+const char *cbus_sender(cbus_call *call) { return sd_bus_message_get_sender(message(call)); }
+
+int cbus_sender_identity(cbus_call *call, uint32_t *uid, uint32_t *gid, int32_t *pid) {
+    sd_bus_creds *creds = NULL;
+    /* With dbus-daemon the message carries none of these: sd-bus asks the bus daemon (AUGMENT). */
+    uint64_t mask = SD_BUS_CREDS_UID | SD_BUS_CREDS_EUID | SD_BUS_CREDS_GID | SD_BUS_CREDS_EGID | SD_BUS_CREDS_PID |
+                    SD_BUS_CREDS_AUGMENT;
+    int r = sd_bus_query_sender_creds(message(call), mask, &creds);
+    if (r < 0) return r;
+    uid_t u = 0;
+    gid_t g = 0;
+    pid_t p = 0;
+    r = sd_bus_creds_get_euid(creds, &u);
+    if (r < 0) r = sd_bus_creds_get_uid(creds, &u);
+    if (r >= 0) r = sd_bus_creds_get_pid(creds, &p);
+    if (r >= 0 && sd_bus_creds_get_egid(creds, &g) < 0 && sd_bus_creds_get_gid(creds, &g) < 0) g = (gid_t)-1;
+    sd_bus_creds_unref(creds);
+    if (r < 0) return r;
+    *uid = (uint32_t)u;
+    *gid = (uint32_t)g;
+    *pid = (int32_t)p;
+    return 0;
+}
+
+int cbus_reply_empty(cbus_call *call) { return sd_bus_reply_method_return(message(call), ""); }
+
+int cbus_reply_object(cbus_call *call, const char *path) { return sd_bus_reply_method_return(message(call), "o", path); }
+
+int cbus_error_set(cbus_error *error, const char *name, const char *text) {
+    return sd_bus_error_set((sd_bus_error *)error, name, text);
+}
+
+int cbus_set_string(char **slot, const char *value) {
+    char *copy = NULL;
+    if (value) {
+        copy = strdup(value);
+        if (!copy) return -ENOMEM;
+    }
+    free(*slot);
+    *slot = copy;
+    return 0;
+}
+
+// MARK: Signals
+
+int cbus_location_updated(cbus *c, const char *destination, const char *client_path, const char *old_path,
+                          const char *new_path) {
+    sd_bus_message *signal = NULL;
+    int r = sd_bus_message_new_signal(c->bus, &signal, client_path, CBUS_CLIENT_IFACE, "LocationUpdated");
+    if (r >= 0) r = sd_bus_message_set_destination(signal, destination);
+    if (r >= 0) r = sd_bus_message_append(signal, "oo", old_path, new_path);
+    if (r >= 0) r = sd_bus_send(c->bus, signal, NULL);
+    sd_bus_message_unref(signal);
+    return r < 0 ? r : 0;
+}
+
+static int append_client_property(sd_bus_message *m, const struct cbus_client_props *p, const char *property) {
+    int r = sd_bus_message_open_container(m, 'e', "sv");
+    if (r < 0) return r;
+    if (strcmp(property, "Location") == 0) {
+        r = sd_bus_message_append(m, "sv", property, "o", p->location ? p->location : "/");
+    } else if (strcmp(property, "Active") == 0) {
+        r = sd_bus_message_append(m, "sv", property, "b", p->active);
+    } else if (strcmp(property, "DesktopId") == 0) {
+        r = sd_bus_message_append(m, "sv", property, "s", p->desktop_id ? p->desktop_id : "");
+    } else {
+        uint32_t value = strcmp(property, "DistanceThreshold") == 0 ? p->distance_threshold
+                         : strcmp(property, "TimeThreshold") == 0   ? p->time_threshold
+                                                                    : p->requested_accuracy_level;
+        r = sd_bus_message_append(m, "sv", property, "u", value);
+    }
+    if (r < 0) return r;
+    return sd_bus_message_close_container(m);
+}
+
+int cbus_client_changed(cbus *c, const char *destination, const char *path, const struct cbus_client_props *props,
+                        unsigned mask) {
+    sd_bus_message *signal = NULL;
+    int r = sd_bus_message_new_signal(c->bus, &signal, path, "org.freedesktop.DBus.Properties", "PropertiesChanged");
+    if (r >= 0) r = sd_bus_message_set_destination(signal, destination);
+    if (r >= 0) r = sd_bus_message_append(signal, "s", CBUS_CLIENT_IFACE);
+    if (r >= 0) r = sd_bus_message_open_container(signal, 'a', "{sv}");
+    if (r >= 0 && (mask & CBUS_PROP_LOCATION)) r = append_client_property(signal, props, "Location");
+    if (r >= 0 && (mask & CBUS_PROP_ACTIVE)) r = append_client_property(signal, props, "Active");
+    if (r >= 0) r = sd_bus_message_close_container(signal);
+    if (r >= 0) r = sd_bus_message_append(signal, "as", 0);
+    if (r >= 0) r = sd_bus_send(c->bus, signal, NULL);
+    sd_bus_message_unref(signal);
+    return r < 0 ? r : 0;
+}
+
+int cbus_manager_changed(cbus *c) {
+    return sd_bus_emit_properties_changed(c->bus, CBUS_MANAGER_PATH, CBUS_MANAGER_IFACE, "InUse",
+                                          "AvailableAccuracyLevel", NULL);
+}

@@ -1,0 +1,348 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LocationCore
+import Testing
+import TestSupport
+
+/// The GeoClue face (#38) against the real client: GeoClue's own `where-am-i`
+/// (package geoclue-2-demo) on a private `dbus-daemon` (`dbus-monitor` and `dbus-send` for the rest), locationd owning
+/// `org.freedesktop.GeoClue2` there, fixes from a live NMEA feed
+/// (Tests/Scripts/nmea-feed.py into a FIFO, one epoch a second).
+@Suite(
+    .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"),
+    .enabled(
+        if: ExternalTool.isAvailable("dbus-daemon", "dbus-monitor", "dbus-send", "python3", GeoClueBed.whereAmI),
+        "needs dbus-daemon, dbus-monitor and dbus-send (dbus-bin), python3 and where-am-i (geoclue-2-demo)"))
+struct GeoClueRunTests {
+    /// where-am-i's client for a new app run by root.
+    static let rootApp = "gc-geoclue-where-am-i-0"
+
+    @Test func anAppWaitsForTheAnswerThenGetsTheReceiversPositionsCountedAndLeavingEndsItsSession() async throws {
+        let bed = try await GeoClueBed("answer")
+        defer { bed.stop() }
+        let app = try bed.whereAmI([], label: "where-am-i")
+        defer { app.kill() }
+        // No GUI agent: the prompt is the operator's, at once.
+        try #require(await waitUntil(timeout: 30) { bed.daemon.stderr.contains("\(Self.rootApp) asks (while-using)") }, "\(bed.daemon.stderr)")
+        let prompts = try await bed.plane.ctl(["prompts"])
+        #expect(prompts.stdout.contains("locationctl answer \(Self.rootApp)"), "\(prompts.stdout)")
+        // Fixes keep coming; none reaches an app nobody allowed.
+        _ = await pause(2)
+        #expect(!app.stdout.contains("New location"), "\(app.stdout)")
+        _ = try await bed.plane.ctl(["answer", Self.rootApp, "allow-while-using"])
+        try #require(await waitUntil(timeout: 30) { GeoClueBed.locations(app.stdout).count >= 2 }, "\(app.stdout)\n\(bed.daemon.stderr)")
+        let shown = GeoClueBed.locations(app.stdout)
+        for location in shown {
+            // The receiver's own positions: 48°07.1NN' N (a thousandth of a minute an epoch), 11°31.324' E.
+            #expect(GeoClueBed.wasSent(location.latitude), "\(location.text)")
+            #expect(location.longitude == "11.522067", "\(location)")
+            #expect(location.text.contains("Altitude:    545.400000 meters"), "\(location.text)")
+        }
+        // status names the app, its uid and the peer holding it now.
+        let status = try await bed.plane.reply(["status"])
+        let entry = status.reply?["geoclue"]?["clients"]?[Self.rootApp]
+        #expect(status.reply?["geoclue"]?["connected"] == .bool(true), "\(String(describing: status.reply))")
+        #expect(entry?["desktopId"] == .string("geoclue-where-am-i") && entry?["uid"] == .number(0), "\(String(describing: entry))")
+        #expect(entry?["held"] == .bool(true) && entry?["peers"]?.arrayValue?.first?["pid"] == .number(Double(app.pid)), "\(String(describing: entry))")
+        let text = try await bed.plane.ctl(["status"])
+        #expect(text.stdout.contains("GeoClue: serving org.freedesktop.GeoClue2 on \(bed.bus.address)"), "\(text.stdout)")
+        #expect(text.stdout.contains("GeoClue app geoclue-where-am-i (uid 0): started by :"), "\(text.stdout)")
+        // The report counts what went over the bus, under its sink and peer.
+        let report = try await bed.plane.reply(["report"])
+        let client = report.reply?["clients"]?.arrayValue?.first { $0["client"] == .string(Self.rootApp) }
+        let counted = client?["sinks"]?["geoclue"]?.intValue ?? 0
+        #expect(counted >= shown.count, "\(String(describing: report.reply))")
+        // The app leaves the bus: its session ends and updates stop at once.
+        app.signal(SIGTERM)
+        #expect(await app.wait(timeout: 30))
+        let ended = await bed.eventually { try await bed.plane.status(of: Self.rootApp).inUse == false }
+        let after = try await bed.plane.status(of: Self.rootApp)
+        #expect(ended && !after.updating, "\(after)")
+        let released = try await bed.plane.reply(["status"])
+        #expect(released.reply?["geoclue"]?["clients"]?[Self.rootApp]?["held"] == .bool(false), "\(String(describing: released.reply))")
+    }
+
+    @Test func aCityLevelAppGetsTheReducedPositionAndNoAltitude() async throws {
+        let bed = try await GeoClueBed("city")
+        defer { bed.stop() }
+        // The person allows precise location: the app still asked for a city only.
+        let app = try await bed.allowedWhereAmI(["-a", "4"], label: "where-am-i-city")
+        defer { app.kill() }
+        let location = try #require(GeoClueBed.locations(app.stdout).first)
+        #expect(!GeoClueBed.wasSent(location.latitude), "\(location.text)")
+        #expect(location.text.contains("Accuracy:    2000.000000 meters"), "\(location.text)")
+        #expect(location.text.contains("reduced accuracy"), "\(location.text)")
+        #expect(!location.text.contains("Altitude:") && !location.text.contains("Speed:"), "\(location.text)")
+        let status = try await bed.plane.status(of: Self.rootApp)
+        #expect(status.authorization.accuracy.isFull, "the person's choice is kept: \(status)")
+    }
+
+    @Test func aGrantTakenAwaySetsActiveFalseAndWhereAmIQuits() async throws {
+        let bed = try await GeoClueBed("revoke")
+        defer { bed.stop() }
+        let app = try await bed.allowedWhereAmI(label: "where-am-i-revoke")
+        defer { app.kill() }
+        _ = try await bed.plane.ctl(["authorize", Self.rootApp, "never"])
+        #expect(await app.wait(timeout: 30), "where-am-i quits by itself: \(app.stdout)")
+        #expect(app.stdout.contains("Geolocation disabled"), "\(app.stdout)")
+        // A new Start is refused, with what the person can do.
+        let again = try await ChildProcess.run(
+            [GeoClueBed.whereAmI, "-t", "5"], environment: .only(["DBUS_SYSTEM_BUS_ADDRESS": bed.bus.address]), timeout: 60)
+        #expect((again.output + again.stderr).contains("locationctl authorize \(Self.rootApp) while-using"), "\(again.output)\(again.stderr)")
+    }
+
+    @Test func locationServicesOffSetsActiveFalse() async throws {
+        let bed = try await GeoClueBed("services")
+        defer { bed.stop() }
+        let app = try await bed.allowedWhereAmI(label: "where-am-i-services")
+        defer { app.kill() }
+        _ = try await bed.plane.ctl(["services", "off"])
+        #expect(await app.wait(timeout: 30), "where-am-i quits by itself: \(app.stdout)")
+        #expect(app.stdout.contains("Geolocation disabled"), "\(app.stdout)")
+    }
+
+    /// The app's own client keeps its name and its grant across a restart; TimeThreshold spaces the updates.
+    @Test func anAppOfItsOwnKeepsItsGrantAcrossARestartAndTimeThresholdSpacesItsUpdates() async throws {
+        var bed = try await GeoClueBed("restart")
+        defer { bed.stop() }
+        let first = try await bed.allowedWhereAmI(label: "where-am-i-first")
+        first.kill()
+        try await bed.restart()
+        // Three seconds at least between two updates, by the fixes' own times.
+        let again = try bed.whereAmI(["-i", "3"], label: "where-am-i-again")
+        defer { again.kill() }
+        try #require(await waitUntil(timeout: 60) { GeoClueBed.locations(again.stdout).count >= 3 }, "\(again.stdout)\n\(bed.daemon.stderr)")
+        #expect(!bed.daemon.stderr.contains("asks (while-using)"), "no second prompt: \(bed.daemon.stderr)")
+        let status = try await bed.plane.status(of: Self.rootApp)
+        #expect(status.authorization.status == .whileUsing, "\(status)")
+        let times = GeoClueBed.locations(again.stdout).compactMap(\.seconds)
+        for (earlier, later) in zip(times, times.dropFirst()) {
+            #expect(later - earlier >= 3, "\(times)")
+        }
+    }
+
+    /// `geoclue_id` with `app_users`: root's where-am-i is the configured client, allowed without a
+    /// prompt; nobody's, with the same desktop id, is an app of its own that asks.
+    @Test(.enabled(if: getuid() == 0, "needs root to run where-am-i as another user (setpriv)"))
+    func aConfiguredClientTakesItsUsersAppOnly() async throws {
+        let survey = """
+            [client.survey]
+            geoclue_id = geoclue-where-am-i
+            app_users = 0
+            authorization = while-using
+            usage = Field survey
+            """
+        let bed = try await GeoClueBed("configured", clients: survey)
+        defer { bed.stop() }
+        let rootApp = try bed.whereAmI([], label: "where-am-i-root")
+        defer { rootApp.kill() }
+        try #require(await waitUntil(timeout: 30) { !GeoClueBed.locations(rootApp.stdout).isEmpty }, "\(rootApp.stdout)\n\(bed.daemon.stderr)")
+        #expect(!bed.daemon.stderr.contains("asks (while-using)"), "\(bed.daemon.stderr)")
+        #expect(try await bed.plane.status(of: "survey").inUse)
+        let otherApp = try bed.whereAmI([], as: GeoClueBed.nobody, label: "where-am-i-nobody")
+        defer { otherApp.kill() }
+        try #require(
+            await waitUntil(timeout: 30) { bed.daemon.stderr.contains("gc-geoclue-where-am-i-65534 asks (while-using)") }, "\(bed.daemon.stderr)")
+        let status = try await bed.plane.reply(["status"])
+        let clients = status.reply?["geoclue"]?["clients"]
+        #expect(clients?["survey"]?["held"] == .bool(true) && clients?["survey"]?["uid"] == nil, "\(String(describing: clients))")
+        #expect(clients?["gc-geoclue-where-am-i-65534"]?["uid"] == .number(65534), "\(String(describing: clients))")
+    }
+
+    /// Two users' processes with one DesktopId are two clients; neither sees the other's client,
+    /// and no signal of locationd's carrying a position or a DesktopId is broadcast.
+    @Test(.enabled(if: getuid() == 0, "needs root to run where-am-i as another user (setpriv)"))
+    func anotherUserWithTheSameDesktopIdIsAnotherClientAndTheBusCarriesNothingOfEitherToOthers() async throws {
+        let bed = try await GeoClueBed("two-uids")
+        defer { bed.stop() }
+        let monitor = try ChildProcess(
+            ["dbus-monitor", "--address", bed.bus.address], environment: .only([:]), stdoutPath: bed.sandbox.file("monitor.out"))
+        defer { monitor.kill() }
+        try #require(await waitUntil(timeout: 30) { monitor.stdout.contains("NameAcquired") }, "\(monitor.stdout)")
+        let rootApp = try await bed.allowedWhereAmI(label: "where-am-i-root")
+        defer { rootApp.kill() }
+
+        let nobody = GeoClueBed.nobody
+        let otherApp = try bed.whereAmI([], as: nobody, label: "where-am-i-nobody")
+        defer { otherApp.kill() }
+        let otherClient = "gc-geoclue-where-am-i-65534"
+        try #require(await waitUntil(timeout: 30) { bed.daemon.stderr.contains("\(otherClient) asks (while-using)") }, "\(bed.daemon.stderr)")
+        // Root's grant is not nobody's: root's app keeps getting positions, nobody's gets none.
+        let before = GeoClueBed.locations(rootApp.stdout).count
+        try #require(await waitUntil(timeout: 30) { GeoClueBed.locations(rootApp.stdout).count >= before + 2 }, "\(rootApp.stdout)")
+        #expect(!otherApp.stdout.contains("New location"), "\(otherApp.stdout)")
+        // Nobody cannot read root's client.
+        let path = try #require(
+            rootApp.stdout.split(separator: "\n").first { $0.hasPrefix("Client object: ") }.map { String($0.dropFirst("Client object: ".count)) })
+        // (dbus-send --address does not say Hello to the bus; through the system bus's variable it does.)
+        let peek = try await ChildProcess.run(
+            nobody + [
+                "dbus-send", "--system", "--print-reply", "--dest=org.freedesktop.GeoClue2", path,
+                "org.freedesktop.DBus.Properties.Get", "string:org.freedesktop.GeoClue2.Client", "string:DesktopId",
+            ], environment: .only(["DBUS_SYSTEM_BUS_ADDRESS": bed.bus.address]), timeout: 60)
+        let said = peek.output + peek.stderr
+        #expect(peek.status != 0 && said.contains("AccessDenied") && said.contains("belongs to another connection"), "\(said)")
+        #expect(!said.contains("geoclue-where-am-i"), "\(said)")
+        // Nor delete it.
+        let delete = try await ChildProcess.run(
+            nobody + [
+                "dbus-send", "--system", "--print-reply", "--dest=org.freedesktop.GeoClue2", "/org/freedesktop/GeoClue2/Manager",
+                "org.freedesktop.GeoClue2.Manager.DeleteClient", "objpath:\(path)",
+            ], environment: .only(["DBUS_SYSTEM_BUS_ADDRESS": bed.bus.address]), timeout: 60)
+        #expect(delete.status != 0 && (delete.output + delete.stderr).contains("AccessDenied"), "\(delete.output)\(delete.stderr)")
+        let still = GeoClueBed.locations(rootApp.stdout).count
+        try #require(await waitUntil(timeout: 30) { GeoClueBed.locations(rootApp.stdout).count > still }, "root's client still updates")
+
+        // Every signal of a client or location went to its owner alone.
+        let signals = GeoClueBed.clientSignals(monitor.stdout)
+        #expect(signals.contains { $0.contains("member=LocationUpdated") }, "the monitor saw the updates: \(monitor.stdout)")
+        for signal in signals {
+            #expect(!signal.contains("destination=(null destination)"), "broadcast: \(signal)")
+        }
+    }
+}
+
+/// One test's world: a private bus, the NMEA feed, locationd with `[geoclue]` on that bus.
+struct GeoClueBed {
+    /// GeoClue's demo client.
+    static let whereAmI = "/usr/libexec/geoclue-2.0/demos/where-am-i"
+    /// Every latitude the feed sends, as where-am-i prints it (six decimals).
+    static let sentLatitudes: Set<String> = Set((0..<900).map { format6(48 + (7.1 + Double($0) / 1000) / 60) })
+
+    /// Whether where-am-i's `latitude` is one the feed sent.
+    static func wasSent(_ latitude: String) -> Bool { sentLatitudes.contains(latitude) }
+
+    let sandbox: DaemonSandbox
+    let bus: DBusDaemon
+    private(set) var daemon: ChildProcess
+    private(set) var feeder: ChildProcess
+    let plane: ControlPlane
+
+    /// `setpriv` running a program as nobody.
+    static let nobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+
+    /// A bed whose configuration has `clients` (sections) too.
+    init(_ label: String, clients: String = "") async throws {
+        sandbox = try DaemonSandbox("geoclue-\(label)")
+        bus = try await DBusDaemon(label)
+        let fifo = sandbox.file("gps.fifo")
+        try #require(mkfifo(fifo, 0o600) == 0)
+        try sandbox.writeNMEAConfig(device: fifo, clients: "[geoclue]\nbus = \(bus.address)\n\n\(clients)\n")
+        (daemon, feeder) = try Self.start(sandbox)
+        plane = ControlPlane(sandbox: sandbox)
+        try await ready()
+    }
+
+    /// locationd, and the feed into its FIFO (which ends with the reader).
+    private static func start(_ sandbox: DaemonSandbox) throws -> (ChildProcess, ChildProcess) {
+        let daemon = try sandbox.startDaemon()
+        let feeder = try ChildProcess(
+            ["python3", PackagePaths.path("Tests/Scripts/nmea-feed.py"), sandbox.file("gps.fifo")], environment: .only([:]),
+            stdoutPath: sandbox.file("feed.out"))
+        return (daemon, feeder)
+    }
+
+    private func ready() async throws {
+        let daemon = daemon
+        let up = await waitUntil(timeout: 60) { daemon.stderr.contains("ready:") && daemon.stderr.contains("source: fix") }
+        try #require(up, "\(daemon.stderr)\n\(bus.stderr)")
+    }
+
+    /// Stops locationd (SIGTERM, its state saved) and starts it again with a new feed.
+    mutating func restart() async throws {
+        daemon.signal(SIGTERM)
+        try #require(await daemon.wait(timeout: 60), "\(daemon.stderr)")
+        feeder.kill()
+        (daemon, feeder) = try Self.start(sandbox)
+        try await ready()
+    }
+
+    /// `where-am-i ARGS` on the test bus (as another user through `prefix`), for at most 60 s.
+    func whereAmI(_ arguments: [String], as prefix: [String] = [], label: String) throws -> ChildProcess {
+        try ChildProcess(
+            prefix + [Self.whereAmI, "-t", "60"] + arguments, environment: .only(["DBUS_SYSTEM_BUS_ADDRESS": bus.address]),
+            stdoutPath: sandbox.file("\(label).out"))
+    }
+
+    /// `where-am-i ARGS` as root, once its prompt was answered `allow-while-using` and it printed a position.
+    func allowedWhereAmI(_ arguments: [String] = [], label: String) async throws -> ChildProcess {
+        let app = try whereAmI(arguments, label: label)
+        do {
+            let client = GeoClueRunTests.rootApp
+            try #require(await waitUntil(timeout: 30) { daemon.stderr.contains("\(client) asks (while-using)") }, "\(daemon.stderr)")
+            _ = try await plane.ctl(["answer", client, "allow-while-using"])
+            try #require(await waitUntil(timeout: 30) { !Self.locations(app.stdout).isEmpty }, "\(app.stdout)\n\(daemon.stderr)")
+        } catch {
+            app.kill()
+            throw error
+        }
+        return app
+    }
+
+    /// Polls `condition` for up to 30 s.
+    func eventually(_ condition: () async throws -> Bool) async -> Bool {
+        for _ in 0..<300 {
+            if (try? await condition()) == true { return true }
+            _ = await pause(0.1)
+        }
+        return false
+    }
+
+    /// Stops what the test started, by pid.
+    func stop() {
+        feeder.kill()
+        daemon.kill()
+        bus.stop()
+    }
+
+    /// One "New location:" block of where-am-i's output.
+    struct Location {
+        var latitude: String
+        var longitude: String
+        var text: String
+
+        /// The Timestamp's seconds since 1970.
+        var seconds: Int? {
+            guard let open = text.lastIndex(of: "(") else { return nil }
+            return Int(text[text.index(after: open)...].prefix { $0.isNumber })
+        }
+    }
+
+    /// The complete blocks (up to their Timestamp line).
+    static func locations(_ output: String) -> [Location] {
+        output.split(separator: "New location:").dropFirst().compactMap { block in
+            guard block.contains("Timestamp:") else { return nil }
+            func value(_ label: String) -> String? {
+                // The number alone: where-am-i pads it, and prints ° as ? in the C locale.
+                block.split(separator: "\n").first { $0.hasPrefix(label) }.map {
+                    String($0.dropFirst(label.count).filter { $0.isNumber || $0 == "." || $0 == "-" })
+                }
+            }
+            guard let latitude = value("Latitude:"), let longitude = value("Longitude:") else { return nil }
+            return Location(latitude: latitude, longitude: longitude, text: String(block))
+        }
+    }
+
+    /// dbus-monitor's signal messages on a GeoClue client's or location's path, each with its arguments.
+    static func clientSignals(_ output: String) -> [String] {
+        var messages: [String] = []
+        for line in output.split(separator: "\n", omittingEmptySubsequences: false) {
+            if !line.hasPrefix(" ") && !line.hasPrefix("\t") {
+                messages.append(String(line))
+            } else if !messages.isEmpty {
+                messages[messages.count - 1] += "\n" + line
+            }
+        }
+        return messages.filter { $0.hasPrefix("signal ") && $0.contains("path=/org/freedesktop/GeoClue2/Client") }
+    }
+}
+
+/// `value` with six decimals, as printf's `%f` writes it.
+private func format6(_ value: Double) -> String {
+    let scaled = (value * 1_000_000).rounded()
+    let whole = Int(scaled / 1_000_000)
+    let fraction = Int(scaled) - whole * 1_000_000
+    let digits = String(fraction)
+    return "\(whole)." + String(repeating: "0", count: 6 - digits.count) + digits
+}

@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A private `dbus-daemon` for one test (package `dbus-daemon`): its own
+/// configuration, listening on a Unix socket in a scratch directory that every
+/// uid may reach (so a test's second user can connect), letting every peer
+/// call, own and receive; stopped by its pid.
+public final class DBusDaemon: Sendable {
+    /// The bus's directory: configuration, socket, the daemon's output.
+    public let directory: ScratchDirectory
+    /// `unix:path=…`, for `DBUS_SYSTEM_BUS_ADDRESS` and `[geoclue] bus`.
+    public var address: String { "unix:path=" + socketPath }
+    /// The listening socket.
+    public var socketPath: String { directory.file("bus") }
+    private let process: ChildProcess
+
+    /// Writes the configuration and starts the daemon; returns once the socket accepts connections.
+    public init(_ label: String) async throws {
+        directory = try ScratchDirectory("dbus-\(label)")
+        chmod(directory.path, 0o755)
+        let config = """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <listen>unix:path=\(directory.file("bus"))</listen>
+              <auth>EXTERNAL</auth>
+              <policy context="default">
+                <allow user="*"/>
+                <allow own="*"/>
+                <allow send_type="method_call"/>
+                <allow send_type="method_return"/>
+                <allow send_type="signal"/>
+                <allow send_type="error"/>
+                <allow receive_type="method_call"/>
+                <allow receive_type="method_return"/>
+                <allow receive_type="signal"/>
+                <allow receive_type="error"/>
+              </policy>
+            </busconfig>
+            """
+        let path = try directory.write("bus.conf", config)
+        guard let program = ExternalTool.path("dbus-daemon") else {
+            throw SupportError.system("dbus-daemon is not installed (package dbus-daemon)")
+        }
+        process = try ChildProcess(
+            [program, "--config-file=\(path)", "--nofork", "--nopidfile"], environment: .only([:]),
+            stdoutPath: directory.file("dbus.out"), stderrPath: directory.file("dbus.err"))
+        let socket = directory.file("bus")
+        let up = await waitUntil(timeout: 30) { access(socket, F_OK) == 0 }
+        guard up else {
+            process.kill()
+            throw SupportError.system("dbus-daemon did not listen on \(socket): \(process.stderr)")
+        }
+        chmod(socket, 0o777)
+    }
+
+    /// The daemon's own messages.
+    public var stderr: String { process.stderr }
+
+    /// Stops the daemon.
+    public func stop() {
+        process.kill()
+    }
+
+    deinit {
+        process.kill()
+    }
+}
