@@ -74,6 +74,7 @@ public final class EffectCarrier {
     /// Every line is handed to the logs before it returns.
     public func carry(_ effects: EffectList, eventTime: Double?) {
         carryTime = eventTime
+        fanout.startList()
         let items = effects.items
         var i = 0
         while i < items.count {
@@ -86,7 +87,11 @@ public final class EffectCarrier {
                 i = end
             case .other(let index):
                 switch effects.others[index] {
-                case .deliver(let delivery): deliver(EffectList([.deliver(delivery)]))
+                case .deliver(let delivery):
+                    // A list of its own between the runs of `effects`.
+                    fanout.startList()
+                    deliver(EffectList([.deliver(delivery)]))
+                    fanout.startList()
                 case .event(let event): observe(event, time: eventTime)
                 case .persist: persistRequested = true
                 }
