@@ -135,11 +135,15 @@ public struct LogRecord: Sendable, Hashable {
     /// a carrier formats it once per fix and accuracy and ends it per client
     /// with `lineEnding(client:)`.
     public func appendLinePrefix(to out: inout [UInt8]) {
-        Self.appendLinePrefix(
-            Members(
-                time: time, latitude: latitude, longitude: longitude, altitude: altitude,
-                horizontalError: horizontalError, verticalError: verticalError, speed: speed, course: course,
-                mode: mode, satellites: satellites), device: device, accuracy: accuracy, to: &out)
+        Self.appendLinePrefix(members, device: device, accuracy: accuracy, to: &out)
+    }
+
+    /// The record's members up to `sats`.
+    private var members: Members {
+        Members(
+            time: time, latitude: latitude, longitude: longitude, altitude: altitude,
+            horizontalError: horizontalError, verticalError: verticalError, speed: speed, course: course,
+            mode: mode, satellites: satellites)
     }
 
     /// `appendLinePrefix` of the record of `fix` delivered at `accuracy`, written from the fix
@@ -180,10 +184,7 @@ public struct LogRecord: Sendable, Hashable {
     /// Appends the object's members without braces, so a location event can
     /// share them after its own `"event":"location",`.
     func appendMembers(to out: inout [UInt8]) {
-        let members = Members(
-            time: time, latitude: latitude, longitude: longitude, altitude: altitude,
-            horizontalError: horizontalError, verticalError: verticalError, speed: speed, course: course,
-            mode: mode, satellites: satellites)
+        let members = self.members
         ByteCursor.append(to: &out, capacity: Self.sharedMembersCapacity) { members.write(to: &$0) }
         Self.appendDeviceAndAccuracy(device: device, accuracy: accuracy, to: &out)
         ByteText.appendJSONString(client, to: &out)

@@ -26,12 +26,6 @@ struct NMEAUsedSatellites: Sendable {
         let index: Int
         if let known = lists.firstIndex(where: { $0.key == key }) {
             index = known
-            // A run of GSAs makes one list; a garbled endless run stops growing.
-            if run != key {
-                lists[index].prns.removeAll(keepingCapacity: true)
-            } else if lists[index].prns.count >= SkyView.maximumSatellites {
-                return
-            }
         } else if lists.count < NMEAInView.maximumEntries {
             lists.append((key, []))
             index = lists.count - 1
@@ -39,12 +33,22 @@ struct NMEAUsedSatellites: Sendable {
             run = key
             return
         }
+        // The list is taken out while it is written: one uniqueness check, not two per PRN.
+        var prns: [Int] = []
+        swap(&prns, &lists[index].prns)
+        defer { swap(&prns, &lists[index].prns) }
+        // A run of GSAs makes one list; a garbled endless run stops growing.
+        if run != key {
+            prns.removeAll(keepingCapacity: true)
+        } else if prns.count >= SkyView.maximumSatellites {
+            return
+        }
         run = key
         for k in 3..<15 {
             guard let number = f[k].integer(), let id = NMEASatelliteNumbering.gpsd(talker: talker, number: number) else {
                 continue
             }
-            lists[index].prns.append(id.prn)
+            prns.append(id.prn)
         }
     }
 
