@@ -8,6 +8,12 @@ package enum ByteText {
         out.append(contentsOf: text.utf8)
     }
 
+    /// Appends the bytes of a constant: one copy, not a walk over a `String`'s UTF-8.
+    @inline(__always)
+    package static func append(_ text: StaticString, to out: inout [UInt8]) {
+        text.withUTF8Buffer { out.append(contentsOf: $0) }
+    }
+
     /// Appends a signed integer in decimal.
     package static func append(_ value: Int, to out: inout [UInt8]) {
         ByteCursor.append(to: &out, capacity: 20) { $0.putInteger(value) }

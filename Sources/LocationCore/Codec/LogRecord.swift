@@ -75,17 +75,29 @@ public struct LogRecord: Sendable, Hashable {
     /// engine never delivers such a fix; this keeps a bad one out of a log).
     /// Non-finite optional values become unknown.
     public init?(delivery: Delivery) {
-        let fix = delivery.fix
-        guard let time = fix.time, UTCTime.isWritable(time), fix.latitude.isFinite, fix.longitude.isFinite,
-            abs(fix.latitude) <= 90, abs(fix.longitude) <= 180
-        else { return nil }
+        self.init(fix: delivery.fix, accuracy: delivery.accuracy, client: delivery.client)
+    }
+
+    /// The record of `fix` delivered to `client` at `accuracy` (see `init?(delivery:)`), without
+    /// making a `Delivery` first: the log fan-out formats one per fix.
+    public init?(fix: Fix, accuracy: DeliveredAccuracy, client: String) {
+        guard let time = Self.writableTime(of: fix) else { return nil }
         self.init(
             time: time, latitude: fix.latitude, longitude: fix.longitude, altitude: fix.altitude.finite,
             horizontalError: fix.horizontalError.finite, verticalError: fix.verticalError.finite,
             speed: fix.speed.finite, course: fix.course.finite, mode: fix.mode,
             satellites: fix.satellitesUsed.flatMap { $0 >= 0 ? $0 : nil }, device: fix.device,
-            accuracy: delivery.accuracy,
-            client: delivery.client)
+            accuracy: accuracy,
+            client: client)
+    }
+
+    /// The fix's time when the fix can be a record: a time in years 0000–9999 and a finite
+    /// position in range; else `nil`.
+    private static func writableTime(of fix: Fix) -> Double? {
+        guard let time = fix.time, UTCTime.isWritable(time), fix.latitude.isFinite, fix.longitude.isFinite,
+            abs(fix.latitude) <= 90, abs(fix.longitude) <= 180
+        else { return nil }
+        return time
     }
 
     /// The fix this record describes.
@@ -123,11 +135,40 @@ public struct LogRecord: Sendable, Hashable {
     /// a carrier formats it once per fix and accuracy and ends it per client
     /// with `lineEnding(client:)`.
     public func appendLinePrefix(to out: inout [UInt8]) {
-        ByteCursor.append(to: &out, capacity: Self.sharedMembersCapacity + 1) { cursor in
+        Self.appendLinePrefix(members, device: device, accuracy: accuracy, to: &out)
+    }
+
+    /// The record's members up to `sats`.
+    private var members: Members {
+        Members(
+            time: time, latitude: latitude, longitude: longitude, altitude: altitude,
+            horizontalError: horizontalError, verticalError: verticalError, speed: speed, course: course,
+            mode: mode, satellites: satellites)
+    }
+
+    /// `appendLinePrefix` of the record of `fix` delivered at `accuracy`, written from the fix
+    /// itself: false, and nothing appended, when the fix cannot be a record (`init?(fix:…)`).
+    /// The log fan-out formats each fix so, without making a record (copying the fix's values and
+    /// strings into one cost about 1,000 instructions a fix; docs/performance.md).
+    public static func appendLinePrefix(of fix: Fix, accuracy: DeliveredAccuracy, to out: inout [UInt8]) -> Bool {
+        guard let time = writableTime(of: fix) else { return false }
+        appendLinePrefix(
+            Members(
+                time: time, latitude: fix.latitude, longitude: fix.longitude, altitude: fix.altitude,
+                horizontalError: fix.horizontalError, verticalError: fix.verticalError, speed: fix.speed,
+                course: fix.course, mode: fix.mode, satellites: fix.satellitesUsed.flatMap { $0 >= 0 ? $0 : nil }),
+            device: fix.device, accuracy: accuracy, to: &out)
+        return true
+    }
+
+    private static func appendLinePrefix(
+        _ members: Members, device: String?, accuracy: DeliveredAccuracy, to out: inout [UInt8]
+    ) {
+        ByteCursor.append(to: &out, capacity: sharedMembersCapacity + 1) { cursor in
             cursor.put(UInt8(ascii: "{"))
-            writeSharedMembers(to: &cursor)
+            members.write(to: &cursor)
         }
-        appendDeviceAndAccuracy(to: &out)
+        appendDeviceAndAccuracy(device: device, accuracy: accuracy, to: &out)
     }
 
     /// What ends a line begun by `appendLinePrefix`: the client's name as a
@@ -143,47 +184,65 @@ public struct LogRecord: Sendable, Hashable {
     /// Appends the object's members without braces, so a location event can
     /// share them after its own `"event":"location",`.
     func appendMembers(to out: inout [UInt8]) {
-        ByteCursor.append(to: &out, capacity: Self.sharedMembersCapacity) { writeSharedMembers(to: &$0) }
-        appendDeviceAndAccuracy(to: &out)
+        let members = self.members
+        ByteCursor.append(to: &out, capacity: Self.sharedMembersCapacity) { members.write(to: &$0) }
+        Self.appendDeviceAndAccuracy(device: device, accuracy: accuracy, to: &out)
         ByteText.appendJSONString(client, to: &out)
     }
 
     /// `,"device":"…"` (when named; a path of any length, escaped, so outside the fixed-size cursor),
     /// then `,"accuracy":"…","client":`.
-    private func appendDeviceAndAccuracy(to out: inout [UInt8]) {
+    /// (The constant parts are `StaticString`s, copied as bytes: the generic `String.UTF8View`
+    /// appends they were cost 650 instructions a record.)
+    private static func appendDeviceAndAccuracy(device: String?, accuracy: DeliveredAccuracy, to out: inout [UInt8]) {
         if let device {
-            ByteText.append(#","device":"#, to: &out)
+            ByteText.append(#","device":"# as StaticString, to: &out)
             ByteText.appendJSONString(device, to: &out)
         }
-        ByteText.append(#","accuracy":""#, to: &out)
-        out.append(contentsOf: accuracy.rawValue.utf8)
-        ByteText.append(#"","client":"#, to: &out)
+        switch accuracy {
+        case .full: ByteText.append(#","accuracy":"full","client":"# as StaticString, to: &out)
+        case .reduced: ByteText.append(#","accuracy":"reduced","client":"# as StaticString, to: &out)
+        }
     }
 
-    /// Room for the longest `writeSharedMembers` can write: 325 bytes, with
+    /// Room for the longest `Members.write` can write: 325 bytes, with
     /// every member present and every number at its longest (24 bytes of
     /// `-1.7976931348623157e+308`; a position in range and receiver-sized
     /// measurements are far shorter).
     private static let sharedMembersCapacity = 384
 
-    /// The members up to `sats` (those of fixed size).
-    private func writeSharedMembers(to cursor: inout ByteCursor) {
-        cursor.put(#""time":""#)
-        ByteText.writeUTC(time, to: &cursor)
-        cursor.put(#"","lat":"#)
-        Self.writeCoordinate(latitude, to: &cursor)
-        cursor.put(#","lon":"#)
-        Self.writeCoordinate(longitude, to: &cursor)
-        Self.writeMeasurement(#","alt":"#, altitude, to: &cursor)
-        Self.writeMeasurement(#","hAcc":"#, horizontalError, to: &cursor)
-        Self.writeMeasurement(#","vAcc":"#, verticalError, to: &cursor)
-        Self.writeMeasurement(#","speed":"#, speed, to: &cursor)
-        Self.writeMeasurement(#","course":"#, course, to: &cursor)
-        cursor.put(#","mode":"#)
-        cursor.putInteger(mode.rawValue)
-        if let satellites {
-            cursor.put(#","sats":"#)
-            cursor.putInteger(satellites)
+    /// The members up to `sats` (those of fixed size), as plain values: written alike from a
+    /// record and from a fix.
+    private struct Members {
+        var time: Double
+        var latitude: Double
+        var longitude: Double
+        var altitude: Double?
+        var horizontalError: Double?
+        var verticalError: Double?
+        var speed: Double?
+        var course: Double?
+        var mode: FixMode
+        var satellites: Int?
+
+        func write(to cursor: inout ByteCursor) {
+            cursor.put(#""time":""#)
+            ByteText.writeUTC(time, to: &cursor)
+            cursor.put(#"","lat":"#)
+            LogRecord.writeCoordinate(latitude, to: &cursor)
+            cursor.put(#","lon":"#)
+            LogRecord.writeCoordinate(longitude, to: &cursor)
+            LogRecord.writeMeasurement(#","alt":"#, altitude, to: &cursor)
+            LogRecord.writeMeasurement(#","hAcc":"#, horizontalError, to: &cursor)
+            LogRecord.writeMeasurement(#","vAcc":"#, verticalError, to: &cursor)
+            LogRecord.writeMeasurement(#","speed":"#, speed, to: &cursor)
+            LogRecord.writeMeasurement(#","course":"#, course, to: &cursor)
+            cursor.put(#","mode":"#)
+            cursor.putInteger(mode.rawValue)
+            if let satellites {
+                cursor.put(#","sats":"#)
+                cursor.putInteger(satellites)
+            }
         }
     }
 

@@ -62,6 +62,9 @@ struct NMEAEpochAssembler: Sendable {
     private(set) var vdop: Double?
     private(set) var pdop: Double?
 
+    /// The receiver every fix names (`NMEAParser.init(device:)`).
+    var device: String?
+
     private(set) var epochs = 0
     private(set) var usableFixes = 0
     private(set) var undatedEpochs = 0
@@ -231,7 +234,7 @@ struct NMEAEpochAssembler: Sendable {
     private func makeFix(time: Double) -> Fix {
         let mode = epoch.mode
         guard mode == .twoD || mode == .threeD else {
-            return Fix(time: time, mode: .noFix, latitude: .nan, longitude: .nan)
+            return Fix(time: time, mode: .noFix, latitude: .nan, longitude: .nan, device: device)
         }
         let differential = epoch.differential
         // gpsd's estimate: the DOPs at the epoch's first position; the epoch's own when none was known
@@ -255,7 +258,8 @@ struct NMEAEpochAssembler: Sendable {
             verticalError: mode == .threeD ? vertical : nil,
             speed: epoch.speed,
             course: epoch.course,
-            satellitesUsed: epoch.satellitesUsed
+            satellitesUsed: epoch.satellitesUsed,
+            device: device
         )
     }
 

@@ -28,6 +28,11 @@ struct NMEAFields {
         var star = false
         while k < n {
             let c = text[k]
+            // Digits, letters and `.` are above both separators: one comparison for most bytes.
+            if c > UInt8(ascii: ",") {
+                k += 1
+                continue
+            }
             if c == UInt8(ascii: ",") {
                 bounds[2 * pieces] = UInt8(truncatingIfNeeded: start)
                 bounds[2 * pieces + 1] = UInt8(truncatingIfNeeded: k)

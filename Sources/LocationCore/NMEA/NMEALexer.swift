@@ -70,15 +70,23 @@ struct NMEALexer: Sendable {
                 if state == .body {
                     // The hot path: printable bytes other than `$` are the
                     // sentence's text. Kept in locals so they stay in registers.
+                    // While the sentence fits the buffer every byte is stored without asking
+                    // for room; an over-long rest is only counted.
                     var k = i
                     var stored = length
-                    let capacity = Self.capacity
-                    while k < count {
+                    let fits = min(count, k + max(0, Self.capacity - stored))
+                    while k < fits {
                         let c = input[k]
-                        guard c >= 0x20 && c < 0x7F && c != UInt8(ascii: "$") else { break }
-                        if stored < capacity { line[stored] = c }
-                        stored += 1
-                        k += 1
+                        guard Self.isText(c) else { break }
+                        line[stored] = c
+                        stored &+= 1
+                        k &+= 1
+                    }
+                    if k == fits {
+                        while k < count && Self.isText(input[k]) {
+                            stored &+= 1
+                            k &+= 1
+                        }
                     }
                     length = stored
                     i = k
@@ -221,6 +229,10 @@ struct NMEALexer: Sendable {
 
     @inline(__always)
     static func isPrintable(_ c: UInt8) -> Bool { c >= 0x20 && c < 0x7F }
+
+    /// A byte of a sentence's text: printable, and not the `$` that starts another.
+    @inline(__always)
+    private static func isText(_ c: UInt8) -> Bool { c &- 0x20 < 0x5F && c != UInt8(ascii: "$") }
 
     @inline(__always)
     private static func isLetter(_ c: UInt8) -> Bool {

@@ -28,8 +28,11 @@ public struct NMEAParser: Sendable {
     /// Satellites used in the last epoch emitted.
     private var lastUsed: Int?
 
-    /// A parser with nothing read yet.
-    public init() {}
+    /// A parser with nothing read yet, whose fixes name `device` (the receiver: an NMEA source's
+    /// path; `nil` names none). Named as they are made, so no one copies each fix to name it.
+    public init(device: String? = nil) {
+        assembler.device = device
+    }
 
     /// Reads `bytes` and calls `emit` for every epoch completed by them.
     public mutating func feed(_ bytes: UnsafeRawBufferPointer, _ emit: (Fix) -> Void) {
@@ -62,6 +65,10 @@ public struct NMEAParser: Sendable {
         inView.reset()
         used.reset()
     }
+
+    /// Whether sentences of an epoch not yet emitted have been read: `flush` would emit it. A
+    /// live reader waits for the receiver's silence only then.
+    public var hasEpochInProgress: Bool { assembler.epoch.sentences > 0 }
 
     /// What the receiver last said about its sky: satellites used (the last
     /// epoch's), in view (GSV), its DOPs (GSA; HDOP also GGA/GNS), and each

@@ -14,31 +14,42 @@ struct NMEAUsedSatellites: Sendable {
 
     init() {}
 
-    /// Takes one GSA.
+    /// Takes one GSA. The PRNs go straight into their constellation's list, whose storage is kept
+    /// from epoch to epoch: a GSA allocates nothing once each constellation has been seen (a new
+    /// array per GSA was 9 % of a replay's instructions; docs/performance.md).
     mutating func take(_ f: NMEAFields) {
         let tag = f[0]
         guard tag.count == 5 else { return }
         let system = f.pieces >= 19 ? f[18].integer() : nil
         let talker = NMEASatelliteNumbering.talker(systemID: system) ?? (tag[0], tag[1])
         let key = UInt16(talker.0) << 8 | UInt16(talker.1)
+        let index: Int
+        if let known = lists.firstIndex(where: { $0.key == key }) {
+            index = known
+        } else if lists.count < NMEAInView.maximumEntries {
+            lists.append((key, []))
+            index = lists.count - 1
+        } else {
+            run = key
+            return
+        }
+        // The list is taken out while it is written: one uniqueness check, not two per PRN.
         var prns: [Int] = []
+        swap(&prns, &lists[index].prns)
+        defer { swap(&prns, &lists[index].prns) }
+        // A run of GSAs makes one list; a garbled endless run stops growing.
+        if run != key {
+            prns.removeAll(keepingCapacity: true)
+        } else if prns.count >= SkyView.maximumSatellites {
+            return
+        }
+        run = key
         for k in 3..<15 {
             guard let number = f[k].integer(), let id = NMEASatelliteNumbering.gpsd(talker: talker, number: number) else {
                 continue
             }
             prns.append(id.prn)
         }
-        if let index = lists.firstIndex(where: { $0.key == key }) {
-            if run == key {
-                // A run of GSAs has at most a few dozen PRNs; a garbled endless run stops growing.
-                if lists[index].prns.count < SkyView.maximumSatellites { lists[index].prns += prns }
-            } else {
-                lists[index].prns = prns
-            }
-        } else if lists.count < NMEAInView.maximumEntries {
-            lists.append((key, prns))
-        }
-        run = key
     }
 
     /// Another sentence came: the next GSA starts its constellation's list afresh.

@@ -74,6 +74,7 @@ public final class EffectCarrier {
     /// events: the wall clock in the daemon, the input's own time in a replay.
     /// Every line is handed to the logs before it returns.
     public func carry(_ effects: EffectList, eventTime: Double?) {
+        logFace.startList()
         let items = effects.items
         var i = 0
         while i < items.count {
@@ -87,8 +88,11 @@ public final class EffectCarrier {
             case .other(let index):
                 switch effects.others[index] {
                 case .deliver(let delivery):
+                    // A list of its own between the runs of `effects`.
                     let list = EffectList([.deliver(delivery)])
+                    logFace.startList()
                     deliver(FaceDeliveries(run: list.items[...], list: list, time: eventTime))
+                    logFace.startList()
                 case .event(let event): observe(event, time: eventTime)
                 case .persist: persistRequested = true
                 }

@@ -24,7 +24,8 @@ final class NMEAReader {
     private let sink: any SourceSink
     private let control: NMEAReaderControl
     private let timing: Timing
-    private var parser = NMEAParser()
+    /// Its fixes name the device path (docs/sources.md, "Several receivers").
+    private var parser: NMEAParser
     private var reported = SourceStateReporter()
     private var consumerGone = false
     /// The sky view last handed on, so an unchanged one is not sent again.
@@ -45,6 +46,7 @@ final class NMEAReader {
         self.sink = sink
         self.control = control
         self.timing = timing
+        parser = NMEAParser(device: path)
     }
 
     deinit { buffer.deallocate() }
@@ -154,7 +156,10 @@ final class NMEAReader {
                 report(reported.state ?? .connected, "\(path): \(bytes) bytes but no NMEA sentence; is \(baud) baud right?")
             }
             lastData = SystemClock.monotonic()
-            pending = true
+            // Only an epoch still open needs the silence timer: once the parser knows the
+            // receiver's cycle it emits each epoch at its last sentence, and the reader then
+            // sleeps until the next bytes (no wake-up while nothing is due; #37).
+            pending = parser.hasEpochInProgress
             gotData = true
         }
 
@@ -190,13 +195,15 @@ final class NMEAReader {
                 continue
             }
 
-            let timeout = pending ? max(0, timing.silence - (SystemClock.monotonic() - lastData)) : timing.follow
+            // Pending: until the silence ends the epoch. Otherwise until input or a stop (the
+            // wake-up descriptor); a device that goes away reports POLLHUP or POLLERR.
+            let timeout = pending ? max(0, timing.silence - (SystemClock.monotonic() - lastData)) : -1
             var fds = [
                 pollfd(fd: input.fd, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: control.wakeup.descriptor, events: Int16(POLLIN), revents: 0),
             ]
             sink.idle()
-            let ready = poll(&fds, 2, Int32((timeout * 1000).rounded(.up)))
+            let ready = poll(&fds, 2, timeout < 0 ? -1 : Int32((timeout * 1000).rounded(.up)))
             if ready < 0 {
                 if errno == EINTR { continue }
                 return .gone(SystemError("poll", errno: errno).description)
@@ -238,9 +245,6 @@ final class NMEAReader {
     // MARK: - Reporting
 
     private func deliver(_ fix: Fix) {
-        // The device path names the receiver (docs/sources.md, "Several receivers").
-        var fix = fix
-        fix.device = path
         if fix.isUsable {
             if reported.state != .fix { report(.fix, "the receiver reports a \(fix.mode) fix") }
         } else if reported.state != .noFix {

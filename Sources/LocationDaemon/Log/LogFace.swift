@@ -30,6 +30,12 @@ final class LogFace: OutputFace {
         self.report = report
     }
 
+    /// The deliveries that follow are of another effect list than those before
+    /// (`LogFanout.startList`): the carrier says so at each list it carries.
+    func startList() {
+        fanout.startList()
+    }
+
     func deliver(_ deliveries: FaceDeliveries) {
         if let unloggable = fanout.deliver(deliveries.run, of: deliveries.list, logs: logs) {
             self.unloggable += unloggable.count

@@ -19,8 +19,10 @@ struct LogFanout {
     private var names: [String] = []
     private var recipientOfName: [Int] = []
     private var logsGeneration: Int
-    /// The bytes `prefix` was formatted from (nil: none yet).
-    private var formatted: (fix: Fix, accuracy: DeliveredAccuracy, loggable: Bool)?
+    /// What `prefix` was formatted from in the list being carried: its place in the list's
+    /// `fixes` and the accuracy (nil: nothing yet in this list). A place, not a copy of the
+    /// `Fix` to compare with: copying and comparing fixes was 650 instructions a fix.
+    private var formatted: (fix: Int, accuracy: DeliveredAccuracy, loggable: Bool)?
     private var prefix: [UInt8] = []
     /// Log slots whose next line is `prefix` and the client's ending, not yet handed to the logs.
     private var waiting: [Int] = []
@@ -30,24 +32,27 @@ struct LogFanout {
         prefix.reserveCapacity(256)
     }
 
+    /// The deliveries that follow are of another list than those before: the line formatted for
+    /// a place in the last one's `fixes` is not one of its.
+    mutating func startList() {
+        formatted = nil
+    }
+
     /// Counts the deliveries of `run` and queues their lines; returns the
-    /// clients of those whose fix cannot be a log record (nil: none).
+    /// clients of those whose fix cannot be a log record (nil: none). The runs of one
+    /// list follow one another without `startList()` between them.
     mutating func deliver(_ run: ArraySlice<EffectList.Item>, of list: EffectList, logs: ClientLogs) -> (
         count: Int, first: String
     )? {
         refresh(list.names, logs: logs)
         var unloggable: (count: Int, first: String)?
-        // The fix `prefix` stands for in this list (a list stores a fix delivered to many once).
-        var current = -1
-        var currentAccuracy = DeliveredAccuracy.full
-        var loggable = false
+        var loggable = formatted?.loggable ?? false
         for item in run {
             guard case .deliver(let item) = item else { continue }
             let index = recipientOfName[item.client]
-            if item.fix != current || item.accuracy != currentAccuracy {
-                current = item.fix
-                currentAccuracy = item.accuracy
-                loggable = format(list.fixes[item.fix], item.accuracy, client: list.names[item.client], logs: logs)
+            // A list stores a fix delivered to many once: the line is formatted once for them.
+            if formatted == nil || formatted?.fix != item.fix || formatted?.accuracy != item.accuracy {
+                loggable = format(item.fix, of: list, item.accuracy, logs: logs)
             }
             let slot = recipients.withUnsafeMutableBufferPointer { recipients in
                 recipients[index].delivered += 1
@@ -62,16 +67,14 @@ struct LogFanout {
         return unloggable
     }
 
-    /// Makes `prefix` the line of `fix` at `accuracy`, unless it already is;
-    /// false when the fix cannot be a log record.
-    private mutating func format(_ fix: Fix, _ accuracy: DeliveredAccuracy, client: String, logs: ClientLogs) -> Bool {
-        if let formatted, formatted.accuracy == accuracy, formatted.fix == fix { return formatted.loggable }
+    /// Makes `prefix` the line of `list.fixes[fix]` at `accuracy`; false when the fix cannot be a
+    /// log record.
+    private mutating func format(_ fix: Int, of list: EffectList, _ accuracy: DeliveredAccuracy, logs: ClientLogs) -> Bool {
         flush(to: logs)
-        let record = LogRecord(delivery: Delivery(client: client, fix: fix, accuracy: accuracy))
         prefix.removeAll(keepingCapacity: true)
-        record?.appendLinePrefix(to: &prefix)
-        formatted = (fix, accuracy, record != nil)
-        return record != nil
+        let loggable = LogRecord.appendLinePrefix(of: list.fixes[fix], accuracy: accuracy, to: &prefix)
+        formatted = (fix, accuracy, loggable)
+        return loggable
     }
 
     /// Hands the queued lines to the logs.

@@ -26,8 +26,12 @@ final class ReplayInput {
     private var gpsd: GPSDLogParser?
     /// The first bytes, kept until they tell the format.
     private var head: [UInt8] = []
-    private var pending: [Fix] = []
-    private var next = 0
+    // `@exclusivity(unchecked)`: read and written for every fix, by the one replay that owns the
+    // input and never re-entrantly (the parser's emit appends while `fill` runs, `take` reads
+    // after); the runtime's check per access was 4 % of a replay's instructions with the
+    // session's below (docs/performance.md).
+    @exclusivity(unchecked) private var pending: [Fix] = []
+    @exclusivity(unchecked) private var next = 0
     private var ended = false
     private var chunk: [UInt8] = []
 
@@ -52,22 +56,29 @@ final class ReplayInput {
     /// The gpsd log parser's counts so far (zero for an NMEA recording).
     var gpsdStatistics: GPSDLogStatistics { gpsd?.statistics ?? GPSDLogStatistics() }
 
-    /// The next fix without taking it, reading on until there is one; `nil` at the end.
-    func peek() -> Fix? {
+    /// Whether a fix is pending, reading on until there is one; false at the end.
+    private func hasNext() -> Bool {
         while next == pending.count {
-            guard !ended else { return nil }
+            guard !ended else { return false }
             pending.removeAll(keepingCapacity: true)
             next = 0
             fill()
         }
-        return pending[next]
+        return true
     }
 
-    /// Takes the fix `peek` returned.
+    /// The time of the next fix (-∞ for one without a finite time: the session drops it), read in
+    /// place; `nil` at the end. `Replayer` picks the input to take from by it.
+    func nextTime() -> Double? {
+        guard hasNext() else { return nil }
+        return pending[next].time.flatMap { $0.isFinite ? $0 : nil } ?? -.infinity
+    }
+
+    /// Takes the next fix; `nil` at the end.
     func take() -> Fix? {
-        guard let fix = peek() else { return nil }
+        guard hasNext() else { return nil }
         next += 1
-        return fix
+        return pending[next - 1]
     }
 
     /// One chunk through the parser (the parser's rest at the end or on an error).
@@ -88,7 +99,7 @@ final class ReplayInput {
             else { return }
             format = found
             switch found {
-            case .nmea: nmea = NMEAParser()
+            case .nmea: nmea = NMEAParser(device: device)
             case .gpsdJSON: gpsd = GPSDLogParser(device: device)
             }
             let first = head
@@ -102,8 +113,7 @@ final class ReplayInput {
 
     private func feed(_ bytes: UnsafeRawBufferPointer) {
         if nmea != nil {
-            let device = device
-            nmea?.feed(bytes) { [unowned self] in pending.append(Self.named($0, device)) }
+            nmea?.feed(bytes) { [unowned self] in pending.append($0) }
         } else {
             gpsd?.feed(bytes) { [unowned self] in pending.append($0) }
             report()
@@ -112,8 +122,7 @@ final class ReplayInput {
 
     private func finish() {
         if nmea != nil {
-            let device = device
-            nmea?.finish { [unowned self] in pending.append(Self.named($0, device)) }
+            nmea?.finish { [unowned self] in pending.append($0) }
         } else if gpsd != nil {
             gpsd?.finish { [unowned self] in pending.append($0) }
             report()
@@ -132,9 +141,4 @@ final class ReplayInput {
 
     private var name: String { path == "-" ? "standard input" : path }
 
-    private static func named(_ fix: Fix, _ device: String?) -> Fix {
-        var fix = fix
-        fix.device = device
-        return fix
-    }
 }

@@ -130,8 +130,7 @@ public enum Replayer {
     private static func earliest(_ inputs: [ReplayInput]) -> ReplayInput? {
         var best: (input: ReplayInput, time: Double)?
         for input in inputs {
-            guard let fix = input.peek() else { continue }
-            let time = fix.time.flatMap { $0.isFinite ? $0 : nil } ?? -.infinity
+            guard let time = input.nextTime() else { continue }
             if time < best?.time ?? .infinity { best = (input, time) }
         }
         return best?.input
@@ -141,15 +140,17 @@ public enum Replayer {
 /// One replay's moving parts: the engine, the carrier, the events not yet applied.
 private final class ReplaySession {
     let carrier: EffectCarrier
-    private var engine: Engine
+    // `@exclusivity(unchecked)`: what every fix touches, owned by the one replay and never
+    // accessed re-entrantly (as `ReplayInput`'s; docs/performance.md).
+    @exclusivity(unchecked) private var engine: Engine
     private let events: [ReplayEvent]
-    private var nextEvent = 0
-    private var effects = EffectList()
-    private var clock = ReplayClock()
+    @exclusivity(unchecked) private var nextEvent = 0
+    @exclusivity(unchecked) private var effects = EffectList()
+    @exclusivity(unchecked) private var clock = ReplayClock()
     private(set) var eventsApplied = 0
     private(set) var eventsRefused = 0
-    private(set) var firstFixTime: Double?
-    private(set) var lastFixTime: Double?
+    @exclusivity(unchecked) private(set) var firstFixTime: Double?
+    @exclusivity(unchecked) private(set) var lastFixTime: Double?
 
     init(options: Replayer.Options, carrier: EffectCarrier) {
         self.carrier = carrier
