@@ -14,7 +14,7 @@ public struct AuditRecord: Sendable, Hashable {
     /// When the change was made (UTC seconds).
     public var time: Double
     /// Who asked for it.
-    public var peer: PeerCredentials
+    public var peer: ControlPeer
     /// The `cmd` word.
     public var command: String
     /// The client it concerned, if any.
@@ -28,7 +28,7 @@ public struct AuditRecord: Sendable, Hashable {
 
     /// A record from its parts.
     public init(
-        time: Double, peer: PeerCredentials, command: String, client: String?, arguments: JSONValue = .object([]),
+        time: Double, peer: ControlPeer, command: String, client: String?, arguments: JSONValue = .object([]),
         before: JSONValue, after: JSONValue
     ) {
         self.time = time
@@ -41,7 +41,7 @@ public struct AuditRecord: Sendable, Hashable {
     }
 
     /// The record of `request` from `peer`, at `time` (default: now).
-    public init(time: Double = SystemClock.utc(), peer: PeerCredentials, request: ControlRequest, before: JSONValue, after: JSONValue) {
+    public init(time: Double = SystemClock.utc(), peer: ControlPeer, request: ControlRequest, before: JSONValue, after: JSONValue) {
         let arguments = (request.json.objectValue ?? []).filter { !["id", "cmd", "client"].contains($0.0) }
         self.init(
             time: time, peer: peer, command: request.operation.name, client: request.operation.client,

@@ -28,7 +28,7 @@ final class ControlConversation: ServerConversation {
     struct Session: Sendable {
         var client: String
         var began: Bool
-        var peer: PeerCredentials
+        var peer: ControlPeer
     }
 
     let name: String
@@ -36,12 +36,12 @@ final class ControlConversation: ServerConversation {
     let maximumLineLength = ControlProtocol.maximumLineLength
     private let limits: ControlServer.Limits
     /// Each connection's peer as the control plane sees it (role, apps), by connection.
-    private var peers: [UInt64: PeerCredentials] = [:]
+    private var peers: [UInt64: ControlPeer] = [:]
     /// The peer `admit` just let in, for `opened` (the loop calls one right after the other).
-    private var pendingPeer: PeerCredentials?
+    private var pendingPeer: ControlPeer?
     private let handler: any ControlHandler
     private let group: SocketGroup?
-    private let adjustPeer: (@Sendable (PeerCredentials) -> PeerCredentials)?
+    private let adjustPeer: (@Sendable (ControlPeer) -> ControlPeer)?
     /// The watcher each watching connection is, by connection.
     private var watchers: [UInt64: WatcherID] = [:]
     /// The clients whose session each connection's app began and holds, by connection.
@@ -53,7 +53,7 @@ final class ControlConversation: ServerConversation {
 
     init(
         path: String, handler: any ControlHandler, group: SocketGroup?, limits: ControlServer.Limits,
-        adjustPeer: (@Sendable (PeerCredentials) -> PeerCredentials)?, apps: AppDirectory = AppDirectory()
+        adjustPeer: (@Sendable (ControlPeer) -> ControlPeer)?, apps: AppDirectory = AppDirectory()
     ) {
         name = "control socket \(path)"
         self.handler = handler
@@ -70,13 +70,13 @@ final class ControlConversation: ServerConversation {
     }
 
     func admit(_ fd: Int32, listener: Int, load: ServerLoad) -> ServerAdmission {
-        var peer: PeerCredentials
-        switch PeerCredentials.of(socket: fd, group: group, apps: apps) {
+        var peer: ControlPeer
+        switch ControlPeer.of(socket: fd, group: group, apps: apps) {
         case .success(let credentials): peer = credentials
         case .failure(let error):
             // Unknown peer: let it read, never change.
             Diagnostics.control.warning("\(name): \(error); treating the peer as unprivileged")
-            peer = PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max, mayChange: false)
+            peer = ControlPeer(pid: 0, uid: UInt32.max, gid: UInt32.max, mayChange: false)
         }
         if let adjustPeer { peer = adjustPeer(peer) }
         // Connections kept in reserve are for those who may change state.
@@ -87,11 +87,11 @@ final class ControlConversation: ServerConversation {
             return .busy(reason)
         }
         pendingPeer = peer
-        return .serve(PeerIdentity(pid: peer.pid, uid: peer.uid, gid: peer.gid))
+        return .serve(PeerCredentials(pid: peer.pid, uid: peer.uid, gid: peer.gid))
     }
 
     func opened(_ connection: ServerConnection, loop: ServerLoop<ControlConversation>, now: Double) {
-        peers[connection.id] = pendingPeer ?? PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max, mayChange: false)
+        peers[connection.id] = pendingPeer ?? ControlPeer(pid: 0, uid: UInt32.max, gid: UInt32.max, mayChange: false)
         pendingPeer = nil
     }
 
@@ -210,14 +210,14 @@ final class ControlConversation: ServerConversation {
 
     /// One connection no longer holds `client`'s session; the last one gone
     /// ends it when `end` (an app that said `session end` itself needs none).
-    private func release(_ client: String, as peer: PeerCredentials, loop: ServerLoop<ControlConversation>, end: Bool) {
+    private func release(_ client: String, as peer: ControlPeer, loop: ServerLoop<ControlConversation>, end: Bool) {
         let left = holders[client, default: 1] - 1
         holders[client] = left > 0 ? left : nil
         if left <= 0 && end { endSession(client, as: peer, loop: loop) }
     }
 
     /// `session CLIENT end` on behalf of the app whose connections all went.
-    private func endSession(_ client: String, as peer: PeerCredentials, loop: ServerLoop<ControlConversation>) {
+    private func endSession(_ client: String, as peer: ControlPeer, loop: ServerLoop<ControlConversation>) {
         let handler = self.handler
         let name = self.name
         loop.spawn {

@@ -1,7 +1,9 @@
 import LocationCore
 
-/// Who is on the other end of a control connection, from `SO_PEERCRED`.
-public struct PeerCredentials: Sendable, Hashable, CustomStringConvertible {
+/// A peer as the control plane sees it: its identity (`PeerCredentials`, from `SO_PEERCRED`),
+/// and what the control plane decided of it when it connected (whether it may change state,
+/// whose app it is), from which its role and what it may read follow.
+public struct ControlPeer: Sendable, Hashable, CustomStringConvertible {
     /// Process ID of the peer when it connected.
     public var pid: Int32
     /// Effective user ID.
@@ -59,14 +61,14 @@ extension ConnectionOutput: WatchSink {}
 public protocol ControlHandler: Sendable {
     /// Answers one non-`watch` request from `peer`. The server has already
     /// refused state-changing requests from peers that may not change state.
-    func handle(_ request: ControlRequest, from peer: PeerCredentials) async -> ControlReply
+    func handle(_ request: ControlRequest, from peer: ControlPeer) async -> ControlReply
     /// Registers a watcher for `client` (`nil`: every client). Everything goes
     /// through `sink`, in this order, so nothing can overtake: the reply line,
     /// the initial-state event lines (source, every client's authorization,
     /// pending prompts), then every matching event as it happens. Returns `nil`
     /// when the request was refused (e.g. unknown client): the error reply was
     /// sent through `sink` and the connection stays a normal one.
-    func watch(_ request: ControlRequest, client: String?, from peer: PeerCredentials, sink: any WatchSink) async
+    func watch(_ request: ControlRequest, client: String?, from peer: ControlPeer, sink: any WatchSink) async
         -> WatcherID?
     /// Stops sending to a watcher (its connection closed).
     func unwatch(_ watcher: WatcherID) async

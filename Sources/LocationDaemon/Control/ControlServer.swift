@@ -78,7 +78,7 @@ public final class ControlServer: Sendable {
     /// needs no actor answers even while other tests hold the shared pool).
     init(
         path: String, socketGroup: String?, handler: any ControlHandler, limits: Limits,
-        adjustPeer: (@Sendable (PeerCredentials) -> PeerCredentials)?, executor: (any TaskExecutor)?,
+        adjustPeer: (@Sendable (ControlPeer) -> ControlPeer)?, executor: (any TaskExecutor)?,
         passed: PassedSocket? = nil, socketMode: mode_t = ControlServer.socketMode, apps: AppDirectory = AppDirectory()
     ) throws(ControlServerError) {
         self.path = path

@@ -194,13 +194,13 @@ public final class DaemonCore: ControlHandler, Sendable {
     // MARK: - ControlHandler
 
     /// Answers `hello`, `status`, `prompts` and engine commands.
-    public func handle(_ request: ControlRequest, from peer: PeerCredentials) -> ControlReply {
+    public func handle(_ request: ControlRequest, from peer: ControlPeer) -> ControlReply {
         owner.withLock { $0.handle(request, from: peer) }
     }
 
     /// Registers a watcher: the reply, the initial state, then every matching event.
     public func watch(
-        _ request: ControlRequest, client: String?, from peer: PeerCredentials, sink: any WatchSink
+        _ request: ControlRequest, client: String?, from peer: ControlPeer, sink: any WatchSink
     ) -> WatcherID? {
         owner.withLock { $0.watch(request, client: client, from: peer, sink: sink) }
     }

@@ -264,7 +264,7 @@ final class EngineOwner {
 
     // MARK: - Control requests
 
-    func handle(_ request: ControlRequest, from peer: PeerCredentials) -> ControlReply {
+    func handle(_ request: ControlRequest, from peer: ControlPeer) -> ControlReply {
         switch request.operation {
         case .hello:
             let clients = engine.settings.clients.map {
@@ -322,7 +322,7 @@ final class EngineOwner {
         }
     }
 
-    func watch(_ request: ControlRequest, client: String?, from peer: PeerCredentials, sink: any WatchSink) -> WatcherID? {
+    func watch(_ request: ControlRequest, client: String?, from peer: ControlPeer, sink: any WatchSink) -> WatcherID? {
         if let client, engine.authorization(of: client) == nil {
             let reply = ControlReply.unknownClient(id: request.id, client: client, known: engine.settings.clients.map(\.name))
             _ = sink.send(Array(reply.line().utf8))
@@ -344,7 +344,7 @@ final class EngineOwner {
     /// What `peer` may see now: the one read-tier decision for status and
     /// watch (docs/protocol.md § Read tiers); the watchers' broadcast filters
     /// through the same `Disclosure`.
-    private func disclosure(to peer: PeerCredentials) -> Disclosure {
+    private func disclosure(to peer: ControlPeer) -> Disclosure {
         peer.disclosure(services: engine.servicesOn)
     }
 

@@ -14,7 +14,7 @@ final class WatcherList: OutputFace {
     private struct Watcher {
         var client: String?
         var sink: any WatchSink
-        var peer: PeerCredentials
+        var peer: ControlPeer
         /// Its process name (`/proc/PID/comm`) when it began to watch, for the access report.
         var name: String?
     }
@@ -37,7 +37,7 @@ final class WatcherList: OutputFace {
     var isEmpty: Bool { watchers.isEmpty }
 
     /// Registers a watcher of `client` (`nil`: every client).
-    func add(client: String?, sink: any WatchSink, peer: PeerCredentials) -> WatcherID {
+    func add(client: String?, sink: any WatchSink, peer: ControlPeer) -> WatcherID {
         let id = WatcherID(rawValue: next)
         next += 1
         watchers[id] = Watcher(client: client, sink: sink, peer: peer, name: ProgramPeer.processName(peer.pid))

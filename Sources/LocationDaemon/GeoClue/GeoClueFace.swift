@@ -266,6 +266,9 @@ final class GeoClueFace: @unchecked Sendable {
         let first = holders[name, default: 0] == 0
         holders[name, default: 0] += 1
         updateRequest(name)
+        // Status names the app and its peer before the engine hears of it, so whoever sees the
+        // prompt (or the start) it opens finds the app in `status` too.
+        publishStatus()
         if first {
             command(.session(client: name, inUse: true), as: peer, client: name)
             command(.start(client: name), as: peer, client: name)

@@ -34,7 +34,7 @@ struct GeoCluePeer: Sendable, Hashable {
     var accessPeer: AccessPeer { AccessPeer(uid: uid, unit: unit, name: processName) }
 
     /// As the control socket's peers are written (audit log, journal).
-    var credentials: PeerCredentials {
-        PeerCredentials(pid: pid, uid: uid, gid: gid, mayChange: false, unit: unit)
+    var credentials: ControlPeer {
+        ControlPeer(pid: pid, uid: uid, gid: gid, mayChange: false, unit: unit)
     }
 }

@@ -66,7 +66,7 @@ final class ProgramConversation: ServerConversation {
                 refuse(fd, endpoint, why: "locationd cannot tell who connected, and \(endpoint.key) of \(endpoint.client) admits only allow_users/allow_groups")
                 return .refuse
             }
-            return admitWithinLimits(PeerIdentity.unknown, endpoint, load: load)
+            return admitWithinLimits(PeerCredentials.unknown, endpoint, load: load)
         }
         let ids = peer.credentials
         // The unit only where the client names its app by unit (a pidfd and a /proc read per connection).
@@ -78,14 +78,14 @@ final class ProgramConversation: ServerConversation {
             refuse(fd, endpoint, why: "uid \(ids.uid) is not in allow_users or allow_groups of [client.\(endpoint.client)], nor its app (app_users, app_groups, app_units)", peer: peer)
             return .refuse
         }
-        let admission = admitWithinLimits(PeerIdentity(pid: ids.pid, uid: ids.uid, gid: ids.gid, groups: peer.groups), endpoint, load: load)
+        let admission = admitWithinLimits(PeerCredentials(pid: ids.pid, uid: ids.uid, gid: ids.gid, groups: peer.groups), endpoint, load: load)
         if case .serve = admission { pendingPeer = peer }
         return admission
     }
 
     /// Serves `peer` unless a connection limit refuses it (`busy`: counted, not audited — a limit
     /// is no decision about who the peer is, and a storm must not write the audit log).
-    private func admitWithinLimits(_ peer: PeerIdentity, _ endpoint: ProgramEndpoint, load: ServerLoad) -> ServerAdmission {
+    private func admitWithinLimits(_ peer: PeerCredentials, _ endpoint: ProgramEndpoint, load: ServerLoad) -> ServerAdmission {
         if let reason = limits.refusal(
             uid: peer.uid, reserved: false, open: load.open, ofUser: load.connections(ofUser: peer.uid), serving: connectionNoun)
         {
@@ -106,7 +106,7 @@ final class ProgramConversation: ServerConversation {
         if let line = endpoint.wire.error("locationd: refused: \(why)") {
             _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
         }
-        let credentials = peer?.credentials ?? PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max, mayChange: false)
+        let credentials = peer?.credentials ?? ControlPeer(pid: 0, uid: UInt32.max, gid: UInt32.max, mayChange: false)
         let key = RefusalThrottle.Key(client: endpoint.client, socket: endpoint.key, uid: credentials.uid)
         guard let unrecorded = throttle.record(key, now: SystemClock.monotonic()) else { return }
         let who = peer.map { "\($0.name ?? "a program") (\($0.credentials))" } ?? "a program"
@@ -141,7 +141,7 @@ final class ProgramConversation: ServerConversation {
     func opened(_ connection: ServerConnection, loop: ServerLoop<ProgramConversation>, now: Double) {
         let identity = connection.peer
         let peer = pendingPeer ?? ProgramPeer(
-            credentials: PeerCredentials(pid: identity.pid, uid: identity.uid, gid: identity.gid, mayChange: false), groups: nil,
+            credentials: ControlPeer(pid: identity.pid, uid: identity.uid, gid: identity.gid, mayChange: false), groups: nil,
             pidKnown: false, name: nil)
         pendingPeer = nil
         programs[connection.id] = Program(endpoint: connection.listener, peer: peer)

@@ -15,7 +15,7 @@ import LocationSystem
 /// * The name is `/proc/PID/comm`.
 struct ProgramPeer: Sendable {
     /// The credentials (`mayChange` is always `false`: a program changes nothing by itself).
-    var credentials: PeerCredentials
+    var credentials: ControlPeer
     /// Supplementary groups as the kernel recorded them, if it could say.
     var groups: [UInt32]?
     /// Whether the process ID is known.
@@ -25,9 +25,9 @@ struct ProgramPeer: Sendable {
 
     /// The peer on a Unix socket, or `nil` when the kernel cannot say.
     static func unix(_ fd: Int32) -> ProgramPeer? {
-        guard case .success(let identity) = PeerIdentity.of(socket: fd) else { return nil }
+        guard case .success(let identity) = PeerCredentials.of(socket: fd) else { return nil }
         return ProgramPeer(
-            credentials: PeerCredentials(pid: identity.pid, uid: identity.uid, gid: identity.gid, mayChange: false),
+            credentials: ControlPeer(pid: identity.pid, uid: identity.uid, gid: identity.gid, mayChange: false),
             groups: identity.groups, pidKnown: identity.pid > 0, name: processName(identity.pid))
     }
 
@@ -47,7 +47,7 @@ struct ProgramPeer: Sendable {
             let pid = inode == 0 ? nil : process(holdingSocket: inode)
             let gid = ProgramAllowList.primaryGroup(of: uid) ?? UInt32.max
             return ProgramPeer(
-                credentials: PeerCredentials(pid: pid ?? 0, uid: uid, gid: gid, mayChange: false), groups: nil,
+                credentials: ControlPeer(pid: pid ?? 0, uid: uid, gid: gid, mayChange: false), groups: nil,
                 pidKnown: pid != nil, name: pid.flatMap(processName))
         }
         return nil

@@ -20,9 +20,9 @@ final class ProgramUse: Sendable {
     enum Change: Sendable {
         /// A program of `endpoint`'s client began watching; `first` when none watched before.
         /// `tell` gets the sentence for a client that does not deliver.
-        case began(ProgramEndpoint, peer: PeerCredentials, first: Bool, tell: (@Sendable (String) -> Void)?)
+        case began(ProgramEndpoint, peer: ControlPeer, first: Bool, tell: (@Sendable (String) -> Void)?)
         /// A program stopped watching or went; `last` when none watches now.
-        case ended(ProgramEndpoint, peer: PeerCredentials, last: Bool)
+        case ended(ProgramEndpoint, peer: ControlPeer, last: Bool)
     }
 
     private let changes: AsyncStream<Change>
@@ -62,7 +62,7 @@ final class ProgramUse: Sendable {
         }
     }
 
-    private func command(_ command: Command, _ handler: any ControlHandler, _ peer: PeerCredentials) async {
+    private func command(_ command: Command, _ handler: any ControlHandler, _ peer: ControlPeer) async {
         // The program acts as the app side of its client; the daemon vouches for it.
         var acting = peer
         acting.mayChange = true
@@ -75,7 +75,7 @@ final class ProgramUse: Sendable {
     /// Why `client`'s permission lets nothing through now, with the command
     /// that would change it; `nil` while it is authorized (a receiver without
     /// a fix is no reason to tell a program it is not allowed).
-    private func refusal(_ client: String, _ handler: any ControlHandler, _ peer: PeerCredentials) async -> String? {
+    private func refusal(_ client: String, _ handler: any ControlHandler, _ peer: ControlPeer) async -> String? {
         let reply = await handler.handle(ControlRequest(.status(client: client)), from: peer)
         guard let report = try? reply.statusReport(),
             let status = report.status.clients.first(where: { $0.authorization.client == client })

@@ -30,7 +30,7 @@ final class ServerConnection {
     /// The socket.
     let fd: Int32
     /// Who connected.
-    let peer: PeerIdentity
+    let peer: PeerCredentials
     /// Replies and event lines waiting to go out.
     let output: ConnectionOutput
     /// Requests, watching, or closing.
@@ -69,7 +69,7 @@ final class ServerConnection {
     private(set) var discarding = false
 
     init(
-        id: UInt64, fd: Int32, peer: PeerIdentity, output: ConnectionOutput, now: Double, listener: Int = 0,
+        id: UInt64, fd: Int32, peer: PeerCredentials, output: ConnectionOutput, now: Double, listener: Int = 0,
         terminator: UInt8? = nil
     ) {
         self.id = id

@@ -68,7 +68,7 @@ extension ServerConversation {
 /// What a conversation decides about a peer just accepted.
 enum ServerAdmission {
     /// Serve it: who it is.
-    case serve(PeerIdentity)
+    case serve(PeerCredentials)
     /// Refuse it (counted as a refused peer).
     case refuse
     /// Refuse it for a connection limit: `busyLine` tells it `reason` (counted as refused busy).

@@ -196,7 +196,7 @@ final class ServerLoop<Conversation: ServerConversation>: @unchecked Sendable {
                     return
                 }
             }
-            let peer: PeerIdentity
+            let peer: PeerCredentials
             switch conversation.admit(fd, listener: listener, load: ServerLoad(open: connections.count, perUser: connectionsOfUser)) {
             case .serve(let admitted):
                 peer = admitted

@@ -20,7 +20,7 @@ import TestSupport
 
         init(manyUsers: Bool) { self.manyUsers = manyUsers }
 
-        var adjust: @Sendable (PeerCredentials) -> PeerCredentials {
+        var adjust: @Sendable (ControlPeer) -> ControlPeer {
             { [self] peer in
                 guard attacking.withLock({ $0 }) else { return peer }
                 var peer = peer

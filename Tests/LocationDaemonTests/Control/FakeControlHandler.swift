@@ -14,7 +14,7 @@ final class FakeControlHandler: ControlHandler {
     }
 
     struct State {
-        var requests: [(ControlRequest, PeerCredentials)] = []
+        var requests: [(ControlRequest, ControlPeer)] = []
         var stored: [String: AuthorizationStatus] = [:]
         var services = true
         var watchers: [UInt64: Watcher] = [:]
@@ -59,7 +59,7 @@ final class FakeControlHandler: ControlHandler {
     /// The requests handed over so far.
     var requests: [ControlRequest] { state.withLock { $0.requests.map(\.0) } }
     /// The peers of the requests handed over so far.
-    var peers: [PeerCredentials] { state.withLock { $0.requests.map(\.1) } }
+    var peers: [ControlPeer] { state.withLock { $0.requests.map(\.1) } }
     /// Registered watchers now.
     var watcherCount: Int { state.withLock { $0.watchers.count } }
     /// Watchers that refused a line (fell behind) and were dropped.
@@ -76,7 +76,7 @@ final class FakeControlHandler: ControlHandler {
         }
     }
 
-    func handle(_ request: ControlRequest, from peer: PeerCredentials) async -> ControlReply {
+    func handle(_ request: ControlRequest, from peer: ControlPeer) async -> ControlReply {
         state.withLock { $0.requests.append((request, peer)) }
         if jitter > 0 { try? await Task.sleep(for: .seconds(Double.random(in: 0...jitter))) }
         if request.operation.client == Self.gatedClient {
@@ -107,7 +107,7 @@ final class FakeControlHandler: ControlHandler {
     }
 
     func watch(
-        _ request: ControlRequest, client: String?, from peer: PeerCredentials, sink: any WatchSink
+        _ request: ControlRequest, client: String?, from peer: ControlPeer, sink: any WatchSink
     ) async -> WatcherID? {
         state.withLock { $0.requests.append((request, peer)) }
         if let client, !clients.contains(client) {

@@ -14,19 +14,19 @@ import TestSupport
         var fds: [Int32] = [-1, -1]
         #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
         defer { close(fds[0]); close(fds[1]) }
-        let peer = try PeerCredentials.of(socket: fds[0], group: nil).get()
+        let peer = try ControlPeer.of(socket: fds[0], group: nil).get()
         #expect(peer.pid == getpid())
         #expect(peer.uid == getuid())
         #expect(peer.gid == getgid())
         #expect(peer.mayChange == (getuid() == 0))
-        #expect(PeerIdentity.supplementaryGroups(fds[0]) != nil, "this kernel reports SO_PEERGROUPS")
+        #expect(PeerCredentials.supplementaryGroups(fds[0]) != nil, "this kernel reports SO_PEERGROUPS")
     }
 
     @Test func credentialsOfSomethingThatIsNotASocketAreAnError() async throws {
         let directory = try ScratchDirectory("peer")
         let fd = open(try directory.write("file", "x"), O_RDONLY)
         defer { close(fd) }
-        #expect(throws: SystemError.self) { try PeerCredentials.of(socket: fd, group: nil).get() }
+        #expect(throws: SystemError.self) { try ControlPeer.of(socket: fd, group: nil).get() }
     }
 
     static let group = SocketGroup(name: "locationd", gid: 4242, members: ["nobody"])

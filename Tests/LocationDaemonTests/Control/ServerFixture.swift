@@ -19,7 +19,7 @@ final class ServerFixture {
     /// directory (the fake's clients keep their logs there).
     init(
         _ label: String = "control", limits: ControlServer.Limits = ControlServer.Limits(), socketGroup: String? = nil,
-        adjustPeer: (@Sendable (PeerCredentials) -> PeerCredentials)? = nil, socketMode: mode_t = ControlServer.socketMode,
+        adjustPeer: (@Sendable (ControlPeer) -> ControlPeer)? = nil, socketMode: mode_t = ControlServer.socketMode,
         apps: AppDirectory = AppDirectory(),
         handler makeHandler: (String) -> FakeControlHandler = { FakeControlHandler(logDirectory: $0) }
     ) throws {

@@ -13,7 +13,7 @@ import TestSupport
         let dir = try ScratchDirectory("audit")
         let core = try DaemonCore(
             config: try daemonConfig(in: dir, clients: DaemonFixtures.askingLogger), seed: 1, clock: ManualClock().clock)
-        let peer = PeerCredentials(pid: 4242, uid: 1000, gid: 1000, mayChange: true)
+        let peer = ControlPeer(pid: 4242, uid: 1000, gid: 1000, mayChange: true)
         _ = core.handle(request(.authorize(client: "logger", status: .never)), from: peer)
         _ = core.handle(request(.services(on: false)), from: peer)
         core.shutdown()

@@ -7,7 +7,7 @@ import TestSupport
 /// handler: who sees a coordinate in `status` and `watch`.
 @Suite struct DaemonReadTierTests {
     /// A peer outside `socket_group`, not root.
-    static let reader = PeerCredentials(pid: 7, uid: 65534, gid: 65534, mayChange: false)
+    static let reader = ControlPeer(pid: 7, uid: 65534, gid: 65534, mayChange: false)
 
     /// logger gets full accuracy; rough reduced; quiet never.
     static let clients = DaemonFixtures.logger + """
@@ -36,7 +36,7 @@ import TestSupport
         try DaemonCore(config: try daemonConfig(in: dir, clients: clients), seed: 1, clock: clock.clock)
     }
 
-    static func statusLine(_ core: DaemonCore, peer: PeerCredentials) -> String {
+    static func statusLine(_ core: DaemonCore, peer: ControlPeer) -> String {
         core.handle(ControlRequest(.status(client: nil)), from: peer).line()
     }
 

@@ -15,7 +15,7 @@ import TestSupport
         let clock = ManualClock()
         let core = try DaemonCore(config: try daemonConfig(in: dir), seed: 1, clock: clock.clock)
         // This test process, as uid 65534 (`nobody` on Debian) would be seen: its pid gives its name.
-        let peer = PeerCredentials(pid: getpid(), uid: 65534, gid: 65534, mayChange: true)
+        let peer = ControlPeer(pid: getpid(), uid: 65534, gid: 65534, mayChange: true)
         let sink = RecordingSink()
         _ = core.watch(ControlRequest(.watch(client: nil)), client: nil, from: peer, sink: sink)
         for i in 0..<3 {

@@ -7,10 +7,10 @@ import TestSupport
 /// fixes, in every reader's status with its age, never with a coordinate
 /// for those who may not see one.
 @Suite struct DaemonSkyTests {
-    static let reader = PeerCredentials(pid: 7, uid: 65534, gid: 65534, mayChange: false)
+    static let reader = ControlPeer(pid: 7, uid: 65534, gid: 65534, mayChange: false)
     static let sky = SkyView(satellitesUsed: 8, satellitesVisible: 12, hdop: 0.9, pdop: 1.8, vdop: 1.5)
 
-    static func status(_ core: DaemonCore, peer: PeerCredentials) throws -> (StatusReport, String) {
+    static func status(_ core: DaemonCore, peer: ControlPeer) throws -> (StatusReport, String) {
         let reply = core.handle(ControlRequest(.status(client: nil)), from: peer)
         return (try reply.statusReport(), reply.line())
     }

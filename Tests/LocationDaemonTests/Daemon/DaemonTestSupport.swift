@@ -119,7 +119,7 @@ func logRecords(_ path: String, sourceLocation: SourceLocation = #_sourceLocatio
 }
 
 /// A peer that may change state.
-let rootPeer = PeerCredentials(pid: 1, uid: 0, gid: 0, mayChange: true)
+let rootPeer = ControlPeer(pid: 1, uid: 0, gid: 0, mayChange: true)
 
 /// A control request for `command`.
 func request(_ command: Command, id: Int = 1) -> ControlRequest {

@@ -7,7 +7,7 @@ import LocationSystem
 /// Who is at the other end of a socket, as the kernel recorded it when the peer
 /// connected: identity only. What a peer may do (its role, whose app it is) is
 /// decided by the conversation that admits it, in its own types.
-struct PeerIdentity: Sendable, Hashable, CustomStringConvertible {
+struct PeerCredentials: Sendable, Hashable, CustomStringConvertible {
     /// Process ID of the peer when it connected (0: not known).
     var pid: Int32
     /// Effective user ID (`UInt32.max`: not known).
@@ -18,17 +18,17 @@ struct PeerIdentity: Sendable, Hashable, CustomStringConvertible {
     var groups: [UInt32]?
 
     /// A peer nobody can name.
-    static let unknown = PeerIdentity(pid: 0, uid: UInt32.max, gid: UInt32.max, groups: nil)
+    static let unknown = PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max, groups: nil)
 
     /// The peer connected on the Unix socket `fd` (`SO_PEERCRED`, `SO_PEERGROUPS`).
-    static func of(socket fd: Int32) -> Result<PeerIdentity, SystemError> {
+    static func of(socket fd: Int32) -> Result<PeerCredentials, SystemError> {
         var pid: Int32 = 0
         var uid: UInt32 = 0
         var gid: UInt32 = 0
         if csupport_peer_credentials(fd, &pid, &uid, &gid) != 0 {
             return .failure(SystemError("getsockopt SO_PEERCRED", errno: errno))
         }
-        return .success(PeerIdentity(pid: pid, uid: uid, gid: gid, groups: supplementaryGroups(fd)))
+        return .success(PeerCredentials(pid: pid, uid: uid, gid: gid, groups: supplementaryGroups(fd)))
     }
 
     /// The peer's supplementary groups as the kernel recorded them at

@@ -3,18 +3,18 @@ import Glibc
 #endif
 import LocationSystem
 
-extension PeerCredentials {
-    /// The control plane's view of the peer connected on `fd` (its `PeerIdentity`), with `mayChange` decided
+extension ControlPeer {
+    /// The control plane's view of the peer connected on `fd` (its `PeerCredentials`), with `mayChange` decided
     /// by `group` (uid 0 always may; without a group only uid 0 may) and
     /// `apps` by `directory` (the unit read through a pidfd, `PeerProcess`,
     /// only when some client names its app by unit).
-    public static func of(socket fd: Int32, group: SocketGroup?) -> Result<PeerCredentials, SystemError> {
+    public static func of(socket fd: Int32, group: SocketGroup?) -> Result<ControlPeer, SystemError> {
         of(socket: fd, group: group, apps: AppDirectory())
     }
 
-    static func of(socket fd: Int32, group: SocketGroup?, apps directory: AppDirectory) -> Result<PeerCredentials, SystemError> {
-        let identity: PeerIdentity
-        switch PeerIdentity.of(socket: fd) {
+    static func of(socket fd: Int32, group: SocketGroup?, apps directory: AppDirectory) -> Result<ControlPeer, SystemError> {
+        let identity: PeerCredentials
+        switch PeerCredentials.of(socket: fd) {
         case .success(let found): identity = found
         case .failure(let error): return .failure(error)
         }
@@ -27,7 +27,7 @@ extension PeerCredentials {
         } else {
             mayChange = false
         }
-        var peer = PeerCredentials(pid: pid, uid: uid, gid: gid, mayChange: mayChange)
+        var peer = ControlPeer(pid: pid, uid: uid, gid: gid, mayChange: mayChange)
         guard !directory.apps.isEmpty else { return .success(peer) }
         if directory.namesUnits { peer.unit = PeerProcess.unit(socket: fd, pid: pid) }
         peer.apps = directory.clients(uid: uid, gid: gid, groups: groups, unit: peer.unit)
