@@ -126,13 +126,13 @@ public struct GPSDLogParser: Sendable {
 
     /// End of the log: a last line without a line end is read if it is a whole
     /// report (else counted as cut off), and every receiver's epoch in progress is delivered.
-    public mutating func finish(_ emit: (Fix) -> Void) {
+    public mutating func finish(readingTPV tpv: TPVReader = { _ in nil }, _ emit: (Fix) -> Void) {
         if !partial.isEmpty || overLong {
             let line = partial
             let cut = overLong
             partial.removeAll()
             overLong = false
-            switch cut ? nil : line.withUnsafeBytes({ GPSDLogLine.decode($0) }) {
+            switch cut ? nil : line.withUnsafeBytes({ Self.decode($0, tpv) }) {
             case nil, .unreadable?:
                 counts.lines += 1
                 counts.cutOff += 1
@@ -160,12 +160,18 @@ public struct GPSDLogParser: Sendable {
         if overLong || line.count > Self.maximumLineLength {
             overLong = false
             handle(.unreadable(reason: "longer than \(Self.maximumLineLength) bytes"), emit)
-        } else if let report = tpv(line), report.mode != .unknown {
-            // A mode the reader leaves unknown may be one out of range, which only `GPSDLogLine` tells.
-            handle(.tpv(report, outOfRange: GPSDLogLine.outOfRange(report, mode: report.mode.rawValue)), emit)
         } else {
-            handle(GPSDLogLine.decode(line), emit)
+            handle(Self.decode(line, tpv), emit)
         }
+    }
+
+    /// One line: a TPV as `tpv` reads it when it takes it, every other line as `GPSDLogLine` does.
+    private static func decode(_ line: UnsafeRawBufferPointer, _ tpv: TPVReader) -> GPSDLogLine {
+        // A mode the reader leaves unknown may be one out of range, which only `GPSDLogLine` tells.
+        if let report = tpv(line), report.mode != .unknown {
+            return .tpv(report, outOfRange: GPSDLogLine.outOfRange(report, mode: report.mode.rawValue))
+        }
+        return GPSDLogLine.decode(line)
     }
 
     private mutating func handle(_ decoded: GPSDLogLine, _ emit: (Fix) -> Void) {

@@ -128,7 +128,7 @@ final class ReplayInput {
         if nmea != nil {
             nmea?.finish { [unowned self] in pending.append($0) }
         } else if gpsd != nil {
-            gpsd?.finish { [unowned self] in pending.append($0) }
+            gpsd?.finish(readingTPV: { [tpvReader] in tpvReader?.read($0) }) { [unowned self] in pending.append($0) }
             report()
             let unlisted = (gpsd?.problemCount ?? 0) - GPSDLogParser.problemsListed
             if unlisted > 0 {
