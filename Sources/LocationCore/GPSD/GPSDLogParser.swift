@@ -30,8 +30,17 @@
 ///   with their line numbers for `takeProblems()`, worded without the line's
 ///   content (it may hold a position).
 ///
+/// * A TPV's values come from `readingTPV` when the caller passes one: the
+///   replay passes the CGPS shim's TPV reader, the live source's own, which
+///   this module (pure Swift) cannot call; a line it does not take (outside
+///   the shape gpsd writes) is read by `GPSDLogLine`, as are all the others.
+///
 /// Pure: bytes in any chunking, fixes out through `emit`.
 public struct GPSDLogParser: Sendable {
+    /// Reads one line (without its line end) that may be a TPV into the report the live source makes of it, or
+    /// returns `nil` to leave the line to `GPSDLogLine`.
+    public typealias TPVReader = (UnsafeRawBufferPointer) -> GPSDFixReport?
+
     /// The longest line read; longer ones are unreadable.
     public static let maximumLineLength = 1 << 18
     /// How many problems are kept with their line numbers; the others are only counted.
@@ -94,7 +103,9 @@ public struct GPSDLogParser: Sendable {
     }
 
     /// Reads `bytes` and calls `emit` for every epoch completed by them.
-    public mutating func feed(_ bytes: UnsafeRawBufferPointer, _ emit: (Fix) -> Void) {
+    public mutating func feed(
+        _ bytes: UnsafeRawBufferPointer, readingTPV tpv: TPVReader = { _ in nil }, _ emit: (Fix) -> Void
+    ) {
         var start = 0
         while start < bytes.count {
             guard let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) else {
@@ -102,12 +113,12 @@ public struct GPSDLogParser: Sendable {
                 return
             }
             if partial.isEmpty && !overLong {
-                take(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), emit)
+                take(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), tpv, emit)
             } else {
                 keep(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
                 let line = partial
                 partial.removeAll(keepingCapacity: true)
-                line.withUnsafeBytes { take($0, emit) }
+                line.withUnsafeBytes { take($0, tpv, emit) }
             }
             start = end + 1
         }
@@ -115,13 +126,13 @@ public struct GPSDLogParser: Sendable {
 
     /// End of the log: a last line without a line end is read if it is a whole
     /// report (else counted as cut off), and every receiver's epoch in progress is delivered.
-    public mutating func finish(_ emit: (Fix) -> Void) {
+    public mutating func finish(readingTPV tpv: TPVReader = { _ in nil }, _ emit: (Fix) -> Void) {
         if !partial.isEmpty || overLong {
             let line = partial
             let cut = overLong
             partial.removeAll()
             overLong = false
-            switch cut ? nil : line.withUnsafeBytes({ GPSDLogLine.decode($0) }) {
+            switch cut ? nil : line.withUnsafeBytes({ Self.decode($0, tpv) }) {
             case nil, .unreadable?:
                 counts.lines += 1
                 counts.cutOff += 1
@@ -145,13 +156,22 @@ public struct GPSDLogParser: Sendable {
     }
 
     /// One whole line.
-    private mutating func take(_ line: UnsafeRawBufferPointer, _ emit: (Fix) -> Void) {
+    private mutating func take(_ line: UnsafeRawBufferPointer, _ tpv: TPVReader, _ emit: (Fix) -> Void) {
         if overLong || line.count > Self.maximumLineLength {
             overLong = false
             handle(.unreadable(reason: "longer than \(Self.maximumLineLength) bytes"), emit)
         } else {
-            handle(GPSDLogLine.decode(line), emit)
+            handle(Self.decode(line, tpv), emit)
         }
+    }
+
+    /// One line: a TPV as `tpv` reads it when it takes it, every other line as `GPSDLogLine` does.
+    private static func decode(_ line: UnsafeRawBufferPointer, _ tpv: TPVReader) -> GPSDLogLine {
+        // A mode the reader leaves unknown may be one out of range, which only `GPSDLogLine` tells.
+        if let report = tpv(line), report.mode != .unknown {
+            return .tpv(report, outOfRange: GPSDLogLine.outOfRange(report, mode: report.mode.rawValue))
+        }
+        return GPSDLogLine.decode(line)
     }
 
     private mutating func handle(_ decoded: GPSDLogLine, _ emit: (Fix) -> Void) {

@@ -5,8 +5,9 @@
 /// truncated from `fraction × 10⁹` — so a TPV read from a log and the same
 /// TPV read live are one epoch.
 enum GPSDTimeText {
-    /// The time `text` names; `nil` when there is no text or it is `1970-01-01T00:00:00Z` (libgps's "no time").
-    /// Throws for text that is not a time as gpsd writes it.
+    /// The time `text` names; `nil` when there is no text, when it is `1970-01-01T00:00:00Z` (libgps's "no time"),
+    /// or when its fraction rounds up to a whole second (libgps's nanoseconds are then 10⁹, which the live source
+    /// refuses). Throws for text that is not a time as gpsd writes it.
     static func parse(_ text: String?) throws(GPSDLogLineError) -> GPSDFixReport.Time? {
         guard let text else { return nil }
         guard let time = read(Array(text.utf8)) else {
@@ -37,8 +38,11 @@ enum GPSDTimeText {
             guard b[19] == UInt8(ascii: "."), !digits.isEmpty, digits.allSatisfy({ (0x30...0x39).contains($0) }),
                 let fraction = Double("0." + String(decoding: digits, as: UTF8.self))
             else { return nil }
-            // (long)(fraction * 1e9), as libgps; below 1 s whatever the digits.
-            nanoseconds = Int32(min(fraction * 1e9, 999_999_999))
+            // (long)(fraction * 1e9), as libgps. A fraction that rounds to 1 gives 10⁹ there, which the
+            // live source refuses: no time, as for 1970-01-01T00:00:00Z.
+            let whole = fraction * 1e9
+            guard whole < 1e9 else { return GPSDFixReport.Time(seconds: 0, nanoseconds: 0) }
+            nanoseconds = Int32(whole)
         }
         let days = Int64(UTCTime.days(year: year, month: month, day: 1) + day - 1)
         return GPSDFixReport.Time(

@@ -24,6 +24,8 @@ final class ReplayInput {
     private let fd: Int32
     private var nmea: NMEAParser?
     private var gpsd: GPSDLogParser?
+    /// A gpsd log's TPVs in gpsd's own shape are read by the live source's reader.
+    private var tpvReader: GPSDShimTPVReader?
     /// The first bytes, kept until they tell the format.
     private var head: [UInt8] = []
     // `@exclusivity(unchecked)`: read and written for every fix, by the one replay that owns the
@@ -100,7 +102,9 @@ final class ReplayInput {
             format = found
             switch found {
             case .nmea: nmea = NMEAParser(device: device)
-            case .gpsdJSON: gpsd = GPSDLogParser(device: device)
+            case .gpsdJSON:
+                gpsd = GPSDLogParser(device: device)
+                tpvReader = GPSDShimTPVReader()
             }
             let first = head
             head = []
@@ -115,7 +119,7 @@ final class ReplayInput {
         if nmea != nil {
             nmea?.feed(bytes) { [unowned self] in pending.append($0) }
         } else {
-            gpsd?.feed(bytes) { [unowned self] in pending.append($0) }
+            gpsd?.feed(bytes, readingTPV: { [tpvReader] in tpvReader?.read($0) }) { [unowned self] in pending.append($0) }
             report()
         }
     }
@@ -124,7 +128,7 @@ final class ReplayInput {
         if nmea != nil {
             nmea?.finish { [unowned self] in pending.append($0) }
         } else if gpsd != nil {
-            gpsd?.finish { [unowned self] in pending.append($0) }
+            gpsd?.finish(readingTPV: { [tpvReader] in tpvReader?.read($0) }) { [unowned self] in pending.append($0) }
             report()
             let unlisted = (gpsd?.problemCount ?? 0) - GPSDLogParser.problemsListed
             if unlisted > 0 {

@@ -3,6 +3,8 @@ import LocationCore
 import Testing
 import TestSupport
 
+@testable import LocationDaemon
+
 /// A gpsd log read by `GPSDLogLine` gives what the live source gets from the
 /// same line through the CGPS shim (its TPV reader, libgps for the rest):
 /// the same time, mode, values and device for every TPV, the same satellites
@@ -66,8 +68,11 @@ import TestSupport
         case .sky(let device, let used):
             #expect(report.kind == CGPS_REPORT_SKY, "\(place): \(line)")
             let live = report.satellites_used >= 0 ? Int(report.satellites_used) : nil
-            #expect(used == live && device == text(report), "\(place): used \(String(describing: used)) vs \(String(describing: live))")
-            return used == live
+            let agree = used == live && device == text(report)
+            #expect(
+                agree,
+                "\(place): used \(String(describing: used)) vs \(String(describing: live)), device \(String(describing: device)) vs \(String(describing: text(report)))")
+            return agree
         default:
             return true
         }
@@ -106,10 +111,54 @@ import TestSupport
         #"{"class":"TPV","mode":3,"time":"9999-12-31T23:59:59.000Z","lat":1.5,"lon":2.5}"#,
         #"{"class":"TPV","mode":3,"time":"2024-02-29T23:59:60.123456789Z","lat":1,"lon":2}"#,
         #"{"class":"TPV","mode":4,"lat":1,"lon":2}"#,
+        // A fraction that rounds to a whole second: libgps's nanoseconds are 10⁹, which the shim refuses.
+        #"{"class":"TPV","mode":3,"time":"2026-03-14T09:30:00.99999999999999999Z","lat":1,"lon":2}"#,
     ])
     func linesLeftToLibgpsReadTheSame(_ line: String) throws {
         let session = try #require(cgps_offline())
         defer { cgps_close(session) }
         #expect(Self.check(line, session, where: "table"))
+    }
+
+    /// `bytes` through `GPSDLogParser` with the replay's shim reader or without it: the fixes (as text, so that a
+    /// NaN equals itself), the statistics, the problems, and how many lines the shim's reader took.
+    static func parse(_ bytes: [UInt8], shim: Bool) -> (fixes: String, statistics: GPSDLogStatistics, problems: [String], taken: Int) {
+        var parser = GPSDLogParser(device: "log.json")
+        let reader = GPSDShimTPVReader()
+        var fixes: [Fix] = []
+        var taken = 0
+        let read: GPSDLogParser.TPVReader = { line in
+            guard shim, let report = reader.read(line) else { return nil }
+            taken += 1
+            return report
+        }
+        bytes.withUnsafeBytes { parser.feed($0, readingTPV: read) { fixes.append($0) } }
+        parser.finish(readingTPV: read) { fixes.append($0) }
+        return ("\(fixes)", parser.statistics, parser.takeProblems().map(\.description), taken)
+    }
+
+    /// The replay's TPVs through the shim (tpv.c, the live source's reader) give what `GPSDLogLine` gives, fix for
+    /// fix, count for count, and problem for problem; a line outside gpsd's shape, a mode out of range and a
+    /// damaged member are still `GPSDLogLine`'s to read and report.
+    @Test func theReplaysShimReaderGivesTheSameFixesAsTheLogLineReader() throws {
+        var bytes = try FileIO.read(PackagePaths.path("fixtures/receivers/two-receivers.json"))
+        let tpvs = bytes.split(separator: 10).filter { $0.starts(with: Array(#"{"class":"TPV","#.utf8)) }.count
+        bytes += Array(
+            """
+            {"class":"TPV","device":"/dev/pts/1","mode":4,"time":"2026-03-14T09:31:00.000Z","lat":35.7,"lon":139.8}
+            {"class":"TPV", "device":"/dev/pts/1","mode":3,"time":"2026-03-14T09:31:01.000Z","lat":35.7,"lon":139.8}
+            {"class":"TPV","device":"/dev/pts/1","mode":3,"time":"2026-03-14T09:31:02.000Z","lat":"35.7","lon":139.8}
+            {"class":"TPV","device":"/dev/pts/1","mode":3,"time":"2026-03-14T09:31:03.000Z","lat":95.5,"lon":139.8}
+            """.utf8)
+        let shim = Self.parse(bytes, shim: true)
+        let swift = Self.parse(bytes, shim: false)
+        #expect(shim.fixes == swift.fixes)
+        #expect(shim.statistics == swift.statistics)
+        #expect(shim.problems == swift.problems)
+        #expect(shim.problems.count == 3, "\(shim.problems)")
+        // Every TPV of the recording, the mode 4 (the parser then leaves it to GPSDLogLine) and the latitude
+        // out of range, the last line, without its line end; not the line with white space nor the quoted latitude.
+        #expect(shim.taken == tpvs + 2)
+        #expect(swift.taken == 0)
     }
 }

@@ -137,7 +137,7 @@ struct GPSDSession: ~Copyable {
     }
 
     /// A TPV's or SKY's receiver path; `nil` when it names none.
-    private static func device(_ report: inout cgps_report) -> String? {
+    static func device(_ report: inout cgps_report) -> String? {
         let path = text(&report)
         return path.isEmpty ? nil : path
     }
@@ -149,7 +149,7 @@ struct GPSDSession: ~Copyable {
         }
     }
 
-    private static func convert(_ fix: cgps_fix) -> GPSDFixReport {
+    static func convert(_ fix: cgps_fix) -> GPSDFixReport {
         let set = fix.set
         func value(_ x: Double, _ bit: Int) -> Double? {
             set & UInt32(bit) != 0 ? x : nil
