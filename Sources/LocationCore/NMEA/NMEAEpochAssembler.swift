@@ -103,7 +103,7 @@ struct NMEAEpochAssembler: Sendable {
             return
         }
         guard phrase.inEpoch else {
-            phrase.decode(&self, fields)
+            decode(phrase.decoder, fields)
             used += 1
             return
         }
@@ -158,7 +158,7 @@ struct NMEAEpochAssembler: Sendable {
             close(emit, .newCycle)
         }
 
-        phrase.decode(&self, fields)
+        decode(phrase.decoder, fields)
         epoch.sentences += 1
         used += 1
         if unreadableTime { unreadableTimes += 1 }
@@ -199,7 +199,7 @@ struct NMEAEpochAssembler: Sendable {
         if lastClosure == .ender { cycle.enderFailed() }
         let carried = dateReference
         resetEpoch()
-        if phrase.datesLate { phrase.decode(&self, fields) }
+        if phrase.datesLate { decode(phrase.decoder, fields) }
         dateReference = epoch.dateReference ?? carried
         resetEpoch()
         // Stay in "just closed" so that the rest of the tail is dropped too.
@@ -284,8 +284,24 @@ struct NMEAEpochAssembler: Sendable {
 
     // MARK: - Decoders (the phrase table's)
 
+    /// The decoder a row of the phrase table names.
+    private mutating func decode(_ decoder: NMEAPhrase.Decoder, _ f: NMEAFields) {
+        switch decoder {
+        case .gga: decodeGGA(f)
+        case .rmc: decodeRMC(f)
+        case .gsa: decodeGSA(f)
+        case .gsv: decodeGSV(f)
+        case .gll: decodeGLL(f)
+        case .gns: decodeGNS(f)
+        case .vtg: decodeVTG(f)
+        case .gst: break  // Recognised for the cycle; gpsd derives no estimate from it.
+        case .zda: decodeZDA(f)
+        case .psrfepe: decodePSRFEPE(f)
+        }
+    }
+
     /// `GSV,total,number,inView,{prn,elevation,azimuth,snr}×1…4[,signal[,system]]`: the sky only.
-    mutating func decodeGSV(_ f: NMEAFields) {
+    private mutating func decodeGSV(_ f: NMEAFields) {
         inView.take(f)
     }
 
@@ -294,14 +310,14 @@ struct NMEAEpochAssembler: Sendable {
     /// gpsd. A value that is not a positive number is out of its domain and left out (the DOP
     /// model stands). Its HDOP only repeats GSA's and its speed and heading errors have no place
     /// in a fix: not read.
-    mutating func decodePSRFEPE(_ f: NMEAFields) {
+    private mutating func decodePSRFEPE(_ f: NMEAFields) {
         guard f[2].first == UInt8(ascii: "A") else { return }
         if let ehpe = positiveDecimal(f[4]) { epoch.estimatedHorizontalError = ehpe }
         if let evpe = positiveDecimal(f[5]) { epoch.estimatedVerticalError = evpe }
     }
 
     /// `GGA,time,lat,N,lon,E,quality,sats,hdop,alt,M,sep,M,age,station`
-    mutating func decodeGGA(_ f: NMEAFields) {
+    private mutating func decodeGGA(_ f: NMEAFields) {
         let quality = f[6].integer()
         takeHDOP(f[8])
         if let quality { epoch.differential = quality == 2 }
@@ -317,7 +333,7 @@ struct NMEAEpochAssembler: Sendable {
     }
 
     /// `RMC,time,status,lat,N,lon,E,knots,course,ddmmyy,magvar,E,faa[,navstatus]`
-    mutating func decodeRMC(_ f: NMEAFields) {
+    private mutating func decodeRMC(_ f: NMEAFields) {
         let status = f[2].first
         let faa: UInt8? = f.count >= 12 ? f[12].first : nil
         guard status == UInt8(ascii: "A") || status == UInt8(ascii: "D"), faa != UInt8(ascii: "N") else {
@@ -340,7 +356,7 @@ struct NMEAEpochAssembler: Sendable {
     }
 
     /// `GLL,lat,N,lon,E,time,status[,faa]`
-    mutating func decodeGLL(_ f: NMEAFields) {
+    private mutating func decodeGLL(_ f: NMEAFields) {
         let faa: UInt8? = f.count >= 8 ? f[7].first : nil
         guard f[6].first == UInt8(ascii: "A"), faa != UInt8(ascii: "N") else {
             epoch.invalidity.insert(.gllVoid)
@@ -351,7 +367,7 @@ struct NMEAEpochAssembler: Sendable {
     }
 
     /// `GNS,time,lat,N,lon,E,modes,sats,hdop,alt,sep,age,station[,navstatus]`
-    mutating func decodeGNS(_ f: NMEAFields) {
+    private mutating func decodeGNS(_ f: NMEAFields) {
         let modes = f[6]
         var anyFix = false
         for k in 0..<modes.count where modes[k] != UInt8(ascii: "N") { anyFix = true }
@@ -371,7 +387,7 @@ struct NMEAEpochAssembler: Sendable {
     }
 
     /// `GSA,auto,mode,prn×12,pdop,hdop,vdop[,system]`
-    mutating func decodeGSA(_ f: NMEAFields) {
+    private mutating func decodeGSA(_ f: NMEAFields) {
         usedSatellites.take(f, sentence: sentence)
         switch f[2].first {
         case UInt8(ascii: "1"): epoch.invalidity.insert(.gsaNoFix)
@@ -391,7 +407,7 @@ struct NMEAEpochAssembler: Sendable {
     }
 
     /// `VTG,course,T,course,M,knots,N,kmh,K[,faa]`
-    mutating func decodeVTG(_ f: NMEAFields) {
+    private mutating func decodeVTG(_ f: NMEAFields) {
         guard !f[1].isEmpty, !f[5].isEmpty else { return }
         if f.count > 9 {
             let faa = f[9].first
@@ -401,7 +417,7 @@ struct NMEAEpochAssembler: Sendable {
     }
 
     /// `ZDA,time,dd,mm,yyyy,zone-hours,zone-minutes`
-    mutating func decodeZDA(_ f: NMEAFields) {
+    private mutating func decodeZDA(_ f: NMEAFields) {
         guard let time = f[1].timeOfDay(), let day = f[2].integer(), let month = f[3].integer(),
               f[4].count == 4, let year = f[4].integer(), year >= 1900, year <= 2200,
               let days = NMEAField.days(year: year, month: month, day: day) else { return }
