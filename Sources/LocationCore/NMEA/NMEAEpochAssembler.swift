@@ -13,6 +13,9 @@
 ///   already emitted are dropped and counted as late (a date they carry is
 ///   still used).
 /// * Every epoch with a time and a known date is emitted, in any mode.
+///
+/// It also holds what is read beside the epochs for the sky view (GSV's satellites in view, GSA's
+/// lists of satellites used, the DOPs): the state every row of `NMEAPhrase.table` decodes into.
 struct NMEAEpochAssembler: Sendable {
     /// Two times of day within this many nanoseconds are the same epoch (gpsd: 10 ms).
     static let sameTime: Int64 = 10_000_000
@@ -62,6 +65,14 @@ struct NMEAEpochAssembler: Sendable {
     private(set) var vdop: Double?
     private(set) var pdop: Double?
 
+    /// Satellites in view, from GSV.
+    var inView = NMEAInView()
+    /// Satellites used, from GSA's lists.
+    var usedSatellites = NMEAUsedSatellites()
+    /// Sentences decoded or passed over so far (not doubled lines): GSAs with consecutive numbers
+    /// make one list.
+    private var sentence = 0
+
     /// The receiver every fix names (`NMEAParser.init(device:)`).
     var device: String?
 
@@ -71,25 +82,37 @@ struct NMEAEpochAssembler: Sendable {
     private(set) var lateSentences = 0
     /// Sentences of a known type with too few fields (dropped).
     private(set) var malformed = 0
-    /// Sentences merged into an epoch and not dropped later as late.
+    /// Sentences merged into an epoch and not dropped later as late, and sentences read beside the
+    /// epochs (GSV).
     private(set) var used = 0
     /// Of those, timed sentences whose time was unreadable (their other fields count).
     private(set) var unreadableTimes = 0
 
     init() {}
 
-    /// One accepted sentence of a type the parser reads.
-    mutating func handle(_ type: NMEASentenceType, _ fields: NMEAFields, _ emit: (Fix) -> Void) {
-        guard fields.count >= type.minimumCount else {
+    /// A sentence of a type the parser does not read went by.
+    mutating func passOver() {
+        sentence += 1
+    }
+
+    /// One accepted sentence of a row of the phrase table.
+    mutating func handle(_ phrase: NMEAPhrase, _ fields: NMEAFields, _ emit: (Fix) -> Void) {
+        sentence += 1
+        guard fields.count >= phrase.minimumCount else {
             malformed += 1
             return
         }
+        guard phrase.inEpoch else {
+            decode(phrase.decoder, fields)
+            used += 1
+            return
+        }
         let key = NMEAKeyCounts.key(fields[0])
-        let limit = cycle.limit(for: key, timed: type.isTimed)
+        let limit = cycle.limit(for: key, timed: phrase.isTimed)
         var time: Int64?
         var unreadableTime = false
-        if type.isTimed {
-            let field = fields[type.timeField]
+        if phrase.isTimed {
+            let field = fields[phrase.timeField]
             time = field.timeOfDay()
             unreadableTime = time == nil && !field.isEmpty
         }
@@ -101,11 +124,11 @@ struct NMEAEpochAssembler: Sendable {
                 } else if counts.count(of: key) >= limit {
                     // The receiver sent this epoch again: stale.
                     close(emit, .stale)
-                    late(type, fields)
+                    late(phrase, fields)
                     return
                 }
             } else if lastClosure.isEarly, let closedTime, Self.same(closedTime, time) {
-                late(type, fields)
+                late(phrase, fields)
                 return
             } else if lastClosure == .newCycle, let split = newCycleSplit, let closedTime, Self.same(closedTime, time) {
                 // The epoch was ended by one sentence more than the cycle had shown (a second GSA
@@ -114,7 +137,7 @@ struct NMEAEpochAssembler: Sendable {
                 // no date yet — this part goes on as the epoch, and may bring the date).
                 cycle.splitWasWrong(split.key, count: split.count)
                 if closedEmitted {
-                    late(type, fields)
+                    late(phrase, fields)
                     return
                 }
             } else if counts.count(of: key) >= limit {
@@ -127,7 +150,7 @@ struct NMEAEpochAssembler: Sendable {
             // Right after an epoch was emitted early: a sentence that epoch
             // could still have held trails it, and is too late to use.
             if closedCounts.count(of: key) < limit {
-                late(type, fields)
+                late(phrase, fields)
                 return
             }
         } else if counts.count(of: key) >= limit {
@@ -135,7 +158,7 @@ struct NMEAEpochAssembler: Sendable {
             close(emit, .newCycle)
         }
 
-        merge(type, fields)
+        decode(phrase.decoder, fields)
         epoch.sentences += 1
         used += 1
         if unreadableTime { unreadableTimes += 1 }
@@ -169,18 +192,14 @@ struct NMEAEpochAssembler: Sendable {
 
     /// A sentence for an epoch already emitted: dropped, with whatever was
     /// gathered since that epoch ended. A date in it is still good.
-    private mutating func late(_ type: NMEASentenceType, _ fields: NMEAFields) {
+    private mutating func late(_ phrase: NMEAPhrase, _ fields: NMEAFields) {
         lateSentences += 1 + epoch.sentences
         // Those gathered since the epoch ended were counted as used: now they are late.
         used -= epoch.sentences
         if lastClosure == .ender { cycle.enderFailed() }
         let carried = dateReference
         resetEpoch()
-        switch type {
-        case .rmc: mergeRMC(fields)
-        case .zda: mergeZDA(fields)
-        default: break
-        }
+        if phrase.datesLate { decode(phrase.decoder, fields) }
         dateReference = epoch.dateReference ?? carried
         resetEpoch()
         // Stay in "just closed" so that the rest of the tail is dropped too.
@@ -263,20 +282,27 @@ struct NMEAEpochAssembler: Sendable {
         )
     }
 
-    // MARK: - Sentences
+    // MARK: - Decoders (the phrase table's)
 
-    private mutating func merge(_ type: NMEASentenceType, _ f: NMEAFields) {
-        switch type {
-        case .gga: mergeGGA(f)
-        case .rmc: mergeRMC(f)
-        case .gll: mergeGLL(f)
-        case .gns: mergeGNS(f)
-        case .gsa: mergeGSA(f)
+    /// The decoder a row of the phrase table names.
+    private mutating func decode(_ decoder: NMEAPhrase.Decoder, _ f: NMEAFields) {
+        switch decoder {
+        case .gga: decodeGGA(f)
+        case .rmc: decodeRMC(f)
+        case .gsa: decodeGSA(f)
+        case .gsv: decodeGSV(f)
+        case .gll: decodeGLL(f)
+        case .gns: decodeGNS(f)
+        case .vtg: decodeVTG(f)
         case .gst: break  // Recognised for the cycle; gpsd derives no estimate from it.
-        case .vtg: mergeVTG(f)
-        case .zda: mergeZDA(f)
-        case .psrfepe: mergePSRFEPE(f)
+        case .zda: decodeZDA(f)
+        case .psrfepe: decodePSRFEPE(f)
         }
+    }
+
+    /// `GSV,total,number,inView,{prn,elevation,azimuth,snr}×1…4[,signal[,system]]`: the sky only.
+    private mutating func decodeGSV(_ f: NMEAFields) {
+        inView.take(f)
     }
 
     /// `PSRFEPE,time,status,hdop,ehpe,evpe,ehve,ehe` (SiRF): with status `A`, the estimated
@@ -284,14 +310,14 @@ struct NMEAEpochAssembler: Sendable {
     /// gpsd. A value that is not a positive number is out of its domain and left out (the DOP
     /// model stands). Its HDOP only repeats GSA's and its speed and heading errors have no place
     /// in a fix: not read.
-    private mutating func mergePSRFEPE(_ f: NMEAFields) {
+    private mutating func decodePSRFEPE(_ f: NMEAFields) {
         guard f[2].first == UInt8(ascii: "A") else { return }
         if let ehpe = positiveDecimal(f[4]) { epoch.estimatedHorizontalError = ehpe }
         if let evpe = positiveDecimal(f[5]) { epoch.estimatedVerticalError = evpe }
     }
 
     /// `GGA,time,lat,N,lon,E,quality,sats,hdop,alt,M,sep,M,age,station`
-    private mutating func mergeGGA(_ f: NMEAFields) {
+    private mutating func decodeGGA(_ f: NMEAFields) {
         let quality = f[6].integer()
         takeHDOP(f[8])
         if let quality { epoch.differential = quality == 2 }
@@ -307,7 +333,7 @@ struct NMEAEpochAssembler: Sendable {
     }
 
     /// `RMC,time,status,lat,N,lon,E,knots,course,ddmmyy,magvar,E,faa[,navstatus]`
-    private mutating func mergeRMC(_ f: NMEAFields) {
+    private mutating func decodeRMC(_ f: NMEAFields) {
         let status = f[2].first
         let faa: UInt8? = f.count >= 12 ? f[12].first : nil
         guard status == UInt8(ascii: "A") || status == UInt8(ascii: "D"), faa != UInt8(ascii: "N") else {
@@ -330,7 +356,7 @@ struct NMEAEpochAssembler: Sendable {
     }
 
     /// `GLL,lat,N,lon,E,time,status[,faa]`
-    private mutating func mergeGLL(_ f: NMEAFields) {
+    private mutating func decodeGLL(_ f: NMEAFields) {
         let faa: UInt8? = f.count >= 8 ? f[7].first : nil
         guard f[6].first == UInt8(ascii: "A"), faa != UInt8(ascii: "N") else {
             epoch.invalidity.insert(.gllVoid)
@@ -341,7 +367,7 @@ struct NMEAEpochAssembler: Sendable {
     }
 
     /// `GNS,time,lat,N,lon,E,modes,sats,hdop,alt,sep,age,station[,navstatus]`
-    private mutating func mergeGNS(_ f: NMEAFields) {
+    private mutating func decodeGNS(_ f: NMEAFields) {
         let modes = f[6]
         var anyFix = false
         for k in 0..<modes.count where modes[k] != UInt8(ascii: "N") { anyFix = true }
@@ -361,7 +387,8 @@ struct NMEAEpochAssembler: Sendable {
     }
 
     /// `GSA,auto,mode,prn×12,pdop,hdop,vdop[,system]`
-    private mutating func mergeGSA(_ f: NMEAFields) {
+    private mutating func decodeGSA(_ f: NMEAFields) {
+        usedSatellites.take(f, sentence: sentence)
         switch f[2].first {
         case UInt8(ascii: "1"): epoch.invalidity.insert(.gsaNoFix)
         case UInt8(ascii: "2"): epoch.gsaMode = max(epoch.gsaMode, 2)
@@ -380,7 +407,7 @@ struct NMEAEpochAssembler: Sendable {
     }
 
     /// `VTG,course,T,course,M,knots,N,kmh,K[,faa]`
-    private mutating func mergeVTG(_ f: NMEAFields) {
+    private mutating func decodeVTG(_ f: NMEAFields) {
         guard !f[1].isEmpty, !f[5].isEmpty else { return }
         if f.count > 9 {
             let faa = f[9].first
@@ -390,7 +417,7 @@ struct NMEAEpochAssembler: Sendable {
     }
 
     /// `ZDA,time,dd,mm,yyyy,zone-hours,zone-minutes`
-    private mutating func mergeZDA(_ f: NMEAFields) {
+    private mutating func decodeZDA(_ f: NMEAFields) {
         guard let time = f[1].timeOfDay(), let day = f[2].integer(), let month = f[3].integer(),
               f[4].count == 4, let year = f[4].integer(), year >= 1900, year <= 2200,
               let days = NMEAField.days(year: year, month: month, day: day) else { return }

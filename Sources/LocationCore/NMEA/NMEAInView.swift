@@ -30,14 +30,10 @@ struct NMEAInView: Sendable {
 
     init() {}
 
-    /// Whether `tag` (`GPGSV`) names a GSV sentence.
-    static func isGSV(_ tag: NMEAField) -> Bool {
-        tag.count == 5 && tag[2] == UInt8(ascii: "G") && tag[3] == UInt8(ascii: "S") && tag[4] == UInt8(ascii: "V")
-    }
-
-    /// Takes one GSV; false when it is malformed (no readable count in view).
-    mutating func take(_ f: NMEAFields) -> Bool {
-        guard f.pieces >= 4, let inView = f[3].integer(), inView >= 0, inView <= 255 else { return false }
+    /// Takes one GSV (the phrase table's decoder; at least its four header fields). One without a
+    /// readable count in view is left unread.
+    mutating func take(_ f: NMEAFields) {
+        guard f.pieces >= 4, let inView = f[3].integer(), inView >= 0, inView <= 255 else { return }
         let tag = f[0]
         // Four fields per satellite after the three of the header; one more is the signal id.
         let hasSignal = (f.pieces - 4) % 4 == 1
@@ -49,7 +45,7 @@ struct NMEAInView: Sendable {
             entries[index].inView = inView
         } else {
             // Talkers and signals are few; garbled tags that pass the checksum must not grow this without end.
-            guard entries.count < Self.maximumEntries else { return true }
+            guard entries.count < Self.maximumEntries else { return }
             entries.append(Entry(key: key, inView: inView))
             index = entries.count - 1
         }
@@ -58,7 +54,6 @@ struct NMEAInView: Sendable {
         let system = (f.pieces - 4) % 4 == 2 ? f[f.pieces - 1].integer() : nil
         let talker = NMEASatelliteNumbering.talker(systemID: system) ?? (tag[0], tag[1])
         readSatellites(f, talker: talker, groups: (f.pieces - 4) / 4, into: &entries[index])
-        return true
     }
 
     /// Adds one sentence's satellites to its cycle; a cycle's last sentence makes it the list.

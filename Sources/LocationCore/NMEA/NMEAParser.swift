@@ -5,8 +5,9 @@ import Glibc
 /// Turns a stream of NMEA-0183 bytes into one `Fix` per receiver epoch.
 ///
 /// Feed it bytes as they come (any chunking); it frames sentences as gpsd's
-/// lexer does, checks checksums, decodes GGA, RMC, GLL, GNS, GSA, GST, VTG
-/// and ZDA from any talker, groups them into epochs and emits each epoch once,
+/// lexer does, checks checksums, decodes the sentences of the phrase table
+/// (`NMEAPhrase`: GGA, RMC, GSA, GSV, GLL, GNS, VTG, GST, ZDA from any talker,
+/// SiRF's PSRFEPE), groups them into epochs and emits each epoch once,
 /// in every mode (no-fix epochs too), always with a time; GSV's satellites
 /// in view and GSA's lists of satellites used are read beside the epochs for `sky`. Positions and error
 /// estimates are computed as gpsd 3.22 computes them; `docs/nmea.md` has the
@@ -21,10 +22,6 @@ public struct NMEAParser: Sendable {
     private var previous: [UInt8] = Array(repeating: 0, count: NMEALexer.maximumLength)
     private var previousLength = 0
     private var duplicates = 0
-    /// Satellites in view, from GSV (read beside the epochs).
-    private var inView = NMEAInView()
-    /// Satellites used, from GSA's lists (read beside the epochs).
-    private var used = NMEAUsedSatellites()
     /// Satellites used in the last epoch emitted.
     private var lastUsed: Int?
 
@@ -62,8 +59,8 @@ public struct NMEAParser: Sendable {
             emit(fix)
         }
         assembler.forgetCycle()
-        inView.reset()
-        used.reset()
+        assembler.inView.reset()
+        assembler.usedSatellites.reset()
     }
 
     /// Whether sentences of an epoch not yet emitted have been read: `flush` would emit it. A
@@ -76,8 +73,8 @@ public struct NMEAParser: Sendable {
     /// sentences read so far.
     public var sky: SkyView {
         SkyView(
-            satellitesUsed: lastUsed, satellitesVisible: inView.total, hdop: assembler.hdop, pdop: assembler.pdop,
-            vdop: assembler.vdop, satellites: inView.satellites(used: used))
+            satellitesUsed: lastUsed, satellitesVisible: assembler.inView.total, hdop: assembler.hdop, pdop: assembler.pdop,
+            vdop: assembler.vdop, satellites: assembler.inView.satellites(used: assembler.usedSatellites))
     }
 
     /// What has been read so far.
@@ -122,20 +119,17 @@ public struct NMEAParser: Sendable {
             let text = UnsafeBufferPointer(rebasing: line[0..<length])
             bounds.withUnsafeMutableBufferPointer { bounds in
                 let fields = NMEAFields(text: text, bounds: bounds)
-                guard let type = NMEASentenceType.from(tag: fields[0]) else {
-                    // A GSV counts as ignored (it makes no fix) but its count in view and satellites are kept.
-                    if NMEAInView.isGSV(fields[0]) { _ = inView.take(fields) }
-                    used.interrupt()
+                guard let phrase = NMEAPhrase.named(fields[0]) else {
+                    assembler.passOver()
                     ignored += 1
                     return
                 }
-                if Self.repeats(text, &previous, &previousLength) {
+                if phrase.inEpoch, Self.repeats(text, &previous, &previousLength) {
                     // The same sentence twice in a row is a receiver glitch, not news.
                     duplicates += 1
                     return
                 }
-                if type == .gsa { used.take(fields) } else { used.interrupt() }
-                assembler.handle(type, fields) { fix in
+                assembler.handle(phrase, fields) { fix in
                     lastUsed = fix.satellitesUsed
                     emit(fix)
                 }

@@ -12,11 +12,11 @@ public struct NMEAStatistics: Sendable, Hashable {
     public var badChecksums = 0
     /// Sentences that are over-long, or of a known type with too few fields.
     public var malformed = 0
-    /// Well-formed sentences of types the parser makes no fix from (GSV,
-    /// whose count in view only goes into the sky view; TXT, proprietary and
-    /// marine sentences, …).
+    /// Well-formed sentences of types the phrase table (`NMEAPhrase`) has no
+    /// row for (TXT, proprietary and marine sentences, …).
     public var ignored = 0
-    /// Sentences whose fields went into an epoch (emitted or dropped undated).
+    /// Sentences whose fields went into an epoch (emitted or dropped undated),
+    /// and GSVs (read beside the epochs, for the sky view).
     public var used = 0
     /// Of `used`, timed sentences whose time was unreadable: their other fields count.
     public var unreadableTimes = 0

@@ -9,15 +9,17 @@
 struct NMEAUsedSatellites: Sendable {
     /// gpsd's PRNs per constellation key (the talker's two bytes, or the system's).
     private var lists: [(key: UInt16, prns: [Int])] = []
-    /// The key of the GSA just read, while no other sentence has followed it.
-    private var run: UInt16?
+    /// The key and sentence number of the last GSA read: a GSA right after it (the next number)
+    /// goes on its list.
+    private var run: (key: UInt16, sentence: Int)?
 
     init() {}
 
-    /// Takes one GSA. The PRNs go straight into their constellation's list, whose storage is kept
+    /// Takes one GSA, the parser's sentence number `sentence` (every sentence decoded, of any type,
+    /// has the next number). The PRNs go straight into their constellation's list, whose storage is kept
     /// from epoch to epoch: a GSA allocates nothing once each constellation has been seen (a new
     /// array per GSA was 9 % of a replay's instructions; docs/performance.md).
-    mutating func take(_ f: NMEAFields) {
+    mutating func take(_ f: NMEAFields, sentence: Int) {
         let tag = f[0]
         guard tag.count == 5 else { return }
         let system = f.pieces >= 19 ? f[18].integer() : nil
@@ -30,7 +32,7 @@ struct NMEAUsedSatellites: Sendable {
             lists.append((key, []))
             index = lists.count - 1
         } else {
-            run = key
+            run = (key, sentence)
             return
         }
         // The list is taken out while it is written: one uniqueness check, not two per PRN.
@@ -38,23 +40,19 @@ struct NMEAUsedSatellites: Sendable {
         swap(&prns, &lists[index].prns)
         defer { swap(&prns, &lists[index].prns) }
         // A run of GSAs makes one list; a garbled endless run stops growing.
-        if run != key {
+        let continues = run.map { $0.key == key && $0.sentence == sentence - 1 } ?? false
+        run = (key, sentence)
+        if !continues {
             prns.removeAll(keepingCapacity: true)
         } else if prns.count >= SkyView.maximumSatellites {
             return
         }
-        run = key
         for k in 3..<15 {
             guard let number = f[k].integer(), let id = NMEASatelliteNumbering.gpsd(talker: talker, number: number) else {
                 continue
             }
             prns.append(id.prn)
         }
-    }
-
-    /// Another sentence came: the next GSA starts its constellation's list afresh.
-    mutating func interrupt() {
-        run = nil
     }
 
     /// Whether `prn` (gpsd's numbering) is in a list.

@@ -67,13 +67,16 @@ import TestSupport
         #expect(sky.hdop == nil && sky.pdop == nil && sky.vdop == nil, "\(sky)")
     }
 
-    @Test func gsvChangesNoFixAndCountsAsIgnored() {
+    @Test func gsvChangesNoFixAndCountsAsUsed() {
         let plain = (0..<5).map { NMEATest.epoch("12000\($0).00") }
         let without = NMEATest.parse(plain.joined())
         let with = NMEATest.parse(plain.map { $0 + Self.gpsGSV }.joined())
         #expect(without.fixes.count == 5)
         #expect(NMEATest.same(with.fixes, without.fixes))
-        #expect(with.statistics.ignored == without.statistics.ignored + 15)
+        // A GSV is a row of the phrase table: read (for the sky), not ignored.
+        #expect(with.statistics.used == without.statistics.used + 15)
+        #expect(with.statistics.ignored == without.statistics.ignored)
+        #expect(with.statistics.addsUp)
         #expect(with.statistics.malformed == 0)
     }
 }
