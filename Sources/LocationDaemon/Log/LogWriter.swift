@@ -18,7 +18,8 @@ import LocationSystem
 /// notice for the caller to log; later failures are silent. Lines that could
 /// not be written are held in memory (at most `holdLimit` lines and
 /// `holdByteLimit` bytes; beyond that the oldest are dropped and counted) and
-/// retried, oldest first, on every `append` and `flushIfDue`. The first
+/// retried, oldest first, on every `append` and `flushIfDue` (at least
+/// every `retryInterval`: `nextDeadline`). The first
 /// success after an episode returns one `.recovered` notice. Lines that were
 /// already written are never touched.
 ///
@@ -68,8 +69,16 @@ public final class LogWriter {
     public static let holdLimit = 1024
     /// At most this many bytes of unwritten lines are held for retry.
     public static let holdByteLimit = 1 << 20
-    /// With `fsync = interval`, the most often the log is synced, in seconds.
+    /// With `fsync = interval`, the most often the log is synced, in seconds,
+    /// and the longest a written line waits for its sync.
     public static let syncInterval: Double = 1
+    /// How much less than `syncInterval` after the last sync a sync on the
+    /// fix path may come: a receiver's 1 Hz epochs reach the daemon a few
+    /// milliseconds early as often as late, and each is then synced as it is
+    /// written instead of by a tick of its own just after.
+    public static let syncEarliness: Double = 0.05
+    /// How often held lines, and a sync that failed, are tried again (seconds).
+    public static let retryInterval: Double = 1
     /// Mode of a newly created log file (less the umask).
     public static let fileMode: mode_t = 0o640
     /// Mode of newly created parent directories (less the umask).
@@ -207,74 +216,41 @@ public final class LogWriter {
         append(Array(line.utf8))
     }
 
-    /// A sync of `fsync = interval` that `prepareFlush` took out of the
-    /// writer, to be made by the caller outside whatever lock guards the
-    /// writer, so the thread that writes the next fix is not held up while
-    /// the disk syncs; `finishSync` takes the result back. It syncs a
-    /// duplicate of the log's descriptor, so a reopen or close of the log
-    /// meanwhile leaves it valid (it then syncs the file the lines went to).
-    public struct PendingSync: Sendable {
-        /// The writer it was taken from.
-        public let writer: ObjectIdentifier
-        /// Where its owner keeps the writer (`ClientLogs` sets it; -1 if none).
-        public var slot = -1
-        let fd: Int32
-        let path: String
-
-        /// `fdatasync(2)`, then closes the duplicate; the error if the sync failed.
-        public func perform() -> SystemError? {
-            defer { Glibc.close(fd) }
-            do {
-                try retryingEINTR("fdatasync \(path)") { fdatasync(fd) }
-                return nil
-            } catch {
-                return error
-            }
-        }
-    }
-
-    /// Called from the daemon's 1 s tick: retries held lines and, with
-    /// `fsync = interval`, syncs if lines were written and a second has
-    /// passed since the last sync. `now` is monotonic seconds. The daemon
-    /// makes the sync outside its lock instead (`prepareFlush`).
+    /// `fsync = interval`'s duty and the retry of held lines, on the
+    /// thread that owns the writer: from the fix path when the source pauses
+    /// (`ClientLogs.writeBatches`), so at 1 Hz each epoch's line is synced as
+    /// it is written, and from the daemon's tick when `nextDeadline` comes
+    /// (no fix followed, or lines are held). Retries held lines, and syncs
+    /// when lines were written and `syncInterval` has passed since the last
+    /// sync, less `syncEarliness`. `now` is monotonic seconds.
+    ///
+    /// The sync is made here, on the writer's own descriptor: the writer has
+    /// one owner (the daemon core's lock, or a replay), so no `reopen` or
+    /// `close` of it can run while `fdatasync` does — they are methods of
+    /// this object, which its owner never calls from two threads at once or
+    /// re-entrantly; no duplicate of the descriptor is needed to keep it open.
     public func flushIfDue(now: Double) -> Notice? {
-        let (notice, pending) = prepareFlush(now: now)
-        guard let pending else { return notice }
-        return finishSync(pending.perform())
-    }
-
-    /// `flushIfDue`'s first half: retries held lines and returns their
-    /// notice; when a sync is due, returns it to be made (`PendingSync`) and
-    /// counts the lines written so far as synced — lines written meanwhile
-    /// wait for the next one. A sync that cannot be handed out (no
-    /// descriptor left to duplicate) is made here.
-    public func prepareFlush(now: Double) -> (notice: Notice?, sync: PendingSync?) {
         if heldLines > 0 || needsTailRepair {
-            if let notice = drain() { return (notice, nil) }
+            if let notice = drain() { return notice }
         }
-        guard fd >= 0, unsynced, now - lastSync >= Self.syncInterval else { return (nil, nil) }
+        guard fd >= 0, unsynced, now - lastSync >= Self.syncInterval - Self.syncEarliness else { return nil }
         lastSync = now
-        let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
-        guard copy >= 0 else {
-            if let error = sync() { return (fail(error), nil) }
-            return (recoverIfFailing(), nil)
-        }
-        unsynced = false
-        return (nil, PendingSync(writer: ObjectIdentifier(self), fd: copy, path: path))
-    }
-
-    /// `flushIfDue`'s second half: the result of a `PendingSync` taken from
-    /// this writer. A failed sync starts a failure episode (the lines are
-    /// synced again at the next tick); one that worked ends an episode a
-    /// failed sync began, unless lines are held again since.
-    public func finishSync(_ error: SystemError?) -> Notice? {
-        if let error {
-            unsynced = true
-            return fail(error)
-        }
-        syncs += 1
+        if let error = sync() { return fail(error) }
         guard heldLines == 0, !needsTailRepair else { return nil }
         return recoverIfFailing()
+    }
+
+    /// When `flushIfDue` next has work (monotonic seconds; infinity: none
+    /// until a line is written): with lines unsynced, when `syncInterval`
+    /// has passed since the last sync — so a line is synced within a second
+    /// of being written even when none follows it (a sync that failed is
+    /// tried again then, with either policy); with lines held,
+    /// `retryInterval` from `now`, the time the caller last gave it a chance. The daemon's tick
+    /// comes then and not before (`EngineOwner.nextDeadline`).
+    public func nextDeadline(now: Double) -> Double {
+        guard fd >= 0 else { return .infinity }
+        if heldLines > 0 || needsTailRepair { return now + Self.retryInterval }
+        return unsynced ? lastSync + Self.syncInterval : .infinity
     }
 
     /// Closes the log and opens the same path again (SIGHUP after logrotate
