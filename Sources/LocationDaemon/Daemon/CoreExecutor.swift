@@ -138,8 +138,8 @@ public final class CoreExecutor: TaskExecutor {
     /// millisecond), until `cancelTimer` with the returned identifier. The
     /// firings fall on multiples of `interval` counted from when the
     /// executor was made, the first within one interval from now, so timers
-    /// of one interval wake the thread once for all of them (the core's and
-    /// the notifier's 1 s ticks, made milliseconds apart at start). Firings
+    /// of one interval wake the thread once for all of them (the notifier's
+    /// ticks and any other made milliseconds apart at start). Firings
     /// the thread could not make in time (a long job) are merged into one.
     public func addTimer(every interval: Double, _ fire: @escaping @Sendable () -> Void) -> Int {
         let interval = max(interval, 0.001)
