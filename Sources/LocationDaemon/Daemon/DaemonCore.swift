@@ -98,11 +98,12 @@ public final class DaemonCore: ControlHandler, Sendable {
 
     /// The source paused (its reader is about to wait): writes the log lines
     /// batched since (`fsync = interval`), so a live fix reaches its log at
-    /// once while a burst still goes out in one write, and syncs them when a
-    /// second has passed since the last sync — on this thread, under the
-    /// lock, on the log's own descriptor (`LogWriter.flushIfDue`): at one
-    /// epoch a second the epoch's read, write and sync are all the system
-    /// calls it costs. Then sets the tick by what is due (`setAlarm`).
+    /// once while a burst still goes out in one write, and syncs the log once
+    /// its oldest unsynced line is about a second old — on this thread, under
+    /// the lock, on the log's own descriptor (`LogWriter.flushIfDue`): at one
+    /// epoch a second the epoch's wake-up, read and write, and every second
+    /// epoch the sync of two, are all the system calls it costs. Then sets
+    /// the tick by what is due (`setAlarm`).
     public func writeBatchedLines() {
         owner.withLock { $0.writeBatchedLines() }
     }

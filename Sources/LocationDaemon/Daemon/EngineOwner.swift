@@ -149,8 +149,9 @@ final class EngineOwner {
         return name
     }
 
-    /// The source paused: the lines batched since are written, and synced when a second has
-    /// passed since the last sync (`ClientLogs.writeBatches`); then the tick is set by what is due.
+    /// The source paused: the lines batched since are written, and synced once the oldest
+    /// unsynced line is about a second old (`ClientLogs.writeBatches`); then the tick is set by
+    /// what is due.
     func writeBatchedLines() {
         guard !stopped else { return }
         let now = clock.monotonic()
@@ -344,11 +345,12 @@ final class EngineOwner {
                     message: "locationd is stopping; try again when it has restarted")
             }
             let now = clock.monotonic()
+            // After the audit line too: one that could not be written is retried by the tick.
+            defer { rearm(now: now) }
             let before = AuditRecord.state(of: command, in: engine.status(now: now))
             let result = engine.handle(command, now: now)
             effects = EffectList(result.effects)
             carry(now: now)
-            rearm(now: now)
             let reply = ControlReply(id: request.id, result: result.outcome)
             guard case .success(let outcome) = result.outcome else { return reply }
             let save = stateSave
@@ -388,6 +390,13 @@ final class EngineOwner {
     /// through the same `Disclosure`.
     private func disclosure(to peer: ControlPeer) -> Disclosure {
         peer.disclosure(services: engine.servicesOn)
+    }
+
+    /// A program-socket event (a refused peer) for the audit log.
+    func auditProgram(_ record: AuditRecord) {
+        guard !stopped else { return }
+        audit.record(record)
+        rearm(now: clock.monotonic())
     }
 
     func unwatch(_ watcher: WatcherID) {

@@ -19,9 +19,9 @@ import LocationSystem
 /// reaches `batchLimit` bytes (replay), and at every tick, reopen,
 /// reconfigure and close — so each `write(2)` holds only whole lines and a
 /// crash loses at most the lines of the moment, and a power cut what
-/// `fsync = interval` allows anyway. The syncs are made right after a
-/// pause's write when a second has passed since the last, else by the tick
-/// at `nextDeadline`.
+/// `fsync = interval` allows anyway. A sync is made right after a pause's
+/// write once the oldest unsynced line is about a second old, else by the
+/// tick at `nextDeadline` (`LogWriter.flushIfDue`).
 ///
 /// Not thread-safe: one owner (the daemon core, or a replay) calls it.
 public final class ClientLogs {
@@ -293,7 +293,7 @@ public final class ClientLogs {
     /// Writes every client's batch (`fsync = interval`) and makes the syncs
     /// due (`LogWriter.flushIfDue`): the daemon calls it whenever its
     /// source pauses, so batches never wait for a tick live and, at one
-    /// epoch a second, each is synced as it is written.
+    /// epoch a second, every second epoch's write syncs it and the one before.
     public func writeBatches(now: Double) {
         guard fsyncPolicy == .interval else { return }
         for slot in entries.indices where entries[slot].batchLines > 0 {

@@ -69,14 +69,16 @@ public final class LogWriter {
     public static let holdLimit = 1024
     /// At most this many bytes of unwritten lines are held for retry.
     public static let holdByteLimit = 1 << 20
-    /// With `fsync = interval`, the most often the log is synced, in seconds,
-    /// and the longest a written line waits for its sync.
+    /// With `fsync = interval`, how long a written line may wait for its
+    /// sync, in seconds, give or take `syncSlack`; lines written meanwhile
+    /// share that sync, so the log is synced at most about this often.
     public static let syncInterval: Double = 1
-    /// How much less than `syncInterval` after the last sync a sync on the
-    /// fix path may come: a receiver's 1 Hz epochs reach the daemon a few
-    /// milliseconds early as often as late, and each is then synced as it is
-    /// written instead of by a tick of its own just after.
-    public static let syncEarliness: Double = 0.05
+    /// How far a sync may come before or after `syncInterval` is up: the
+    /// lines of a 1 Hz receiver come a few milliseconds early as often as
+    /// late, and each second line's write then syncs both (one sync every two
+    /// epochs, made as a line is written); without a next line the tick syncs
+    /// at `syncInterval + syncSlack`.
+    public static let syncSlack: Double = 0.1
     /// How often held lines, and a sync that failed, are tried again (seconds).
     public static let retryInterval: Double = 1
     /// Mode of a newly created log file (less the umask).
@@ -115,7 +117,9 @@ public final class LogWriter {
     @exclusivity(unchecked) private var heldBytes = 0
     private var needsTailRepair = false
     @exclusivity(unchecked) private var unsynced = false
-    private var lastSync = -Double.infinity
+    /// When `flushIfDue` first found the lines now unsynced (after a failed sync: when it
+    /// failed), monotonic seconds; nil while everything written is synced.
+    private var unsyncedSince: Double?
     private var episodeCaughtUp = 0
     private var episodeLost = 0
 
@@ -217,12 +221,11 @@ public final class LogWriter {
     }
 
     /// `fsync = interval`'s duty and the retry of held lines, on the
-    /// thread that owns the writer: from the fix path when the source pauses
-    /// (`ClientLogs.writeBatches`), so at 1 Hz each epoch's line is synced as
-    /// it is written, and from the daemon's tick when `nextDeadline` comes
-    /// (no fix followed, or lines are held). Retries held lines, and syncs
-    /// when lines were written and `syncInterval` has passed since the last
-    /// sync, less `syncEarliness`. `now` is monotonic seconds.
+    /// thread that owns the writer: from the fix path right after a pause's
+    /// write (`ClientLogs.writeBatches`), and from the daemon's tick when
+    /// `nextDeadline` comes (no line followed, or lines are held). Retries
+    /// held lines, and syncs once the oldest unsynced line is
+    /// `syncInterval` old, less `syncSlack`. `now` is monotonic seconds.
     ///
     /// The sync is made here, on the writer's own descriptor: the writer has
     /// one owner (the daemon core's lock, or a replay), so no `reopen` or
@@ -233,24 +236,32 @@ public final class LogWriter {
         if heldLines > 0 || needsTailRepair {
             if let notice = drain() { return notice }
         }
-        guard fd >= 0, unsynced, now - lastSync >= Self.syncInterval - Self.syncEarliness else { return nil }
-        lastSync = now
-        if let error = sync() { return fail(error) }
+        guard fd >= 0, unsynced else { return nil }
+        let since = unsyncedSince ?? now
+        unsyncedSince = since
+        guard now - since >= Self.syncInterval - Self.syncSlack else { return nil }
+        if let error = sync() {
+            // Tried again when another interval is up, not at every pause.
+            unsyncedSince = now
+            return fail(error)
+        }
         guard heldLines == 0, !needsTailRepair else { return nil }
         return recoverIfFailing()
     }
 
     /// When `flushIfDue` next has work (monotonic seconds; infinity: none
-    /// until a line is written): with lines unsynced, when `syncInterval`
-    /// has passed since the last sync — so a line is synced within a second
-    /// of being written even when none follows it (a sync that failed is
-    /// tried again then, with either policy); with lines held,
-    /// `retryInterval` from `now`, the time the caller last gave it a chance. The daemon's tick
-    /// comes then and not before (`EngineOwner.nextDeadline`).
+    /// until a line is written): with lines unsynced, `syncInterval` plus
+    /// `syncSlack` after `flushIfDue` first found them — so a line is synced
+    /// within that even when none follows it, and a sync that failed is tried
+    /// again then, with either policy — or now, if it has not seen them yet;
+    /// with lines held, `retryInterval` from `now`, the time the caller last
+    /// gave it a chance. The daemon's tick comes then and not before
+    /// (`EngineOwner.nextDeadline`).
     public func nextDeadline(now: Double) -> Double {
         guard fd >= 0 else { return .infinity }
         if heldLines > 0 || needsTailRepair { return now + Self.retryInterval }
-        return unsynced ? lastSync + Self.syncInterval : .infinity
+        guard unsynced else { return .infinity }
+        return unsyncedSince.map { $0 + Self.syncInterval + Self.syncSlack } ?? now
     }
 
     /// Closes the log and opens the same path again (SIGHUP after logrotate
@@ -273,6 +284,7 @@ public final class LogWriter {
         }
         fd = opened
         unsynced = false
+        unsyncedSince = nil
         needsTailRepair = false
         repairedBytes = dropped
         return dropped
@@ -412,6 +424,7 @@ public final class LogWriter {
         do {
             try retryingEINTR("fdatasync \(path)") { fdatasync(fd) }
             unsynced = false
+            unsyncedSince = nil
             syncs += 1
             return nil
         } catch {

@@ -33,45 +33,46 @@ import TestSupport
 
     private func now(_ clock: ManualClock) -> Double { clock.clock.monotonic() }
 
-    @Test func atOneEpochASecondEachLineIsSyncedAsItIsWrittenAndNoTickIsDueButTheOutage() throws {
+    @Test func atOneEpochASecondEachSecondLineSyncsBothAsItIsWrittenAndNoTickIsDueButTheOutage() throws {
         let (dir, clock, core, asked) = try core()
-        clock.advance(1)
-        core.ingest(.fix(walkFix(0)))
-        core.writeBatchedLines()
-        #expect(syncs(core) == 1, "the first line is synced at once")
-        // Nothing pending: the next tick is the engine's 5 s without a fix, which the next fix moves.
-        #expect(core.nextDeadline(now: now(clock)) == now(clock) + Engine.outageDelay)
-        #expect(asked.times.withLock { $0.last } == now(clock) + Engine.outageDelay)
-        for n in 1...5 {
-            // A receiver's next epoch, a hair early as often as late.
-            clock.advance(n % 2 == 0 ? 1.003 : 0.997)
-            core.ingest(.fix(walkFix(n, metres: 10)))
+        let wait = LogWriter.syncInterval + LogWriter.syncSlack
+        for n in 0...5 {
+            // A receiver's epochs, a hair early as often as late.
+            clock.advance(n == 0 ? 1 : n % 2 == 0 ? 1.003 : 0.997)
+            core.ingest(.fix(walkFix(n, metres: 10 * Double(n))))
             core.writeBatchedLines()
-            #expect(syncs(core) == n + 1, "epoch \(n) synced as it is written")
-            #expect(core.nextDeadline(now: now(clock)) == now(clock) + Engine.outageDelay)
+            #expect(syncs(core) == (n + 1) / 2, "epoch \(n): one sync for every two lines, made as the second is written")
+            // Nothing else pending: with a line unsynced the tick would come a second (and the
+            // slack) after it, else only for the engine's 5 s without a fix, which the next fix moves.
+            let next = n % 2 == 0 ? now(clock) + wait : now(clock) + Engine.outageDelay
+            #expect(core.nextDeadline(now: now(clock)) == next, "epoch \(n)")
+            #expect(asked.times.withLock { $0.last } == next, "epoch \(n)")
         }
         core.shutdown()
         #expect(try logRecords(dir.file("log/logger.jsonl")).count == 6)
     }
 
-    @Test func aLineWrittenSoonerIsSyncedByATickASecondAfterTheLastSync() throws {
+    @Test func aLineNoOtherFollowsIsSyncedByATickASecondAndTheSlackAfterIt() throws {
         let (dir, clock, core, asked) = try core()
         clock.advance(1)
         core.ingest(.fix(walkFix(0)))
         core.writeBatchedLines()
-        let synced = now(clock)
+        let written = now(clock)
+        let due = written + LogWriter.syncInterval + LogWriter.syncSlack
+        #expect(syncs(core) == 0)
+        #expect(core.nextDeadline(now: now(clock)) == due)
         clock.advance(0.3)
         core.ingest(.fix(walkFix(1, metres: 10)))
         core.writeBatchedLines()
-        #expect(syncs(core) == 1, "less than a second since the last sync")
-        #expect(core.nextDeadline(now: now(clock)) == synced + LogWriter.syncInterval)
-        #expect(asked.times.withLock { $0.last } == synced + LogWriter.syncInterval, "the tick is asked to come then")
-        // No fix follows: the tick comes at the deadline and syncs.
-        clock.advance(0.7)
+        #expect(syncs(core) == 0, "the oldest line is 0.3 s old")
+        #expect(core.nextDeadline(now: now(clock)) == due, "the later line does not put it off")
+        #expect(asked.times.withLock { $0.last } == due, "the tick is asked to come then")
+        // No fix follows: the tick comes at the deadline and syncs both lines.
+        clock.advance(due - now(clock))
         core.tick()
-        #expect(syncs(core) == 2)
-        #expect(core.nextDeadline(now: now(clock)) == synced + 0.3 + Engine.outageDelay)
-        #expect(asked.times.withLock { $0.last } == synced + 0.3 + Engine.outageDelay)
+        #expect(syncs(core) == 1)
+        #expect(core.nextDeadline(now: now(clock)) == written + 0.3 + Engine.outageDelay)
+        #expect(asked.times.withLock { $0.last } == written + 0.3 + Engine.outageDelay)
         core.shutdown()
         withExtendedLifetime(dir) {}
     }
@@ -95,8 +96,12 @@ import TestSupport
         // ManualClock's wall time at monotonic 1000 starts a minute: the count's minute ends at 1060.
         let minuteEnd = 1000.0 + 60
         #expect(asked.times.withLock { $0.contains(minuteEnd) }, "the first count of the minute asks for its flush")
-        clock.advance(60)
-        // The fixes stopped a minute ago (an outage, then) and the line is synced: the flush is next.
+        // The line's sync comes first.
+        clock.advance(LogWriter.syncInterval + LogWriter.syncSlack)
+        core.tick()
+        #expect(syncs(core) == 1)
+        clock.advance(minuteEnd + 1 - now(clock))
+        // The fixes stopped almost a minute ago (an outage, then) and the line is synced: the flush is next.
         core.ingest(.state(.connecting, detail: "gpsd went away"))
         #expect(core.nextDeadline(now: now(clock)) == minuteEnd)
         core.tick()

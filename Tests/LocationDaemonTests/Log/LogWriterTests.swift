@@ -151,7 +151,7 @@ func recordNumbers(_ bytes: [UInt8]) -> [Int]? {
         #expect(error.description.contains(dir.file("logger.jsonl")))
     }
 
-    @Test func alwaysSyncsEveryLineAndIntervalAtMostOncePerSecond() throws {
+    @Test func alwaysSyncsEveryLineAndIntervalEachLineWithinASecond() throws {
         let dir = try ScratchDirectory()
         let always = try LogWriter(path: dir.file("always.jsonl"), fsync: .always)
         for n in 0..<3 { _ = always.append(logRecord(n)) }
@@ -164,47 +164,50 @@ func recordNumbers(_ bytes: [UInt8]) -> [Int]? {
         #expect(interval.nextDeadline(now: 100) == .infinity)
         for n in 0..<3 { _ = interval.append(logRecord(n)) }
         #expect(interval.syncs == 0)
-        #expect(interval.nextDeadline(now: 100) == -.infinity, "never synced: due at once")
+        #expect(interval.nextDeadline(now: 100) == 100, "written but not yet seen by flushIfDue: due now")
         _ = interval.flushIfDue(now: 100)
-        #expect(interval.syncs == 1)
-        #expect(interval.nextDeadline(now: 100) == .infinity, "all synced")
+        #expect(interval.syncs == 0, "just written")
+        let due = 100 + LogWriter.syncInterval + LogWriter.syncSlack
+        #expect(interval.nextDeadline(now: 100) == due, "a second (and the slack) after it was written, whether or not a line follows")
         _ = interval.append(logRecord(3))
-        #expect(interval.nextDeadline(now: 100.5) == 101, "a second after the last sync, whether or not a line follows")
         _ = interval.flushIfDue(now: 100.5)
-        #expect(interval.syncs == 1, "less than a second since the last sync")
-        _ = interval.flushIfDue(now: 101)
-        #expect(interval.syncs == 2)
+        #expect(interval.syncs == 0, "the oldest line is half a second old")
+        #expect(interval.nextDeadline(now: 100.5) == due, "a later line does not put it off")
+        _ = interval.flushIfDue(now: 100 + LogWriter.syncInterval - LogWriter.syncSlack)
+        #expect(interval.syncs == 1, "one sync for the four lines")
+        #expect(interval.nextDeadline(now: 101) == .infinity, "all synced")
         _ = interval.flushIfDue(now: 105)
-        #expect(interval.syncs == 2, "nothing new to sync")
+        #expect(interval.syncs == 1, "nothing new to sync")
         _ = interval.append(logRecord(4))
         _ = interval.close()
-        #expect(interval.syncs == 3, "close syncs what is unsynced")
+        #expect(interval.syncs == 2, "close syncs what is unsynced")
         #expect(interval.nextDeadline(now: 106) == .infinity, "closed: nothing more is due")
     }
 
-    @Test func aSyncOnTheFixPathMayComeALittleBeforeTheSecondIsUp() throws {
+    @Test func aOneHertzReceiversSecondLineSyncsBothAsItIsWritten() throws {
         let dir = try ScratchDirectory()
         let writer = try LogWriter(path: dir.file("interval.jsonl"), fsync: .interval)
         _ = writer.append(logRecord(0))
         _ = writer.flushIfDue(now: 100)
-        #expect(writer.syncs == 1)
-        // The next epoch of a 1 Hz receiver, a few milliseconds early: synced as it is written.
+        #expect(writer.syncs == 0)
+        // The next epoch, a few milliseconds early: the two lines are synced as it is written.
         _ = writer.append(logRecord(1))
-        _ = writer.flushIfDue(now: 101 - LogWriter.syncEarliness)
-        #expect(writer.syncs == 2)
-        #expect(writer.nextDeadline(now: 101) == .infinity)
-        // Earlier than that it waits for its deadline, a second after the last sync.
+        _ = writer.flushIfDue(now: 100.997)
+        #expect(writer.syncs == 1)
+        #expect(writer.nextDeadline(now: 100.997) == .infinity)
         _ = writer.append(logRecord(2))
-        _ = writer.flushIfDue(now: 101.9 - LogWriter.syncEarliness)
+        _ = writer.flushIfDue(now: 102)
+        #expect(writer.syncs == 1)
+        // No line follows: the tick syncs it at its deadline.
+        let due = 102 + LogWriter.syncInterval + LogWriter.syncSlack
+        #expect(writer.nextDeadline(now: 102.5) == due)
+        _ = writer.flushIfDue(now: due)
         #expect(writer.syncs == 2)
-        #expect(writer.nextDeadline(now: 101.9) == 102 - LogWriter.syncEarliness)
-        _ = writer.flushIfDue(now: 102 - LogWriter.syncEarliness)
-        #expect(writer.syncs == 3)
         // A reopen (SIGHUP) syncs the old file first; the new one has nothing unsynced.
         _ = writer.append(logRecord(3))
         try writer.reopen()
-        #expect(writer.syncs == 4)
-        #expect(writer.nextDeadline(now: 102.5) == .infinity)
+        #expect(writer.syncs == 3)
+        #expect(writer.nextDeadline(now: 103.5) == .infinity)
         _ = writer.close()
         #expect(recordNumbers(try dir.read("interval.jsonl")) == [0, 1, 2, 3])
     }
