@@ -103,8 +103,11 @@ public final class DaemonCore: ControlHandler, Sendable {
     /// the lock, on the log's own descriptor (`LogWriter.flushIfDue`): at one
     /// epoch a second the epoch's wake-up, read and write, and every second
     /// epoch the sync of two, are all the system calls it costs. Then sets
-    /// the tick by what is due (`setAlarm`).
-    public func writeBatchedLines() {
+    /// the tick by what else is due (`setAlarm`), and returns by when the
+    /// reader must call it again for a line left unsynced (its poll's
+    /// timeout, `SourceSink.idle`): the core thread is not woken for it.
+    @discardableResult
+    public func writeBatchedLines() -> Double? {
         owner.withLock { $0.writeBatchedLines() }
     }
 

@@ -151,15 +151,21 @@ final class EngineOwner {
 
     /// The source paused: the lines batched since are written, and synced once the oldest
     /// unsynced line is about a second old (`ClientLogs.writeBatches`); then the tick is set by
-    /// what is due.
-    func writeBatchedLines() {
-        guard !stopped else { return }
+    /// what else is due. Returns when the logs are next due (`ClientLogs.nextDeadline`), which
+    /// the reader carries in its own wait and the tick leaves to it: at 1 Hz the next epoch's
+    /// write syncs the line, and the core thread is not woken to stand by for it. (Every other
+    /// input sets the tick by the logs too, so a reader that stops, or loses its device, leaves
+    /// no line unsynced for long: the source's state change that follows sets it.)
+    func writeBatchedLines() -> Double? {
+        guard !stopped else { return nil }
         let now = clock.monotonic()
         // The wall clock may have been set (NTP, gpsd): the saved reduced-accuracy time follows it.
         engine.wallClockOffset = clock.wall() - now
         carrier.logs.writeBatches(now: now)
         announceLogChanges()
-        rearm(now: now)
+        rearm(now: now, logs: false)
+        let logs = carrier.logs.nextDeadline(now: now)
+        return logs.isFinite ? logs : nil
     }
 
     /// The tick, which comes when `nextDeadline` does: engine timers, the logs' held lines and
@@ -187,8 +193,9 @@ final class EngineOwner {
     /// logs' syncs and retries (`ClientLogs.nextDeadline`), the audit log's retries, a pending
     /// state save and the access report's next flush. Nothing due, no tick: the core thread
     /// sleeps (docs/performance.md).
-    func nextDeadline(now: Double) -> Double {
-        var next = min(engine.nextTimer, carrier.logs.nextDeadline(now: now))
+    /// `logs: false` leaves the logs' deadline out (a reader stands by for it).
+    func nextDeadline(now: Double, logs: Bool = true) -> Double {
+        var next = min(engine.nextTimer, logs ? carrier.logs.nextDeadline(now: now) : .infinity)
         next = min(next, audit.nextDeadline(now: now), state.nextDeadline)
         let flush = report.nextFlush()
         if flush.isFinite { next = min(next, now + (flush - clock.wall())) }
@@ -205,9 +212,9 @@ final class EngineOwner {
     }
 
     /// After an input that may have made something due sooner: the tick comes by then.
-    private func rearm(now: Double) {
+    private func rearm(now: Double, logs: Bool = true) {
         guard let alarm, !stopped else { return }
-        let next = nextDeadline(now: now)
+        let next = nextDeadline(now: now, logs: logs)
         if next.isFinite { alarm(next) }
     }
 
