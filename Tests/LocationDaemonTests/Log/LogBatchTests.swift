@@ -46,6 +46,21 @@ private func batch(_ range: Range<Int>) -> [UInt8] {
         #expect(recordNumbers(try dir.read("log/logger.jsonl")) == Array(0..<45), "close writes the rest")
     }
 
+    @Test func aPauseWithNoNewLineStillSyncsALineThatIsDue() throws {
+        let dir = try ScratchDirectory("batch")
+        let logs = try ClientLogs(config: try daemonConfig(in: dir, fsync: "interval"))
+        logs.append(logRecord(0), client: "logger")
+        logs.writeBatches(now: 10)
+        #expect(logs.writer(of: "logger")?.syncs == 0, "just written")
+        let due = 10 + LogWriter.syncInterval + LogWriter.syncSlack
+        #expect(logs.nextDeadline(now: 10) == due)
+        // The reader's wait ends at the deadline with nothing read: its pause syncs the line.
+        logs.writeBatches(now: due)
+        #expect(logs.writer(of: "logger")?.syncs == 1)
+        #expect(logs.nextDeadline(now: due) == .infinity)
+        logs.closeAll()
+    }
+
     @Test func aFullBatchIsWrittenWithoutWaitingForTheTick() throws {
         let dir = try ScratchDirectory("batch")
         let logs = try ClientLogs(config: try daemonConfig(in: dir, fsync: "interval"))
