@@ -308,9 +308,10 @@ public final class ClientLogs {
     /// earliest `LogWriter.nextDeadline`.
     public func nextDeadline(now: Double) -> Double {
         var next = Double.infinity
-        for entry in entries {
-            guard let writer = entry.writer else { continue }
-            if entry.batchLines > 0 { return now }
+        // By index: an `Entry` copied out would retain its arrays and strings, at every pause.
+        for slot in entries.indices {
+            guard let writer = entries[slot].writer else { continue }
+            if entries[slot].batchLines > 0 { return now }
             next = min(next, writer.nextDeadline(now: now))
         }
         return next
