@@ -19,14 +19,18 @@ let package = Package(
         .library(name: "LocationTools", targets: ["LocationTools"]),
     ],
     targets: [
-        // libgps from Debian's libgps-dev, found through pkg-config.
+        // libgps's header from Debian's libgps-dev (in /usr/include), for types,
+        // constants and signatures only: no pkgConfig, whose only flag is the
+        // `-lgps` that would link it (SwiftPM puts pkg-config's flags ahead of
+        // any a target can add, so not even --as-needed could drop it). CGPS
+        // opens libgps.so.28 with dlopen when a gpsd source first connects, so
+        // a daemon reading NMEA from its receiver never maps it or its libraries.
         .systemLibrary(
             name: "CLibGPS",
-            pkgConfig: "libgps",
             providers: [.apt(["libgps-dev"])]
         ),
-        // The only code that sees struct gps_data_t.
-        .target(name: "CGPS", dependencies: ["CLibGPS"]),
+        // The only code that sees struct gps_data_t; libgps itself loaded on first use.
+        .target(name: "CGPS", dependencies: ["CLibGPS", "CSupport"]),
         // libmosquitto's header from Debian's libmosquitto-dev (in /usr/include), for
         // types, constants and signatures only: no pkgConfig, whose `-lmosquitto`
         // would link it. CMQTT opens libmosquitto.so.1 with dlopen when a client
@@ -37,7 +41,7 @@ let package = Package(
         ),
         // The only code that sees struct mosquitto: one MQTT connection, its callbacks as queued values;
         // libmosquitto itself loaded on first use.
-        .target(name: "CMQTT", dependencies: ["CMosquitto"]),
+        .target(name: "CMQTT", dependencies: ["CMosquitto", "CSupport"]),
         // sd-bus from Debian's libsystemd-dev, found through pkg-config.
         .systemLibrary(
             name: "CSystemd",

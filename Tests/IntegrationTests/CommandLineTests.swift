@@ -19,13 +19,15 @@ struct CommandLineTests {
 
     /// #10: the CLI is a small binary on a board — LocationCore, LocationSystem and
     /// LocationClient, not the daemon with its C libraries. The daemon's own `ldd`
-    /// is the control: it must name libgps, or the test could not see it. Neither
-    /// links libmosquitto or its TLS libraries: the daemon opens it when a client
-    /// first publishes (MQTTRunTests sees it mapped then).
-    @Test func locationctlLinksNeitherLibgpsNorLibmosquitto() async throws {
+    /// is the control: it must name libsystemd (sd-bus, linked), or the test could
+    /// not see a library. Neither links libmosquitto or its TLS libraries, nor
+    /// (#37) libgps or libdbus, which libgps needs: the daemon opens libmosquitto
+    /// when a client first publishes and libgps when a gpsd source first connects
+    /// (MQTTRunTests and DaemonRunTests see them mapped then).
+    @Test func neitherProgramLinksLibgpsNorLibmosquitto() async throws {
         let daemon = try await ChildProcess.run(["/usr/bin/ldd", PackagePaths.product("locationd")])
-        #expect(daemon.output.contains("libgps"), "\(daemon.output)")
-        for library in ["libmosquitto", "libssl", "libcrypto"] {
+        #expect(daemon.output.contains("libsystemd.so"), "\(daemon.output)")
+        for library in ["libgps", "libdbus", "libmosquitto", "libssl", "libcrypto"] {
             #expect(!daemon.output.contains(library), "\(daemon.output)")
         }
         let cli = try await ChildProcess.run(["/usr/bin/ldd", PackagePaths.product("locationctl")])
