@@ -42,15 +42,18 @@ let package = Package(
         // The only code that sees struct mosquitto: one MQTT connection, its callbacks as queued values;
         // libmosquitto itself loaded on first use.
         .target(name: "CMQTT", dependencies: ["CMosquitto", "CSupport"]),
-        // sd-bus from Debian's libsystemd-dev, found through pkg-config.
+        // sd-bus's header from Debian's libsystemd-dev, for types, constants and
+        // signatures only: no pkgConfig (its only flag is `-lsystemd`), as
+        // CLibGPS. CBus opens libsystemd.so.0 with dlopen when the GeoClue face
+        // first opens its bus, so a daemon without the face never maps it or
+        // the libraries it needs.
         .systemLibrary(
             name: "CSystemd",
-            pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
         // The only code that sees sd-bus: the GeoClue2 objects' vtables and sd-bus's variadic calls
-        // (docs/geoclue.md).
-        .target(name: "CBus", dependencies: ["CSystemd"]),
+        // (docs/geoclue.md); libsystemd itself loaded on first use.
+        .target(name: "CBus", dependencies: ["CSystemd", "CSupport"]),
         // Small Linux helpers Swift's Glibc module does not expose cleanly
         // (SO_PEERCRED's struct ucred, openpty, termios speeds).
         .target(name: "CSupport"),

@@ -75,8 +75,10 @@ struct MQTTRunTests {
         let quietNames = mappedLibraries(quiet.pid)
         #expect(quietNames.contains("libc.so.6"), "the maps were read: \(quietNames.sorted())")
         #expect(loaded(quietNames).isEmpty, "\(quietNames.sorted())")
-        // #37: nor libgps, which only a gpsd source opens (DaemonRunTests sees it mapped then).
+        // #37: nor libgps, which only a gpsd source opens (DaemonRunTests sees it mapped then), nor
+        // libsystemd, which only the GeoClue face opens.
         #expect(!quietNames.contains { $0.hasPrefix("libgps.so") }, "\(quietNames.sorted())")
+        #expect(!quietNames.contains { $0.hasPrefix("libsystemd.so") }, "\(quietNames.sorted())")
         quiet.signal(SIGTERM)
         #expect(await quiet.wait(timeout: 60))
         #expect(quiet.exitStatus == 0, "\(quiet.stderr)")
