@@ -61,9 +61,7 @@
     X(sd_bus_start)
 
 struct sd_bus_functions {
-#define CBUS_FIELD(name) __typeof__(&name) name;
-    CBUS_FUNCTIONS(CBUS_FIELD)
-#undef CBUS_FIELD
+    CBUS_FUNCTIONS(CSUPPORT_LIBRARY_FIELD)
 };
 
 /* Filled once, by `load` under `library_lock` (csupport_library_once), before
@@ -72,9 +70,7 @@ static struct sd_bus_functions lib;
 static bool library_loaded;
 static pthread_mutex_t library_lock = PTHREAD_MUTEX_INITIALIZER;
 
-#define CBUS_NAME_OF(name) #name,
-static const char *const function_names[] = {CBUS_FUNCTIONS(CBUS_NAME_OF)};
-#undef CBUS_NAME_OF
+static const char *const function_names[] = {CBUS_FUNCTIONS(CSUPPORT_LIBRARY_NAME)};
 enum { CBUS_FUNCTION_COUNT = sizeof function_names / sizeof function_names[0] };
 
 static const csupport_library library = {
@@ -88,10 +84,9 @@ static const csupport_library library = {
 static int load(char *message, size_t capacity) {
     void *symbols[CBUS_FUNCTION_COUNT];
     if (!csupport_library_open(&library, NULL, symbols, message, capacity)) return -1;
+    struct sd_bus_functions *table = &lib;
     size_t index = 0;
-#define CBUS_FILL(name) lib.name = (__typeof__(lib.name))symbols[index++];
-    CBUS_FUNCTIONS(CBUS_FILL)
-#undef CBUS_FILL
+    CBUS_FUNCTIONS(CSUPPORT_LIBRARY_FILL)
     return 0;
 }
 

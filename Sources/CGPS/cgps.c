@@ -96,9 +96,7 @@ int cgps_api_minor(void) { return GPSD_API_MINOR_VERSION; }
 /* The table: one pointer per function, typed from its declaration in gps.h
  * (whose prototypes differ between API versions: the type follows the header). */
 struct gps_functions {
-#define CGPS_FIELD(name) __typeof__(&name) name;
-    CGPS_FUNCTIONS(CGPS_FIELD)
-#undef CGPS_FIELD
+    CGPS_FUNCTIONS(CSUPPORT_LIBRARY_FIELD)
 };
 
 /* Filled once, by `load` under `library_lock`, before `library_loaded` is set
@@ -112,9 +110,7 @@ static const char *release;
 static bool library_loaded;
 static pthread_mutex_t library_lock = PTHREAD_MUTEX_INITIALIZER;
 
-#define CGPS_NAME(name) #name,
-static const char *const function_names[] = {CGPS_FUNCTIONS(CGPS_NAME)};
-#undef CGPS_NAME
+static const char *const function_names[] = {CGPS_FUNCTIONS(CSUPPORT_LIBRARY_NAME)};
 enum { CGPS_FUNCTION_COUNT = sizeof function_names / sizeof function_names[0] };
 
 static const csupport_library library = {
@@ -134,9 +130,7 @@ static void *open_library(const char *soname, struct gps_functions *table, char 
     if (handle == NULL)
         return NULL;
     size_t index = 0;
-#define CGPS_FILL(name) table->name = (__typeof__(table->name))symbols[index++];
-    CGPS_FUNCTIONS(CGPS_FILL)
-#undef CGPS_FILL
+    CGPS_FUNCTIONS(CSUPPORT_LIBRARY_FILL)
     return handle;
 }
 

@@ -49,9 +49,7 @@
 
 /* The table: one pointer per function, typed from its declaration in mosquitto.h. */
 struct mosquitto_functions {
-#define CMQTT_FIELD(name) __typeof__(&name) name;
-    CMQTT_FUNCTIONS(CMQTT_FIELD)
-#undef CMQTT_FIELD
+    CMQTT_FUNCTIONS(CSUPPORT_LIBRARY_FIELD)
 };
 
 /* Filled once, by `load` under `library_lock`, before `library_loaded` is
@@ -61,9 +59,7 @@ static struct mosquitto_functions lib;
 static bool library_loaded;
 static pthread_mutex_t library_lock = PTHREAD_MUTEX_INITIALIZER;
 
-#define CMQTT_NAME(name) #name,
-static const char *const function_names[] = {CMQTT_FUNCTIONS(CMQTT_NAME)};
-#undef CMQTT_NAME
+static const char *const function_names[] = {CMQTT_FUNCTIONS(CSUPPORT_LIBRARY_NAME)};
 enum { CMQTT_FUNCTION_COUNT = sizeof function_names / sizeof function_names[0] };
 
 static const csupport_library library = {
@@ -82,9 +78,7 @@ static void *open_library(const char *soname, struct mosquitto_functions *table,
     void *handle = csupport_library_open(&library, soname, symbols, message, capacity);
     if (!handle) return NULL;
     size_t index = 0;
-#define CMQTT_FILL(name) table->name = (__typeof__(table->name))symbols[index++];
-    CMQTT_FUNCTIONS(CMQTT_FILL)
-#undef CMQTT_FILL
+    CMQTT_FUNCTIONS(CSUPPORT_LIBRARY_FILL)
     int major = 0, minor = 0, revision = 0;
     table->mosquitto_lib_version(&major, &minor, &revision);
     if (major != LIBMOSQUITTO_MAJOR) {

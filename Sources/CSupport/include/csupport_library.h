@@ -22,6 +22,16 @@ typedef struct csupport_library {
     size_t count;
 } csupport_library;
 
+/// For a shim's X-macro list of the functions it calls, `LIST(X)` with an
+/// `X(name)` per function: `struct T { LIST(CSUPPORT_LIBRARY_FIELD) };` is its
+/// table, one pointer per function typed from the header's declaration;
+/// `{LIST(CSUPPORT_LIBRARY_NAME)}` the names to resolve; and, with `table`
+/// pointing at the table, `symbols` the resolved pointers and `size_t index =
+/// 0`, `LIST(CSUPPORT_LIBRARY_FILL)` fills the table in the same order.
+#define CSUPPORT_LIBRARY_FIELD(name) __typeof__(&name) name;
+#define CSUPPORT_LIBRARY_NAME(name) #name,
+#define CSUPPORT_LIBRARY_FILL(name) table->name = (__typeof__(table->name))symbols[index++];
+
 /// Opens `soname` (NULL: the library's own) with dlopen(RTLD_NOW | RTLD_LOCAL)
 /// and resolves every name into `symbols` (`count` slots). Returns the handle,
 /// or NULL with nothing left open and the reason in `message` (cut to
