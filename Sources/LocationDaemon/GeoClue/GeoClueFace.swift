@@ -14,8 +14,9 @@ import Synchronization
 /// * A bus client is the app side of an engine client: `Start` is `session
 ///   begin` and `start` (and `request while-using` while its status is `ask`),
 ///   `Stop`, `DeleteClient` and the connection leaving the bus are `session end`
-///   and `stop` — the engine's ordinary commands through `DaemonCore`, so the
-///   audit log, watchers and the report see them as any other.
+///   and `stop` — the engine's ordinary commands through `DaemonCore`, sent as
+///   the client's app (`AppSide`: never the operator), so the audit log,
+///   watchers and the report see them as any other.
 /// * Deliveries come through the `GeoClueMailbox`; each becomes a new Location
 ///   object and a `LocationUpdated`, addressed to the client's connection alone.
 /// * A client or location is another connection's: every call, Get, GetAll and
@@ -387,17 +388,10 @@ final class GeoClueFace: @unchecked Sendable {
         if apps.setRequest(name, request) { core.reapplyOverlay() }
     }
 
+    /// `command` from the bus peer as the app of its client (`AppSide`), never as the operator.
     @discardableResult
     private func command(_ command: Command, as peer: GeoCluePeer, client name: String) -> ControlReply {
-        // The bus peer acts as the app side of its client; the daemon vouches for it, as for programs.
-        var acting = peer.credentials
-        acting.mayChange = true
-        acting.apps = [name]
-        let reply = core.handle(ControlRequest(.command(command)), from: acting)
-        if let (code, message) = reply.error, code != CommandError.Code.denied.rawValue {
-            Diagnostics.geoclue.warning("\(name): \(ControlRequest(.command(command)).json.serialized): \(code): \(message)")
-        }
-        return reply
+        AppSide(of: name, for: peer.credentials, journal: Diagnostics.geoclue).send(command, synchronouslyTo: core)
     }
 
     /// The client's effective status and whether Location Services are on.
