@@ -25,20 +25,51 @@ struct GeoClueClientRunTests {
     @Test func aDistanceThresholdSignalsOnlyThePositionsThatMovedThatFar() async throws {
         let bed = try await GeoClueBed("distance", walk: true)
         defer { bed.stop() }
-        let threshold = 10.0
-        let app = try bed.client("walker", ["distance=\(Int(threshold))"], label: "walker")
+        let app = try bed.client("walker", ["distance=10"], label: "walker")
         defer { app.kill() }
         try await bed.allow(Self.ownClient("walker"))
         try #require(
             await waitUntil(timeout: 90) { GeoClueBed.updates(app.stdout).count >= 8 }, "\(app.stdout)\n\(bed.daemon.stderr)")
-        let signalled = GeoClueBed.updates(app.stdout)
+        let indices = try Self.fedIndices(GeoClueBed.updates(app.stdout), bed)
+        try Self.expectFiltered(indices, threshold: 10, bed)
+        // The threshold did hold fixes back (one step of the walk, 11 m, passes it alone).
+        #expect(zip(indices, indices.dropFirst()).contains { $1 - $0 >= 2 }, "\(indices)")
+    }
+
+    /// Two clients of one app on one connection, DistanceThreshold 10 and 0: each gets what it asked
+    /// for, the one every fix of the walk, the other only the fixes that moved 10 m.
+    @Test func eachClientObjectHasItsOwnDistanceThreshold() async throws {
+        let bed = try await GeoClueBed("distances", walk: true)
+        defer { bed.stop() }
+        let app = try bed.client("walkers", ["clients=create", "distance=10,0"], label: "walkers")
+        defer { app.kill() }
+        try await bed.allow(Self.ownClient("walkers"))
+        let created = GeoClueBed.said(app.stdout).compactMap { $0["create"]?.stringValue }
+        try #require(created.count == 2, "\(app.stdout)")
+        let (far, every) = (created[0], created[1])
+        try #require(
+            await waitUntil(timeout: 90) { GeoClueBed.updates(app.stdout).count { $0.client == far } >= 8 },
+            "\(app.stdout)\n\(bed.daemon.stderr)")
+        let updates = GeoClueBed.updates(app.stdout)
+        let everyIndex = try Self.fedIndices(updates.filter { $0.client == every }, bed)
+        #expect(zip(everyIndex, everyIndex.dropFirst()).allSatisfy { $1 == $0 + 1 }, "every fix: \(everyIndex)")
+        try Self.expectFiltered(Self.fedIndices(updates.filter { $0.client == far }, bed), threshold: 10, bed)
+    }
+
+    /// Where in the walk each of `updates` was fed (positions never repeat: the walk goes north).
+    static func fedIndices(_ updates: [GeoClueBed.Update], _ bed: GeoClueBed) throws -> [Int] {
         let fed = GeoClueBed.walked(bed.feeder.stdout)
-        // Where in the walk each signalled position was fed (positions never repeat: the walk goes north).
-        let indices = try signalled.map { update in
+        return try updates.map { update in
             try #require(
                 fed.firstIndex { abs($0.latitude - update.latitude) < 1e-9 && abs($0.longitude - update.longitude) < 1e-9 },
                 "signalled but never fed: \(update)")
         }
+    }
+
+    /// Each of the fed fixes at `indices` after the first is the first fed one at least `threshold`
+    /// metres from the one before it.
+    static func expectFiltered(_ indices: [Int], threshold: Double, _ bed: GeoClueBed) throws {
+        let fed = GeoClueBed.walked(bed.feeder.stdout)
         for (from, to) in zip(indices, indices.dropFirst()) {
             let distance = { (k: Int) in
                 Geodesy.distance(
@@ -48,8 +79,6 @@ struct GeoClueClientRunTests {
             let expected = try #require((from + 1..<fed.count).first { distance($0) >= threshold })
             #expect(to == expected, "after fix \(from): signalled fix \(to) (\(distance(to)) m), expected fix \(expected) (\(distance(expected)) m)")
         }
-        // The threshold did hold fixes back (one step of the walk, 11 m, passes it alone).
-        #expect(zip(indices, indices.dropFirst()).contains { $1 - $0 >= 2 }, "\(indices)")
     }
 
     /// GetClient gives one connection the same client each time, CreateClient a new one each call;
@@ -117,6 +146,12 @@ struct GeoClueClientRunTests {
             }
         }
         #expect(mine.contains { $0["cmd"] == "answer" && $0["pid"] != .number(Double(app.pid)) }, "\(mine)")
+        // The report counts what the bus clients got under `geoclue`, the app as the peer.
+        let report = try await bed.plane.reply(["report", name])
+        let peers = report.reply?["clients"]?.arrayValue?.first?["peers"]?.arrayValue ?? []
+        #expect(
+            peers.contains { $0["sink"] == "geoclue" && $0["uid"] == .number(Double(getuid())) && $0["name"] == "python3" },
+            "\(String(describing: report.reply))")
     }
 
     /// AddAgent succeeds and changes nothing: the prompt is the operator's, and the agent, which would

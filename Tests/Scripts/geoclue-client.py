@@ -2,9 +2,10 @@
 """A GeoClue2 client for the GeoClue face's tests, over Gio (python3-gi), on
 one connection to the bus at ADDRESS, for what where-am-i cannot do:
 
-    geoclue-client.py ADDRESS DESKTOP-ID [distance=M] [time=S] [clients=create] [agent=yes]
+    geoclue-client.py ADDRESS DESKTOP-ID [distance=M[,M]] [time=S] [clients=create] [agent=yes]
 
-* distance=M, time=S: DistanceThreshold and TimeThreshold, set before Start.
+* distance=M, time=S: DistanceThreshold and TimeThreshold, set before Start;
+  distance=M,N: M for the first client started, N for the second.
 * clients=create: GetClient twice and CreateClient twice, then two created
   clients started (one client of the engine held by two bus clients); each
   SIGUSR1 deletes the first started client still there (DeleteClient).
@@ -70,8 +71,9 @@ def agent_property(_connection, _sender, _path, _interface, _name):
 def start(path):
     set_property(path, "DesktopId", GLib.Variant("s", desktop_id))
     set_property(path, "RequestedAccuracyLevel", GLib.Variant("u", 8))
-    if "distance" in options:
-        set_property(path, "DistanceThreshold", GLib.Variant("u", int(options["distance"])))
+    distances = options.get("distance", "").split(",")
+    if len(distances) > len(started) and distances[len(started)]:
+        set_property(path, "DistanceThreshold", GLib.Variant("u", int(distances[len(started)])))
     if "time" in options:
         set_property(path, "TimeThreshold", GLib.Variant("u", int(options["time"])))
     bus.signal_subscribe(None, NAME + ".Client", "LocationUpdated", path, None, Gio.DBusSignalFlags.NONE, updated)

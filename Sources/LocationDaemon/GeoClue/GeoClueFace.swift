@@ -261,6 +261,9 @@ final class GeoClueFace: @unchecked Sendable {
         let level = client.props.pointee.requested_accuracy_level
         let distance = client.props.pointee.distance_threshold
         client.request = GeoClueApps.Request(reduced: GeoClueLevel.wantsReduced(level), distance: distance > 0 ? Double(distance) : nil)
+        client.distanceFilter = distance > 0 ? GeodesicThreshold(meters: Double(distance)) : nil
+        client.lastPoint = nil
+        client.lastSignal = nil
         client.peer = peer
         client.engineClient = name
         client.started = true
@@ -419,6 +422,10 @@ final class GeoClueFace: @unchecked Sendable {
         let now = SystemClock.monotonic()
         let threshold = Double(client.props.pointee.time_threshold)
         if threshold > 0, let last = client.lastSignal, now - last < threshold { return }
+        // The engine's filter is the smallest of its started bus clients' (`updateRequest`): each
+        // client object holds back what is within its own DistanceThreshold of its last update.
+        let point = EarthPoint(latitude: delivery.fix.latitude, longitude: delivery.fix.longitude)
+        if let filter = client.distanceFilter, let last = client.lastPoint, !filter.isReached(from: last, to: point) { return }
         // The grid only names a reduced position's cell (Description).
         let grid = delivery.accuracy == .reduced ? core.config.clients.first { $0.name == delivery.client }?.reducedGrid : nil
         let location = GeoClueLocation(
@@ -431,6 +438,7 @@ final class GeoClueFace: @unchecked Sendable {
         _ = cbus_client_changed(bus, client.owner, client.path, client.props, CBUS_PROP_LOCATION.rawValue)
         let r = cbus_location_updated(bus, client.owner, client.path, old, location.path)
         client.lastSignal = now
+        client.lastPoint = point
         guard r >= 0 else {
             Diagnostics.geoclue.warning("\(client.path): LocationUpdated not sent (\(SystemError("sd-bus", errno: -r)))")
             return
