@@ -55,6 +55,9 @@ public final class DBusDaemon: Sendable {
         chmod(socket, 0o777)
     }
 
+    /// The daemon's pid (for its CPU time in Benchmarks/GeoClueBenchmark).
+    public var pid: pid_t { process.pid }
+
     /// The daemon's own messages.
     public var stderr: String { process.stderr }
 
