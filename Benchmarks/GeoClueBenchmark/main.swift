@@ -151,17 +151,13 @@ func key(_ time: Double) -> Int {
     Int((time * 1000).rounded()) % 86_400_000
 }
 
+/// The `q` quantile by the nearest rank (the fault suite's), NaN when there is none.
 func quantile(_ values: [Double], _ q: Double) -> Double {
-    guard !values.isEmpty else { return .nan }
-    let sorted = values.sorted()
-    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * q).rounded()))]
+    values.isEmpty ? .nan : FaultReport.quantile(values, q)
 }
 
 func format(_ value: Double, _ digits: Int = 1) -> String {
-    guard value.isFinite else { return "n/a" }
-    var scale = 1.0
-    for _ in 0..<digits { scale *= 10 }
-    return "\((value * scale).rounded() / scale)"
+    FixedDecimal.format(value, decimals: digits) ?? "n/a"
 }
 
 func loadAverage() -> String {
