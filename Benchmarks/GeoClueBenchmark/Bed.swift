@@ -31,6 +31,9 @@ final class Bed {
     /// The environment of GeoClue's programs: the private bus as the system bus.
     var busEnvironment: ChildEnvironment { .only(["DBUS_SYSTEM_BUS_ADDRESS": bus.address]) }
 
+    /// Starts the bus, gpsd playing `walk` (`cycle` seconds a sentence), the
+    /// `locationd` binary configured for `server`, and for `.geoclue` GeoClue
+    /// and its agent; returns once `org.freedesktop.GeoClue2` has an owner.
     init(_ server: Server, walk: String, cycle: Double, locationd: String) async throws {
         self.server = server
         scratch = try ScratchDirectory("geoclue-bench")
@@ -78,7 +81,7 @@ final class Bed {
 
             """)
         daemon = try ChildProcess(
-            [Options.shared.locationd, "run", "--config", config], environment: .only([:]),
+            [locationd, "run", "--config", config], environment: .only([:]),
             stdoutPath: scratch.file("locationd.out"))
         let daemon = daemon
         guard await waitUntil(timeout: 60, { daemon.stdout.contains("ready:") }) else {

@@ -45,6 +45,8 @@ struct Options: Sendable {
     /// Positions timed for the latency.
     var latency = 600
     var clientCounts = [1, 10]
+    /// Seconds between two sentences for gpsfake: the walk has five a fix.
+    var cycle: Double { 1 / (rate * 5) }
 
     static let shared = Options(Array(CommandLine.arguments.dropFirst()))
 
@@ -97,7 +99,7 @@ func cpu(_ pid: pid_t?) -> Double {
 }
 
 func measure(_ server: Server, clients: Int, walk: String) async throws -> Window {
-    let bed = try await Bed(server, walk: walk, cycle: 1 / (Options.shared.rate * 5), locationd: Options.shared.locationd)
+    let bed = try await Bed(server, walk: walk, cycle: Options.shared.cycle, locationd: Options.shared.locationd)
     defer { bed.stop() }
     try bed.startApps(clients)
     // Every client has its first positions: their start-up is not counted.
@@ -117,7 +119,7 @@ func measure(_ server: Server, clients: Int, walk: String) async throws -> Windo
 
 /// TPV → LocationUpdated at the probe, in seconds, one per timed position.
 func latencies(_ server: Server, walk: String) async throws -> (seconds: [Double], unmatched: Int, queued: Int) {
-    let bed = try await Bed(server, walk: walk, cycle: 1 / (Options.shared.rate * 5), locationd: Options.shared.locationd)
+    let bed = try await Bed(server, walk: walk, cycle: Options.shared.cycle, locationd: Options.shared.locationd)
     defer { bed.stop() }
     let watcher = try await GPSDJSONWatcher.connect(port: bed.fake.port)
     defer { watcher.disconnect() }
