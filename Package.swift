@@ -171,6 +171,13 @@ let package = Package(
             path: "Benchmarks/DaemonBenchmark",
             swiftSettings: strict
         ),
+        // locationd's GeoClue face vs GeoClue 2.6 fed by locationd: CPU per position, TPV → LocationUpdated.
+        .executableTarget(
+            name: "GeoClueBenchmark",
+            dependencies: ["LocationCore", "TestSupport", "CSystemd"],
+            path: "Benchmarks/GeoClueBenchmark",
+            swiftSettings: strict
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
