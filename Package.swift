@@ -178,6 +178,15 @@ let package = Package(
             path: "Benchmarks/DaemonBenchmark",
             swiftSettings: strict
         ),
+        // locationd's GeoClue face vs GeoClue 2.6 fed by locationd: CPU per position, TPV → LocationUpdated.
+        .executableTarget(
+            name: "GeoClueBenchmark",
+            dependencies: ["LocationCore", "TestSupport", "CSystemd"],
+            path: "Benchmarks/GeoClueBenchmark",
+            swiftSettings: strict,
+            // Its bus probe calls sd-bus itself; CSystemd links nothing (the daemon opens libsystemd on first use).
+            linkerSettings: [.linkedLibrary("systemd")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
