@@ -19,14 +19,18 @@ let package = Package(
         .library(name: "LocationTools", targets: ["LocationTools"]),
     ],
     targets: [
-        // libgps from Debian's libgps-dev, found through pkg-config.
+        // libgps's header from Debian's libgps-dev (in /usr/include), for types,
+        // constants and signatures only: no pkgConfig, whose only flag is the
+        // `-lgps` that would link it (SwiftPM puts pkg-config's flags ahead of
+        // any a target can add, so not even --as-needed could drop it). CGPS
+        // opens libgps.so.28 with dlopen when a gpsd source first connects, so
+        // a daemon reading NMEA from its receiver never maps it or its libraries.
         .systemLibrary(
             name: "CLibGPS",
-            pkgConfig: "libgps",
             providers: [.apt(["libgps-dev"])]
         ),
-        // The only code that sees struct gps_data_t.
-        .target(name: "CGPS", dependencies: ["CLibGPS"]),
+        // The only code that sees struct gps_data_t; libgps itself loaded on first use.
+        .target(name: "CGPS", dependencies: ["CLibGPS", "CSupport"]),
         // libmosquitto's header from Debian's libmosquitto-dev (in /usr/include), for
         // types, constants and signatures only: no pkgConfig, whose `-lmosquitto`
         // would link it. CMQTT opens libmosquitto.so.1 with dlopen when a client
@@ -37,16 +41,19 @@ let package = Package(
         ),
         // The only code that sees struct mosquitto: one MQTT connection, its callbacks as queued values;
         // libmosquitto itself loaded on first use.
-        .target(name: "CMQTT", dependencies: ["CMosquitto"]),
-        // sd-bus from Debian's libsystemd-dev, found through pkg-config.
+        .target(name: "CMQTT", dependencies: ["CMosquitto", "CSupport"]),
+        // sd-bus's header from Debian's libsystemd-dev, for types, constants and
+        // signatures only: no pkgConfig (its only flag is `-lsystemd`), as
+        // CLibGPS. CBus opens libsystemd.so.0 with dlopen when the GeoClue face
+        // first opens its bus, so a daemon without the face never maps it or
+        // the libraries it needs.
         .systemLibrary(
             name: "CSystemd",
-            pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
         // The only code that sees sd-bus: the GeoClue2 objects' vtables and sd-bus's variadic calls
-        // (docs/geoclue.md).
-        .target(name: "CBus", dependencies: ["CSystemd"]),
+        // (docs/geoclue.md); libsystemd itself loaded on first use.
+        .target(name: "CBus", dependencies: ["CSystemd", "CSupport"]),
         // Small Linux helpers Swift's Glibc module does not expose cleanly
         // (SO_PEERCRED's struct ucred, openpty, termios speeds).
         .target(name: "CSupport"),
@@ -170,6 +177,15 @@ let package = Package(
             dependencies: ["TestSupport"],
             path: "Benchmarks/DaemonBenchmark",
             swiftSettings: strict
+        ),
+        // locationd's GeoClue face vs GeoClue 2.6 fed by locationd: CPU per position, TPV → LocationUpdated.
+        .executableTarget(
+            name: "GeoClueBenchmark",
+            dependencies: ["LocationCore", "TestSupport", "CSystemd"],
+            path: "Benchmarks/GeoClueBenchmark",
+            swiftSettings: strict,
+            // Its bus probe calls sd-bus itself; CSystemd links nothing (the daemon opens libsystemd on first use).
+            linkerSettings: [.linkedLibrary("systemd")]
         ),
     ],
     swiftLanguageModes: [.v6]

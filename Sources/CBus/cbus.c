@@ -3,10 +3,144 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <systemd/sd-bus.h>
+
+#include "csupport_library.h"
+
+// MARK: libsystemd, opened on first use
+
+/* libsystemd is not linked: `cbus_library_load` opens it (CSupport's
+ * csupport_library.h, as CMQTT opens libmosquitto and CGPS libgps) when the
+ * GeoClue face first opens its bus, so a daemon without the face never maps
+ * it or the libraries it needs (libcap, libgcrypt, liblz4, liblzma, libzstd).
+ * Every sd-bus function this file calls is in CBUS_FUNCTIONS, and after the
+ * table each name stands for its entry (the #defines below): a new call needs
+ * its name in both lists, or the link fails (nothing links -lsystemd). */
+#define CBUS_FUNCTIONS(X) \
+    X(sd_bus_add_fallback_vtable) \
+    X(sd_bus_add_object_vtable) \
+    X(sd_bus_creds_get_egid) \
+    X(sd_bus_creds_get_euid) \
+    X(sd_bus_creds_get_gid) \
+    X(sd_bus_creds_get_pid) \
+    X(sd_bus_creds_get_uid) \
+    X(sd_bus_creds_unref) \
+    X(sd_bus_emit_properties_changed) \
+    X(sd_bus_error_get_errno) \
+    X(sd_bus_error_is_set) \
+    X(sd_bus_error_set) \
+    X(sd_bus_flush_close_unref) \
+    X(sd_bus_get_current_message) \
+    X(sd_bus_get_events) \
+    X(sd_bus_get_fd) \
+    X(sd_bus_get_timeout) \
+    X(sd_bus_get_unique_name) \
+    X(sd_bus_match_signal) \
+    X(sd_bus_message_append) \
+    X(sd_bus_message_close_container) \
+    X(sd_bus_message_get_path) \
+    X(sd_bus_message_get_sender) \
+    X(sd_bus_message_new_signal) \
+    X(sd_bus_message_open_container) \
+    X(sd_bus_message_read) \
+    X(sd_bus_message_set_destination) \
+    X(sd_bus_message_unref) \
+    X(sd_bus_new) \
+    X(sd_bus_open_system) \
+    X(sd_bus_process) \
+    X(sd_bus_query_sender_creds) \
+    X(sd_bus_reply_method_return) \
+    X(sd_bus_request_name) \
+    X(sd_bus_send) \
+    X(sd_bus_set_address) \
+    X(sd_bus_set_bus_client) \
+    X(sd_bus_start)
+
+struct sd_bus_functions {
+    CBUS_FUNCTIONS(CSUPPORT_LIBRARY_FIELD)
+};
+
+/* Filled once, by `load` under `library_lock` (csupport_library_once), before
+ * any bus exists; read without the lock after that. Never unloaded. */
+static struct sd_bus_functions lib;
+static bool library_loaded;
+static pthread_mutex_t library_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const char *const function_names[] = {CBUS_FUNCTIONS(CSUPPORT_LIBRARY_NAME)};
+enum { CBUS_FUNCTION_COUNT = sizeof function_names / sizeof function_names[0] };
+
+static const csupport_library library = {
+    .soname = "libsystemd.so.0",
+    .package = "libsystemd0",
+    .feature = "the GeoClue face",
+    .names = function_names,
+    .count = CBUS_FUNCTION_COUNT,
+};
+
+static int load(char *message, size_t capacity) {
+    void *symbols[CBUS_FUNCTION_COUNT];
+    if (!csupport_library_open(&library, NULL, symbols, message, capacity)) return -1;
+    struct sd_bus_functions *table = &lib;
+    size_t index = 0;
+    CBUS_FUNCTIONS(CSUPPORT_LIBRARY_FILL)
+    return 0;
+}
+
+/* SD_BUS_VTABLE_START puts this symbol's address in each vtable, so that a
+ * program linked against libsystemd needs the version that knows the vtable
+ * format (LIBSYSTEMD_242); libsystemd reads the vtable's element size and
+ * features, never that address. Not linked, the program gives it itself: the
+ * vtables below are in the format of the header this builds against, and
+ * the loaded libsystemd0 is at least that version (Debian 12's is 252). */
+const unsigned sd_bus_object_vtable_format = 242;
+
+int cbus_library_load(char *message, size_t capacity) {
+    return csupport_library_once(&library_lock, &library_loaded, load, message, capacity);
+}
+
+#define sd_bus_add_fallback_vtable (lib.sd_bus_add_fallback_vtable)
+#define sd_bus_add_object_vtable (lib.sd_bus_add_object_vtable)
+#define sd_bus_creds_get_egid (lib.sd_bus_creds_get_egid)
+#define sd_bus_creds_get_euid (lib.sd_bus_creds_get_euid)
+#define sd_bus_creds_get_gid (lib.sd_bus_creds_get_gid)
+#define sd_bus_creds_get_pid (lib.sd_bus_creds_get_pid)
+#define sd_bus_creds_get_uid (lib.sd_bus_creds_get_uid)
+#define sd_bus_creds_unref (lib.sd_bus_creds_unref)
+#define sd_bus_emit_properties_changed (lib.sd_bus_emit_properties_changed)
+#define sd_bus_error_get_errno (lib.sd_bus_error_get_errno)
+#define sd_bus_error_is_set (lib.sd_bus_error_is_set)
+#define sd_bus_error_set (lib.sd_bus_error_set)
+#define sd_bus_flush_close_unref (lib.sd_bus_flush_close_unref)
+#define sd_bus_get_current_message (lib.sd_bus_get_current_message)
+#define sd_bus_get_events (lib.sd_bus_get_events)
+#define sd_bus_get_fd (lib.sd_bus_get_fd)
+#define sd_bus_get_timeout (lib.sd_bus_get_timeout)
+#define sd_bus_get_unique_name (lib.sd_bus_get_unique_name)
+#define sd_bus_match_signal (lib.sd_bus_match_signal)
+#define sd_bus_message_append (lib.sd_bus_message_append)
+#define sd_bus_message_close_container (lib.sd_bus_message_close_container)
+#define sd_bus_message_get_path (lib.sd_bus_message_get_path)
+#define sd_bus_message_get_sender (lib.sd_bus_message_get_sender)
+#define sd_bus_message_new_signal (lib.sd_bus_message_new_signal)
+#define sd_bus_message_open_container (lib.sd_bus_message_open_container)
+#define sd_bus_message_read (lib.sd_bus_message_read)
+#define sd_bus_message_set_destination (lib.sd_bus_message_set_destination)
+#define sd_bus_message_unref (lib.sd_bus_message_unref)
+#define sd_bus_new (lib.sd_bus_new)
+#define sd_bus_open_system (lib.sd_bus_open_system)
+#define sd_bus_process (lib.sd_bus_process)
+#define sd_bus_query_sender_creds (lib.sd_bus_query_sender_creds)
+#define sd_bus_reply_method_return (lib.sd_bus_reply_method_return)
+#define sd_bus_request_name (lib.sd_bus_request_name)
+#define sd_bus_send (lib.sd_bus_send)
+#define sd_bus_set_address (lib.sd_bus_set_address)
+#define sd_bus_set_bus_client (lib.sd_bus_set_bus_client)
+#define sd_bus_start (lib.sd_bus_start)
+
 
 #define CBUS_NAME "org.freedesktop.GeoClue2"
 #define CBUS_MANAGER_PATH "/org/freedesktop/GeoClue2/Manager"
@@ -200,6 +334,8 @@ static int name_owner_changed(sd_bus_message *m, void *userdata, sd_bus_error *e
 
 int cbus_open(const char *address, const struct cbus_handlers *handlers, struct cbus_manager_props *manager,
               cbus **out) {
+    char why[1];
+    if (cbus_library_load(why, sizeof why) < 0) return -ELIBACC;
     struct cbus *c = calloc(1, sizeof *c);
     if (!c) return -ENOMEM;
     c->handlers = *handlers;

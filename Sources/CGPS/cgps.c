@@ -10,6 +10,9 @@
 
 #include <gps.h>
 
+#include "csupport_library.h"
+
+#include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
 #include <netinet/in.h>
@@ -60,12 +63,113 @@ int cgps_api_major(void) { return GPSD_API_MAJOR_VERSION; }
 
 int cgps_api_minor(void) { return GPSD_API_MINOR_VERSION; }
 
-/* libgps's release ("3.22"), the string its VERSION objects carry and its clients
- * compare: exported by libgps.so (gpsd's python module reads it the same way) but
- * declared in no installed header, so weak: a libgps without it leaves it NULL. */
-extern const char *gpsd_version __attribute__((weak));
+/* The library opened, named by the API version of the header it was built
+ * against: Debian renames libgps's soname (and its package) with each ABI
+ * break, and libgps-dev depends on the libgpsNN it was built with, so the
+ * header and the library go together. API 11 is gpsd 3.22 (Debian 12,
+ * libgps28); 16 is gpsd 3.27 (libgps32). For another API, build with
+ * -Xcc -DCGPS_LIBRARY='"libgps.so.NN"' -Xcc -DCGPS_PACKAGE='"libgpsNN"'. */
+#if !defined(CGPS_LIBRARY)
+#if GPSD_API_MAJOR_VERSION == 11
+#define CGPS_LIBRARY "libgps.so.28"
+#define CGPS_PACKAGE "libgps28"
+#elif GPSD_API_MAJOR_VERSION == 16
+#define CGPS_LIBRARY "libgps.so.32"
+#define CGPS_PACKAGE "libgps32"
+#else
+#error "Which soname does this libgps API have? Build with -Xcc -DCGPS_LIBRARY='\"libgps.so.NN\"' -Xcc -DCGPS_PACKAGE='\"libgpsNN\"' (ls /usr/lib/*/libgps.so.*)."
+#endif
+#endif
+#if !defined(CGPS_PACKAGE)
+#define CGPS_PACKAGE "libgps"
+#endif
 
-const char *cgps_gpsd_release(void) { return &gpsd_version != NULL ? gpsd_version : NULL; }
+/* Every libgps function the shim calls. */
+#define CGPS_FUNCTIONS(X) \
+    X(gps_open) \
+    X(gps_close) \
+    X(gps_stream) \
+    X(gps_unpack) \
+    X(gps_clear_dop) \
+    X(gps_errstr)
+
+/* The table: one pointer per function, typed from its declaration in gps.h
+ * (whose prototypes differ between API versions: the type follows the header). */
+struct gps_functions {
+    CGPS_FUNCTIONS(CSUPPORT_LIBRARY_FIELD)
+};
+
+/* Filled once, by `load` under `library_lock`, before `library_loaded` is set
+ * (csupport_library_once); read without the lock after that: every session
+ * exists only after it. Never unloaded. `release` is libgps's "3.22", the
+ * string its VERSION objects carry: exported by libgps.so (gpsd's python
+ * module reads it the same way) but declared in no installed header, so
+ * optional: NULL when the library does not export it. */
+static struct gps_functions lib;
+static const char *release;
+static bool library_loaded;
+static pthread_mutex_t library_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const char *const function_names[] = {CGPS_FUNCTIONS(CSUPPORT_LIBRARY_NAME)};
+enum { CGPS_FUNCTION_COUNT = sizeof function_names / sizeof function_names[0] };
+
+static const csupport_library library = {
+    .soname = CGPS_LIBRARY,
+    .package = CGPS_PACKAGE,
+    .feature = "a gpsd source",
+    .names = function_names,
+    .count = CGPS_FUNCTION_COUNT,
+};
+
+/* Opens `soname` (NULL: libgps) and fills `table`; the handle, or NULL with
+ * nothing left open and the reason in `message`. */
+static void *open_library(const char *soname, struct gps_functions *table, char *message, size_t capacity)
+{
+    void *symbols[CGPS_FUNCTION_COUNT];
+    void *handle = csupport_library_open(&library, soname, symbols, message, capacity);
+    if (handle == NULL)
+        return NULL;
+    size_t index = 0;
+    CGPS_FUNCTIONS(CSUPPORT_LIBRARY_FILL)
+    return handle;
+}
+
+static int load(char *message, size_t capacity)
+{
+    struct gps_functions table;
+    void *handle = open_library(NULL, &table, message, capacity);
+    if (handle == NULL)
+        return -1;
+    const char *const *version = dlsym(handle, "gpsd_version");
+    release = version != NULL ? *version : NULL;
+    lib = table;
+    return 0;
+}
+
+int cgps_library_load(char *message, size_t capacity)
+{
+    return csupport_library_once(&library_lock, &library_loaded, load, message, capacity);
+}
+
+bool cgps_library_is_loaded(void) { return csupport_library_is_loaded(&library_loaded); }
+
+int cgps_library_check(const char *soname, char *message, size_t capacity)
+{
+    struct gps_functions table;
+    void *handle = open_library(soname, &table, message, capacity);
+    if (handle == NULL)
+        return -1;
+    dlclose(handle);
+    return 0;
+}
+
+const char *cgps_library_name(void) { return CGPS_LIBRARY; }
+
+const char *cgps_gpsd_release(void)
+{
+    char ignored[1];
+    return cgps_library_load(ignored, sizeof ignored) >= 0 ? release : NULL;
+}
 
 /* A dead remote gpsd (host gone, cable pulled) sends nothing, and neither
  * does a healthy gpsd whose receiver is quiet; keepalive tells them apart
@@ -94,7 +198,7 @@ static int start_watch(cgps_session *session)
     bool already_pending = sigismember(&pending, SIGPIPE) == 1;
 
     errno = 0;
-    int status = gps_stream(&session->gps, WATCH_ENABLE | WATCH_JSON, NULL);
+    int status = lib.gps_stream(&session->gps, WATCH_ENABLE | WATCH_JSON, NULL);
     int error = errno;
 
     if (status != 0 && error == EPIPE && !already_pending) {
@@ -116,6 +220,8 @@ int cgps_open(const char *host, const char *port, cgps_session **session)
      * descriptor to poll; locationd only speaks to gpsd over TCP. */
     if (strcmp(host, GPSD_SHARED_MEMORY) == 0 || strcmp(host, GPSD_DBUS_EXPORT) == 0)
         return EINVAL;
+    if (!cgps_library_is_loaded())
+        return ELIBACC;
 
     /* malloc, not calloc: the line buffer is only ever read where it was
      * written, so its pages are touched only as far as gpsd's lines reach. */
@@ -129,14 +235,14 @@ int cgps_open(const char *host, const char *port, cgps_session **session)
     opened->drained = false;
 
     errno = 0;
-    if (gps_open(host, port, &opened->gps) != 0) {
+    if (lib.gps_open(host, port, &opened->gps) != 0) {
         int code = errno != 0 ? errno : NL_NOCONNECT;
         /* libgps connects before it allocates its buffer; if that
          * allocation failed the socket is still open and ours to close. */
         if (opened->gps.gps_fd >= 0 && opened->gps.privdata == NULL)
             (void)close(opened->gps.gps_fd);
         else if (opened->gps.gps_fd >= 0)
-            (void)gps_close(&opened->gps);
+            (void)lib.gps_close(&opened->gps);
         free(opened);
         return code;
     }
@@ -145,7 +251,7 @@ int cgps_open(const char *host, const char *port, cgps_session **session)
 
     int status = start_watch(opened);
     if (status != 0) {
-        (void)gps_close(&opened->gps);
+        (void)lib.gps_close(&opened->gps);
         free(opened);
         return status;
     }
@@ -318,7 +424,7 @@ static bool unpack_line(cgps_session *session, char *line, cgps_report *report, 
     /* Likewise the DOPs: libgps 3.22 stores a SKY's DOPs without a bit in
      * `set` and leaves those a SKY does not name as they were; cleared to
      * NaN, they are this line's or unknown. */
-    gps_clear_dop(&gps->dop);
+    lib.gps_clear_dop(&gps->dop);
     /* libgps keeps dev.path from line to line; cleared, a TPV's or SKY's
      * path is its own "device" (or empty), as the TPV reader gives it. */
     gps->dev.path[0] = '\0';
@@ -328,7 +434,7 @@ static bool unpack_line(cgps_session *session, char *line, cgps_report *report, 
     timespec_t activated = gps->dev.activated;
     gps->dev.activated.tv_sec = -1;
     gps->dev.activated.tv_nsec = 0;
-    (void)gps_unpack(line, gps);
+    (void)lib.gps_unpack(line, gps);
     bool device_closed = gps->dev.activated.tv_sec == 0 && gps->dev.activated.tv_nsec == 0;
     if (gps->dev.activated.tv_sec == -1)
         gps->dev.activated = activated;
@@ -445,12 +551,17 @@ void cgps_close(cgps_session *session)
     if (session == NULL)
         return;
     if (session->gps.gps_fd >= 0)
-        (void)gps_close(&session->gps);
+        (void)lib.gps_close(&session->gps);
     free(session);
 }
 
 cgps_session *cgps_offline(void)
 {
+    char ignored[1];
+    if (cgps_library_load(ignored, sizeof ignored) < 0) {
+        errno = ELIBACC;
+        return NULL;
+    }
     cgps_session *session = malloc(sizeof *session);
     if (session == NULL)
         return NULL;
@@ -469,7 +580,7 @@ int cgps_unpack(cgps_session *session, char *line, cgps_report *report, cgps_unp
 const char *cgps_strerror(int code)
 {
     if (code < 0)
-        return gps_errstr(code);
+        return cgps_library_is_loaded() ? lib.gps_errstr(code) : "libgps is not loaded";
     if (code == 0)
         return "no error";
     return strerror(code);

@@ -5,19 +5,19 @@
  * libcrypto) is opened with dlopen the first time a publisher starts, so a
  * daemon without MQTT clients never maps it. mosquitto.h gives the types,
  * the constants and each function's signature; every mosquitto_* call goes
- * through `lib`, the table filled by dlsym.
+ * through `lib`, the table filled by dlsym (the mechanism is CSupport's
+ * csupport_library.h, which CGPS uses for libgps too).
  */
 #define _GNU_SOURCE
 #include "cmqtt.h"
 
 #include <mosquitto.h>
 
+#include "csupport_library.h"
+
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
-#include <stdarg.h>
-#include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,77 +49,57 @@
 
 /* The table: one pointer per function, typed from its declaration in mosquitto.h. */
 struct mosquitto_functions {
-#define CMQTT_FIELD(name) __typeof__(&name) name;
-    CMQTT_FUNCTIONS(CMQTT_FIELD)
-#undef CMQTT_FIELD
+    CMQTT_FUNCTIONS(CSUPPORT_LIBRARY_FIELD)
 };
 
-/* Filled once, under `library_lock`, before `library_loaded` is set (release);
- * read without the lock after `library_loaded` was seen (acquire): every
- * cmqtt_client exists only after that. Never unloaded. */
+/* Filled once, by `load` under `library_lock`, before `library_loaded` is
+ * set (csupport_library_once); read without the lock after that: every
+ * cmqtt_client exists only after it. Never unloaded. */
 static struct mosquitto_functions lib;
-static atomic_bool library_loaded;
+static bool library_loaded;
 static pthread_mutex_t library_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void say(char *message, size_t capacity, const char *format, ...) {
-    if (!message || capacity == 0) return;
-    va_list args;
-    va_start(args, format);
-    vsnprintf(message, capacity, format, args);
-    va_end(args);
-}
+static const char *const function_names[] = {CMQTT_FUNCTIONS(CSUPPORT_LIBRARY_NAME)};
+enum { CMQTT_FUNCTION_COUNT = sizeof function_names / sizeof function_names[0] };
 
-/* Opens `soname`, resolves every function into `table` and checks the major
+static const csupport_library library = {
+    .soname = CMQTT_LIBRARY,
+    .package = "libmosquitto1",
+    .feature = "MQTT",
+    .names = function_names,
+    .count = CMQTT_FUNCTION_COUNT,
+};
+
+/* Opens `soname` (csupport_library_open), fills `table` and checks the major
  * version. On success returns the handle; on failure NULL, with nothing left
  * open and the reason in `message`. */
 static void *open_library(const char *soname, struct mosquitto_functions *table, char *message, size_t capacity) {
-    void *handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
-        const char *why = dlerror();
-        say(message, capacity, "MQTT needs %s (Debian package libmosquitto1): %s", soname, why ? why : "cannot open it");
-        return NULL;
-    }
-#define CMQTT_RESOLVE(name)                                                                                        \
-    dlerror();                                                                                                     \
-    table->name = (__typeof__(table->name))dlsym(handle, #name);                                                   \
-    if (!table->name) {                                                                                            \
-        const char *why = dlerror();                                                                               \
-        say(message, capacity, "MQTT needs %s (Debian package libmosquitto1): %s", soname,                         \
-            why ? why : "no " #name);                                                                              \
-        dlclose(handle);                                                                                           \
-        return NULL;                                                                                               \
-    }
-    CMQTT_FUNCTIONS(CMQTT_RESOLVE)
-#undef CMQTT_RESOLVE
+    void *symbols[CMQTT_FUNCTION_COUNT];
+    void *handle = csupport_library_open(&library, soname, symbols, message, capacity);
+    if (!handle) return NULL;
+    size_t index = 0;
+    CMQTT_FUNCTIONS(CSUPPORT_LIBRARY_FILL)
     int major = 0, minor = 0, revision = 0;
     table->mosquitto_lib_version(&major, &minor, &revision);
     if (major != LIBMOSQUITTO_MAJOR) {
-        say(message, capacity,
-            "MQTT needs %s (Debian package libmosquitto1) version %d.x: the one found is %d.%d.%d", soname,
-            LIBMOSQUITTO_MAJOR, major, minor, revision);
+        csupport_library_say(&library, soname, message, capacity, " version %d.x: the one found is %d.%d.%d",
+                             LIBMOSQUITTO_MAJOR, major, minor, revision);
         dlclose(handle);
         return NULL;
     }
     return handle;
 }
 
+static int load(char *message, size_t capacity) {
+    struct mosquitto_functions table;
+    if (!open_library(NULL, &table, message, capacity)) return -1;
+    lib = table;
+    lib.mosquitto_lib_init();
+    return 0;
+}
+
 int cmqtt_library_load(char *message, size_t capacity) {
-    if (atomic_load_explicit(&library_loaded, memory_order_acquire)) return 0;
-    pthread_mutex_lock(&library_lock);
-    int result = 0;
-    if (!atomic_load_explicit(&library_loaded, memory_order_relaxed)) {
-        struct mosquitto_functions table;
-        if (open_library(CMQTT_LIBRARY, &table, message, capacity)) {
-            lib = table;
-            lib.mosquitto_lib_init();
-            atomic_store_explicit(&library_loaded, true, memory_order_release);
-            result = 1;
-        } else {
-            result = -1;
-        }
-    }
-    pthread_mutex_unlock(&library_lock);
-    return result;
+    return csupport_library_once(&library_lock, &library_loaded, load, message, capacity);
 }
 
 int cmqtt_library_check(const char *soname, char *message, size_t capacity) {
@@ -132,7 +112,7 @@ int cmqtt_library_check(const char *soname, char *message, size_t capacity) {
 
 const char *cmqtt_library_name(void) { return CMQTT_LIBRARY; }
 
-bool cmqtt_library_is_loaded(void) { return atomic_load_explicit(&library_loaded, memory_order_acquire); }
+bool cmqtt_library_is_loaded(void) { return csupport_library_is_loaded(&library_loaded); }
 
 struct cmqtt_client {
     struct mosquitto *mosq;

@@ -19,19 +19,23 @@ struct CommandLineTests {
 
     /// #10: the CLI is a small binary on a board — LocationCore, LocationSystem and
     /// LocationClient, not the daemon with its C libraries. The daemon's own `ldd`
-    /// is the control: it must name libgps, or the test could not see it. Neither
-    /// links libmosquitto or its TLS libraries: the daemon opens it when a client
-    /// first publishes (MQTTRunTests sees it mapped then).
-    @Test func locationctlLinksNeitherLibgpsNorLibmosquitto() async throws {
+    /// is the control: it must name libc, or the test could not see a library.
+    /// Neither links libmosquitto or its TLS libraries, nor (#37) libgps, libdbus
+    /// or libsystemd: the daemon opens libmosquitto when a client first publishes,
+    /// libgps when a gpsd source first connects and libsystemd when the GeoClue
+    /// face opens its bus (MQTTRunTests, DaemonRunTests and the GeoClue run tests
+    /// use them then).
+    @Test func neitherProgramLinksLibgpsLibsystemdOrLibmosquitto() async throws {
         let daemon = try await ChildProcess.run(["/usr/bin/ldd", PackagePaths.product("locationd")])
-        #expect(daemon.output.contains("libgps"), "\(daemon.output)")
-        for library in ["libmosquitto", "libssl", "libcrypto"] {
+        #expect(daemon.output.contains("libc.so.6"), "\(daemon.output)")
+        for library in ["libgps", "libdbus", "libsystemd", "libmosquitto", "libssl", "libcrypto"] {
             #expect(!daemon.output.contains(library), "\(daemon.output)")
         }
         let cli = try await ChildProcess.run(["/usr/bin/ldd", PackagePaths.product("locationctl")])
         #expect(cli.status == 0, "\(cli.stderr)")
-        #expect(!cli.output.contains("libgps"), "\(cli.output)")
-        #expect(!cli.output.contains("libmosquitto"), "\(cli.output)")
+        for library in ["libgps", "libsystemd", "libmosquitto"] {
+            #expect(!cli.output.contains(library), "\(cli.output)")
+        }
     }
 
     /// #32: a configuration without a client is valid, but a daemon that gives no one a location

@@ -101,6 +101,10 @@ struct DaemonRunTests {
         #expect(await fake.waitForExit(timeout: 120), "gpsfake did not finish the walk")
         #expect(try Self.expectedChain().count > 100, "the walk moves")
         await Self.waitForWholeChain(sandbox)
+        // #37: libgps is not linked; the gpsd source opened it when it connected
+        // (MQTTRunTests: an NMEA daemon never maps it).
+        let names = mappedLibraries(daemon.pid)
+        #expect(names.contains { $0.hasPrefix("libgps.so.") }, "\(names.sorted())")
         daemon.signal(SIGTERM)
         #expect(await daemon.wait(timeout: 60))
         #expect(daemon.exitStatus == 0, "\(daemon.stderr)")

@@ -207,6 +207,8 @@ struct GeoClueRunTests {
 struct GeoClueBed {
     /// GeoClue's demo client.
     static let whereAmI = "/usr/libexec/geoclue-2.0/demos/where-am-i"
+    /// Debian's Gio bindings for Python (python3-gi), which the tests' own client needs.
+    static let pythonGI = "/usr/lib/python3/dist-packages/gi/__init__.py"
     /// Every latitude the feed sends, as where-am-i prints it (six decimals).
     static let sentLatitudes: Set<String> = Set((0..<900).map { format6(48 + (7.1 + Double($0) / 1000) / 60) })
 
@@ -217,28 +219,32 @@ struct GeoClueBed {
     let bus: DBusDaemon
     private(set) var daemon: ChildProcess
     private(set) var feeder: ChildProcess
+    /// The feed's arguments after its FIFO.
+    private let feed: [String]
     let plane: ControlPlane
 
     /// `setpriv` running a program as nobody.
     static let nobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
 
-    /// A bed whose configuration has `clients` (sections) too.
-    init(_ label: String, clients: String = "") async throws {
+    /// A bed whose configuration has `clients` (sections) too; with `walk`, the feed walks
+    /// (Tests/Scripts/nmea-feed.py) and prints where, for `walked`.
+    init(_ label: String, clients: String = "", walk: Bool = false) async throws {
         sandbox = try DaemonSandbox("geoclue-\(label)")
         bus = try await DBusDaemon(label)
         let fifo = sandbox.file("gps.fifo")
         try #require(mkfifo(fifo, 0o600) == 0)
         try sandbox.writeNMEAConfig(device: fifo, clients: "[geoclue]\nbus = \(bus.address)\n\n\(clients)\n")
-        (daemon, feeder) = try Self.start(sandbox)
+        feed = walk ? ["walk"] : []
+        (daemon, feeder) = try Self.start(sandbox, feed: feed)
         plane = ControlPlane(sandbox: sandbox)
         try await ready()
     }
 
     /// locationd, and the feed into its FIFO (which ends with the reader).
-    private static func start(_ sandbox: DaemonSandbox) throws -> (ChildProcess, ChildProcess) {
+    private static func start(_ sandbox: DaemonSandbox, feed: [String]) throws -> (ChildProcess, ChildProcess) {
         let daemon = try sandbox.startDaemon()
         let feeder = try ChildProcess(
-            ["python3", PackagePaths.path("Tests/Scripts/nmea-feed.py"), sandbox.file("gps.fifo")], environment: .only([:]),
+            ["python3", PackagePaths.path("Tests/Scripts/nmea-feed.py"), sandbox.file("gps.fifo")] + feed, environment: .only([:]),
             stdoutPath: sandbox.file("feed.out"))
         return (daemon, feeder)
     }
@@ -254,7 +260,7 @@ struct GeoClueBed {
         daemon.signal(SIGTERM)
         try #require(await daemon.wait(timeout: 60), "\(daemon.stderr)")
         feeder.kill()
-        (daemon, feeder) = try Self.start(sandbox)
+        (daemon, feeder) = try Self.start(sandbox, feed: feed)
         try await ready()
     }
 
@@ -265,13 +271,26 @@ struct GeoClueBed {
             stdoutPath: sandbox.file("\(label).out"))
     }
 
+    /// The tests' own client (Tests/Scripts/geoclue-client.py) on the test bus: DesktopId `desktopId`,
+    /// `options` as the script takes them.
+    func client(_ desktopId: String, _ options: [String] = [], label: String) throws -> ChildProcess {
+        try ChildProcess(
+            ["/usr/bin/python3", PackagePaths.path("Tests/Scripts/geoclue-client.py"), bus.address, desktopId] + options,
+            environment: .only([:]), stdoutPath: sandbox.file("\(label).out"))
+    }
+
+    /// Waits for the prompt `client`'s Start opened and answers it `allow-while-using`.
+    func allow(_ client: String) async throws {
+        let daemon = daemon
+        try #require(await waitUntil(timeout: 30) { daemon.stderr.contains("\(client) asks (while-using)") }, "\(daemon.stderr)")
+        _ = try await plane.ctl(["answer", client, "allow-while-using"])
+    }
+
     /// `where-am-i ARGS` as root, once its prompt was answered `allow-while-using` and it printed a position.
     func allowedWhereAmI(_ arguments: [String] = [], label: String) async throws -> ChildProcess {
         let app = try whereAmI(arguments, label: label)
         do {
-            let client = GeoClueRunTests.rootApp
-            try #require(await waitUntil(timeout: 30) { daemon.stderr.contains("\(client) asks (while-using)") }, "\(daemon.stderr)")
-            _ = try await plane.ctl(["answer", client, "allow-while-using"])
+            try await allow(GeoClueRunTests.rootApp)
             try #require(await waitUntil(timeout: 30) { !Self.locations(app.stdout).isEmpty }, "\(app.stdout)\n\(daemon.stderr)")
         } catch {
             app.kill()
@@ -322,6 +341,43 @@ struct GeoClueBed {
             guard let latitude = value("Latitude:"), let longitude = value("Longitude:") else { return nil }
             return Location(latitude: latitude, longitude: longitude, text: String(block))
         }
+    }
+
+    /// The JSON lines the tests' client wrote.
+    static func said(_ output: String) -> [JSONValue] {
+        output.split(separator: "\n").compactMap { try? JSONValue.parse(String($0)) }
+    }
+
+    /// One `LocationUpdated` the tests' client saw, with the new Location's position.
+    struct Update {
+        var client: String
+        var latitude: Double
+        var longitude: Double
+    }
+
+    /// The `LocationUpdated`s the tests' client saw, in order.
+    static func updates(_ output: String) -> [Update] {
+        said(output).compactMap { line in
+            guard let client = line["client"]?.stringValue, let latitude = line["latitude"]?.numberValue,
+                let longitude = line["longitude"]?.numberValue
+            else { return nil }
+            return Update(client: client, latitude: latitude, longitude: longitude)
+        }
+    }
+
+    /// Where the walking feed went, epoch by epoch, in degrees (its whole lines only).
+    static func walked(_ output: String) -> [(latitude: Double, longitude: Double)] {
+        output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().compactMap { line in
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, let latitude = degrees(parts[0], 2), let longitude = degrees(parts[1], 3) else { return nil }
+            return (latitude, longitude)
+        }
+    }
+
+    /// NMEA's `DDMM.MMMM` (`digits` of degrees) in degrees.
+    private static func degrees(_ text: Substring, _ digits: Int) -> Double? {
+        guard let whole = Double(text.prefix(digits)), let minutes = Double(text.dropFirst(digits)) else { return nil }
+        return whole + minutes / 60
     }
 
     /// dbus-monitor's signal messages on a GeoClue client's or location's path, each with its arguments.

@@ -17,7 +17,24 @@ public final class DBusDaemon: Sendable {
 
     /// Writes the configuration and starts the daemon; returns once the socket accepts connections.
     public init(_ label: String) async throws {
-        directory = try ScratchDirectory("dbus-\(label)")
+        // Every stored property set before the first suspension, by a synchronous
+        // step: Swift 6.3.1's optimiser crashes (coroutine splitting) on this
+        // initialiser when they are set between throwing calls (release builds).
+        let (directory, process) = try Self.launch(label)
+        self.directory = directory
+        self.process = process
+        let socket = directory.file("bus")
+        let up = await waitUntil(timeout: 30) { access(socket, F_OK) == 0 }
+        guard up else {
+            process.kill()
+            throw SupportError.system("dbus-daemon did not listen on \(socket): \(process.stderr)")
+        }
+        chmod(socket, 0o777)
+    }
+
+    /// The bus's directory and configuration, and the daemon started on them.
+    private static func launch(_ label: String) throws -> (ScratchDirectory, ChildProcess) {
+        let directory = try ScratchDirectory("dbus-\(label)")
         chmod(directory.path, 0o755)
         let config = """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
@@ -43,17 +60,14 @@ public final class DBusDaemon: Sendable {
         guard let program = ExternalTool.path("dbus-daemon") else {
             throw SupportError.system("dbus-daemon is not installed (package dbus-daemon)")
         }
-        process = try ChildProcess(
+        let process = try ChildProcess(
             [program, "--config-file=\(path)", "--nofork", "--nopidfile"], environment: .only([:]),
             stdoutPath: directory.file("dbus.out"), stderrPath: directory.file("dbus.err"))
-        let socket = directory.file("bus")
-        let up = await waitUntil(timeout: 30) { access(socket, F_OK) == 0 }
-        guard up else {
-            process.kill()
-            throw SupportError.system("dbus-daemon did not listen on \(socket): \(process.stderr)")
-        }
-        chmod(socket, 0o777)
+        return (directory, process)
     }
+
+    /// The daemon's pid (for its CPU time in Benchmarks/GeoClueBenchmark).
+    public var pid: pid_t { process.pid }
 
     /// The daemon's own messages.
     public var stderr: String { process.stderr }

@@ -9,7 +9,8 @@ import Synchronization
 /// gpsd sends, without libgps or any of our code in between.
 public final class GPSDJSONWatcher: Sendable {
     private let fd: Int32
-    private let lines = Mutex<[String]>([])
+    /// Each line and when it arrived (`monotonicNow()`, read as recv(2) returned it).
+    private let lines = Mutex<[(text: String, at: Double)]>([])
     private let ended = Atomic<Bool>(false)
 
     /// Connects to gpsd on 127.0.0.1:`port` (without holding a thread while
@@ -39,7 +40,11 @@ public final class GPSDJSONWatcher: Sendable {
     }
 
     /// Every line so far.
-    public var received: [String] { lines.withLock { $0 } }
+    public var received: [String] { lines.withLock { $0.map(\.text) } }
+
+    /// Every line so far with the monotonic time it arrived: for a latency
+    /// measured from gpsd's report (Benchmarks/GeoClueBenchmark).
+    public var timedLines: [(text: String, at: Double)] { lines.withLock { $0 } }
 
     /// True once gpsd has acknowledged the watch: from then on it sends this
     /// client every report.
@@ -81,10 +86,11 @@ public final class GPSDJSONWatcher: Sendable {
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
             pending += buffer[..<n]
+            let at = monotonicNow()
             while let newline = pending.firstIndex(of: 10) {
                 let line = String(decoding: pending[..<newline], as: UTF8.self)
                 pending.removeSubrange(...newline)
-                lines.withLock { $0.append(line) }
+                lines.withLock { $0.append((line, at)) }
             }
         }
         ended.store(true, ordering: .releasing)

@@ -38,6 +38,16 @@ public enum ProcFS {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
+    /// The same user plus system CPU time to the nanosecond: the process's
+    /// POSIX CPU-time clock, which the kernel keeps from each thread's run time
+    /// (threads gone included), where `/proc/PID/stat` counts 10 ms ticks.
+    public static func cpuClockSeconds(of pid: pid_t) -> Double? {
+        var clock = clockid_t()
+        var time = timespec()
+        guard clock_getcpuclockid(pid, &clock) == 0, clock_gettime(clock, &time) == 0 else { return nil }
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
     /// The live (not zombie) processes named `command` in process group `group`.
     public static func processes(named command: String, inGroup group: pid_t) -> [pid_t] {
         ((try? FileIO.list("/proc")) ?? []).compactMap { name in

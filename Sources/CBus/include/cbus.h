@@ -110,6 +110,11 @@ struct cbus_handlers {
  * (-EEXIST: another connection owns the name). */
 int cbus_open(const char *address, const struct cbus_handlers *handlers, struct cbus_manager_props *manager,
               cbus **out);
+/* libsystemd is opened (dlopen) by the first cbus_open, not linked: -ELIBACC from cbus_open when
+ * it cannot be. cbus_library_load opens it as cbus_open does, once per process: 1 when this call
+ * loaded it, 0 when it was loaded already, -1 with the reason in `message` ("the GeoClue face needs
+ * libsystemd.so.0 (Debian package libsystemd0): <dlerror>"). */
+int cbus_library_load(char *message, size_t capacity);
 /* Flushes, closes and frees. */
 void cbus_close(cbus *bus);
 /* Handles everything queued; returns 0 or a negative errno (the connection is lost). */

@@ -118,6 +118,7 @@
 #define CGPS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -216,15 +217,48 @@ enum {
     CGPS_WAIT_WOKEN = 2,  /* the wakeup descriptor became readable */
 };
 
+/*
+ * libgps is not linked: `cgps_library_load` opens it (dlopen, RTLD_NOW |
+ * RTLD_LOCAL; CSupport's csupport_library.h, the mechanism CMQTT uses for
+ * libmosquitto) when the first gpsd source connects, so a daemon reading its
+ * receiver directly (NMEA) never maps libgps or the libraries it needs
+ * (libdbus, libstdc++ and theirs). `cgps_open` needs it loaded (ELIBACC
+ * otherwise); `cgps_offline` and `cgps_gpsd_release` load it themselves.
+ */
+
+/** The soname opened: "libgps.so.28" for API 11 (Debian 12's libgps28). */
+const char *cgps_library_name(void);
+
+/**
+ * Opens libgps and resolves every function the shim calls, once per process,
+ * whichever thread comes first; later calls return at once. 1 when this call
+ * loaded it, 0 when it was loaded already; -1 when it cannot be, with the
+ * reason in `message` (cut to `capacity`, NUL-terminated): "a gpsd source
+ * needs libgps.so.28 (Debian package libgps28): <dlerror>". Nothing stays
+ * open after a failure, and the next call tries again.
+ */
+int cgps_library_load(char *message, size_t capacity);
+
+/** Whether `cgps_library_load` has succeeded in this process. */
+bool cgps_library_is_loaded(void);
+
+/**
+ * Opens `soname` as `cgps_library_load` would (resolving every function) and
+ * closes it again: 0, or -1 with the same message. Changes nothing of the
+ * loaded library: the tests read the failure's message through it.
+ */
+int cgps_library_check(const char *soname, char *message, size_t capacity);
+
 /** GPSD_API_MAJOR_VERSION of the <gps.h> this shim was compiled against. */
 int cgps_api_major(void);
 /** GPSD_API_MINOR_VERSION likewise. */
 int cgps_api_minor(void);
-/** The release of the libgps loaded ("3.22"), as gpsd's VERSION says it; NULL if libgps does not export it. */
+/** The release of the libgps loaded ("3.22"), as gpsd's VERSION says it (loading libgps first); NULL if it cannot be loaded or does not export it. */
 const char *cgps_gpsd_release(void);
 
 /**
- * Connects to gpsd at host:port and asks it to stream JSON reports.
+ * Connects to gpsd at host:port and asks it to stream JSON reports
+ * (libgps loaded first: ELIBACC before `cgps_library_load` succeeded).
  * Returns 0 and sets *session, or an error code for cgps_strerror:
  * negative = libgps's NL_* code, positive = errno (for example ENOMEM, or
  * EPIPE when gpsd dropped the connection before the watch was sent).
@@ -265,8 +299,9 @@ typedef enum cgps_unpacker {
 } cgps_unpacker;
 
 /**
- * A session with no connection, for cgps_unpack (close it with cgps_close).
- * NULL when out of memory.
+ * A session with no connection, for cgps_unpack (close it with cgps_close),
+ * loading libgps first. NULL when out of memory, or with errno ELIBACC when
+ * libgps cannot be loaded.
  */
 cgps_session *cgps_offline(void);
 

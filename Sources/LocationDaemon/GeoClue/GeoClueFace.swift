@@ -14,8 +14,9 @@ import Synchronization
 /// * A bus client is the app side of an engine client: `Start` is `session
 ///   begin` and `start` (and `request while-using` while its status is `ask`),
 ///   `Stop`, `DeleteClient` and the connection leaving the bus are `session end`
-///   and `stop` — the engine's ordinary commands through `DaemonCore`, so the
-///   audit log, watchers and the report see them as any other.
+///   and `stop` — the engine's ordinary commands through `DaemonCore`, sent as
+///   the client's app (`AppSide`: never the operator), so the audit log,
+///   watchers and the report see them as any other.
 /// * Deliveries come through the `GeoClueMailbox`; each becomes a new Location
 ///   object and a `LocationUpdated`, addressed to the client's connection alone.
 /// * A client or location is another connection's: every call, Get, GetAll and
@@ -260,6 +261,9 @@ final class GeoClueFace: @unchecked Sendable {
         let level = client.props.pointee.requested_accuracy_level
         let distance = client.props.pointee.distance_threshold
         client.request = GeoClueApps.Request(reduced: GeoClueLevel.wantsReduced(level), distance: distance > 0 ? Double(distance) : nil)
+        client.distanceFilter = distance > 0 ? GeodesicThreshold(meters: Double(distance)) : nil
+        client.lastPoint = nil
+        client.lastSignal = nil
         client.peer = peer
         client.engineClient = name
         client.started = true
@@ -387,17 +391,10 @@ final class GeoClueFace: @unchecked Sendable {
         if apps.setRequest(name, request) { core.reapplyOverlay() }
     }
 
+    /// `command` from the bus peer as the app of its client (`AppSide`), never as the operator.
     @discardableResult
     private func command(_ command: Command, as peer: GeoCluePeer, client name: String) -> ControlReply {
-        // The bus peer acts as the app side of its client; the daemon vouches for it, as for programs.
-        var acting = peer.credentials
-        acting.mayChange = true
-        acting.apps = [name]
-        let reply = core.handle(ControlRequest(.command(command)), from: acting)
-        if let (code, message) = reply.error, code != CommandError.Code.denied.rawValue {
-            Diagnostics.geoclue.warning("\(name): \(ControlRequest(.command(command)).json.serialized): \(code): \(message)")
-        }
-        return reply
+        AppSide(of: name, for: peer.credentials, journal: Diagnostics.geoclue).send(command, synchronouslyTo: core)
     }
 
     /// The client's effective status and whether Location Services are on.
@@ -425,6 +422,10 @@ final class GeoClueFace: @unchecked Sendable {
         let now = SystemClock.monotonic()
         let threshold = Double(client.props.pointee.time_threshold)
         if threshold > 0, let last = client.lastSignal, now - last < threshold { return }
+        // The engine's filter is the smallest of its started bus clients' (`updateRequest`): each
+        // client object holds back what is within its own DistanceThreshold of its last update.
+        let point = EarthPoint(latitude: delivery.fix.latitude, longitude: delivery.fix.longitude)
+        if let filter = client.distanceFilter, let last = client.lastPoint, !filter.isReached(from: last, to: point) { return }
         // The grid only names a reduced position's cell (Description).
         let grid = delivery.accuracy == .reduced ? core.config.clients.first { $0.name == delivery.client }?.reducedGrid : nil
         let location = GeoClueLocation(
@@ -437,6 +438,7 @@ final class GeoClueFace: @unchecked Sendable {
         _ = cbus_client_changed(bus, client.owner, client.path, client.props, CBUS_PROP_LOCATION.rawValue)
         let r = cbus_location_updated(bus, client.owner, client.path, old, location.path)
         client.lastSignal = now
+        client.lastPoint = point
         guard r >= 0 else {
             Diagnostics.geoclue.warning("\(client.path): LocationUpdated not sent (\(SystemError("sd-bus", errno: -r)))")
             return

@@ -20,6 +20,10 @@ final class GeoClueClient {
     var started = false
     /// The last `LocationUpdated` (monotonic seconds), for `TimeThreshold`.
     var lastSignal: Double?
+    /// Its `DistanceThreshold` as it was at `Start` (`nil`: 0, every position).
+    var distanceFilter: GeodesicThreshold?
+    /// The position of the last `LocationUpdated`, for `DistanceThreshold`.
+    var lastPoint: EarthPoint?
     /// Its current Location object's path, if any.
     var current: String?
     private var nextLocation = 1

@@ -17,9 +17,8 @@ enum MQTTLibrary {
     /// package to install; the publisher tries again with its backoff.
     static func load() throws(MQTTFailure) {
         if cmqtt_library_is_loaded() { return }
-        var message = [CChar](repeating: 0, count: 512)
-        let loaded = cmqtt_library_load(&message, message.count)
-        guard loaded >= 0 else { throw MQTTFailure(state: .misconfigured, detail: Self.text(message)) }
+        let (loaded, message) = LoadedLibrary.call { cmqtt_library_load($0, $1) }
+        guard loaded >= 0 else { throw MQTTFailure(state: .misconfigured, detail: message) }
         if loaded == 1 { Diagnostics.mqtt.info("loaded \(name), libmosquitto \(version ?? "?")") }
     }
 
@@ -33,11 +32,7 @@ enum MQTTLibrary {
     /// What loading `soname` instead would say: `nil` when it would load,
     /// else the message `load()` would give. Loads nothing for good.
     static func check(soname: String) -> String? {
-        var message = [CChar](repeating: 0, count: 512)
-        return cmqtt_library_check(soname, &message, message.count) == 0 ? nil : Self.text(message)
-    }
-
-    private static func text(_ message: [CChar]) -> String {
-        message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let (checked, message) = LoadedLibrary.call { cmqtt_library_check(soname, $0, $1) }
+        return checked == 0 ? nil : message
     }
 }

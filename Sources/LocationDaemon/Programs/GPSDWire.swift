@@ -9,7 +9,8 @@ import LocationCore
 /// gets gpsd's `ERROR`, as does every refusal.
 struct GPSDWire: ProgramWire {
     /// The `release` `VERSION` gives: the installed libgps's, so gpsd's clients (built with it) take
-    /// locationd for the gpsd they know; `locationd VERSION` only if that libgps does not say.
+    /// locationd for the gpsd they know; `locationd VERSION` only if that libgps does not say or is
+    /// not installed. Asking loads libgps (`cgps_gpsd_release`), at the first greeting.
     static let gpsdRelease = cgps_gpsd_release().map { String(cString: $0) } ?? "locationd \(LocationdVersion.string)"
 
     var greeting: [UInt8]? { GPSDReply.version(release: Self.gpsdRelease) }

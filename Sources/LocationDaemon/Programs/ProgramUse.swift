@@ -2,8 +2,9 @@ import LocationCore
 
 /// What programs coming and going mean for a client's app state (see
 /// docs/authorization.md, "Programs"), carried out in order through the
-/// daemon's `ControlHandler` with the engine's ordinary commands, so the
-/// audit log and watchers see them as any other:
+/// daemon's `ControlHandler` with the engine's ordinary commands, sent as the
+/// client's app (`AppSide`: never the operator), so the audit log and
+/// watchers see them as any other:
 ///
 /// * the first program watching a client: `session CLIENT begin` (in use)
 ///   and `start CLIENT` (unless `updating = on` has it updating already);
@@ -48,35 +49,28 @@ final class ProgramUse: Sendable {
             switch change {
             case .began(let endpoint, let peer, let first, let tell):
                 let client = endpoint.client
+                let app = AppSide(of: client, for: peer, journal: Diagnostics.programs)
                 if first {
-                    await command(.session(client: client, inUse: true), handler, peer)
-                    if !endpoint.keepsUpdating { await command(.start(client: client), handler, peer) }
+                    await app.send(.session(client: client, inUse: true), to: handler)
+                    if !endpoint.keepsUpdating { await app.send(.start(client: client), to: handler) }
                 }
-                if let tell, let sentence = await refusal(client, handler, peer) { tell(sentence) }
+                if let tell, let sentence = await refusal(app, handler) { tell(sentence) }
             case .ended(let endpoint, let peer, let last):
                 guard last else { continue }
                 let client = endpoint.client
-                if !endpoint.keepsInUse { await command(.session(client: client, inUse: false), handler, peer) }
-                if !endpoint.keepsUpdating { await command(.stop(client: client), handler, peer) }
+                let app = AppSide(of: client, for: peer, journal: Diagnostics.programs)
+                if !endpoint.keepsInUse { await app.send(.session(client: client, inUse: false), to: handler) }
+                if !endpoint.keepsUpdating { await app.send(.stop(client: client), to: handler) }
             }
         }
     }
 
-    private func command(_ command: Command, _ handler: any ControlHandler, _ peer: ControlPeer) async {
-        // The program acts as the app side of its client; the daemon vouches for it.
-        var acting = peer
-        acting.mayChange = true
-        let reply = await handler.handle(ControlRequest(.command(command)), from: acting)
-        if let (code, message) = reply.error, code != CommandError.Code.denied.rawValue {
-            Diagnostics.programs.warning("programs of \(command.client ?? "?"): \(ControlRequest(.command(command)).json.serialized): \(code): \(message)")
-        }
-    }
-
-    /// Why `client`'s permission lets nothing through now, with the command
+    /// Why the client's permission lets nothing through now, with the command
     /// that would change it; `nil` while it is authorized (a receiver without
     /// a fix is no reason to tell a program it is not allowed).
-    private func refusal(_ client: String, _ handler: any ControlHandler, _ peer: ControlPeer) async -> String? {
-        let reply = await handler.handle(ControlRequest(.status(client: client)), from: peer)
+    private func refusal(_ app: AppSide, _ handler: any ControlHandler) async -> String? {
+        let client = app.client
+        let reply = await handler.handle(ControlRequest(.status(client: client)), from: app.peer)
         guard let report = try? reply.statusReport(),
             let status = report.status.clients.first(where: { $0.authorization.client == client })
         else { return nil }

@@ -9,6 +9,8 @@ struct GPSDError: Error, Sendable, Hashable, CustomStringConvertible {
     enum Code: Sendable, Hashable {
         /// The host or port cannot be used at all (not a gpsd TCP endpoint).
         case invalidEndpoint
+        /// libgps cannot be loaded: the shim's message, naming the package to install.
+        case library(String)
         /// Connecting or starting the watch failed; `status` is the shim's
         /// code (negative: libgps NL_* code, positive: errno).
         case connect(status: Int32)
@@ -33,6 +35,8 @@ struct GPSDError: Error, Sendable, Hashable, CustomStringConvertible {
         switch code {
         case .invalidEndpoint:
             return "gpsd endpoint \(endpoint) is not usable: give a host name or address and a port in 1...65535"
+        case .library(let message):
+            return "cannot connect to gpsd at \(endpoint): \(message)"
         case .connect(let status):
             let text = GPSDSession.describe(status: status)
             return "cannot connect to gpsd at \(endpoint): \(text)\(hint(for: status))"

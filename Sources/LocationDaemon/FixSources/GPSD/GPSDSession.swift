@@ -30,6 +30,7 @@ struct GPSDSession: ~Copyable {
         guard (1...65535).contains(port), !host.isEmpty, !host.utf8.contains(0), !exports.contains(host) else {
             throw GPSDError(code: .invalidEndpoint, endpoint: endpoint)
         }
+        try GPSDLibrary.load(endpoint: endpoint)
         var opened: OpaquePointer?
         let status = cgps_open(host, String(port), &opened)
         guard status == 0, let opened else {
