@@ -27,6 +27,14 @@ extension Engine {
         }
     }
 
+    /// When a tick (`EngineInput.tick`) next has work to do, `now` seconds;
+    /// infinity: not until another input. May be early, never late: the
+    /// owner need not tick before it (the daemon's core sleeps until then).
+    public var nextTimer: Double {
+        // A file followed past its end is no outage: its deadline does not fire (`runTimers`).
+        source == .endOfFile ? clientDeadline : min(clientDeadline, outageDeadline)
+    }
+
     /// Recomputes the earliest pending client timer.
     mutating func recomputeClientDeadline() {
         var earliest = Double.infinity

@@ -4,6 +4,6 @@ public enum EngineInput: Sendable, Hashable {
     case fix(Fix)
     /// The source's link or receiver state.
     case source(SourceState)
-    /// Time passed (at least once a second in live mode): timers fire.
+    /// Time passed (in live mode whenever `Engine.nextTimer` comes): timers fire.
     case tick
 }

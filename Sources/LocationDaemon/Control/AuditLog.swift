@@ -34,12 +34,17 @@ public final class AuditLog: Sendable {
         return notice
     }
 
-    /// Retries held lines (call from the daemon's 1 s tick); `now` is monotonic seconds.
+    /// Retries held lines (call from the daemon's tick, at `nextDeadline`); `now` is monotonic seconds.
     @discardableResult
     public func flushIfDue(now: Double) -> LogWriter.Notice? {
         let notice = writer.withLock { $0.flushIfDue(now: now) }
         if let notice { Diagnostics.audit.log(notice.level, notice.description) }
         return notice
+    }
+
+    /// When `flushIfDue` next has work (`LogWriter.nextDeadline`).
+    public func nextDeadline(now: Double) -> Double {
+        writer.withLock { $0.nextDeadline(now: now) }
     }
 
     /// Reopens the file at the same path (SIGHUP after logrotate).

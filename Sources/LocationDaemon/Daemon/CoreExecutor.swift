@@ -15,7 +15,7 @@ import Synchronization
 /// log itself.
 ///
 /// Jobs run one at a time in the order they were enqueued. Timers
-/// (`addTimer`, which `TickStream` uses) and the signal pipe (`addReader`,
+/// (`addTimer` and `addAlarm`, which `TickStream` uses) and the signal pipe (`addReader`,
 /// for `SignalRouter`) are served on this thread too: it sleeps in poll(2)
 /// until the next timer is due, a job comes or the pipe has input, so a tick
 /// or a signal wakes this one thread and no other — not the cooperative
@@ -26,17 +26,24 @@ public final class CoreExecutor: TaskExecutor {
     /// The daemon's core executor (its thread starts with `start()`).
     public static let shared = CoreExecutor()
 
-    /// One repeating timer. Its firings fall on whole multiples of its
-    /// interval counted from the executor's `origin`, so timers of one
-    /// interval fire together however far apart they were made.
+    /// One timer: a repeating one, or an alarm (`interval` nil) that fires
+    /// once at `alarm` each time it is set. A repeating timer's firings fall
+    /// on whole multiples of its interval counted from the executor's
+    /// `origin`, so timers of one interval fire together however far apart
+    /// they were made.
     private struct Timer {
         let id: Int
-        let interval: Double
+        let interval: Double?
         /// Which multiple of `interval` after `origin` it fires at next.
         var period: Int
+        /// An alarm's due time (monotonic seconds; infinity: not set).
+        var alarm = Double.infinity
         let fire: @Sendable () -> Void
 
-        func due(from origin: Double) -> Double { origin + Double(period) * interval }
+        func due(from origin: Double) -> Double {
+            guard let interval else { return alarm }
+            return origin + Double(period) * interval
+        }
 
         /// The first multiple after `now`: a firing the thread could not
         /// make in time (a long job) is merged into the next.
@@ -58,6 +65,8 @@ public final class CoreExecutor: TaskExecutor {
         /// Whether the thread is in (or about to enter) poll(2): only then
         /// does a new job or timer signal the wakeup.
         var sleeping = false
+        /// While `sleeping`: when poll(2)'s timeout ends the sleep (monotonic seconds; infinity: none).
+        var sleepsUntil = Double.infinity
         var timers: [Timer] = []
         var nextTimer = 0
         /// How many times timers have fired together (tests).
@@ -129,8 +138,8 @@ public final class CoreExecutor: TaskExecutor {
     /// millisecond), until `cancelTimer` with the returned identifier. The
     /// firings fall on multiples of `interval` counted from when the
     /// executor was made, the first within one interval from now, so timers
-    /// of one interval wake the thread once for all of them (the core's and
-    /// the notifier's 1 s ticks, made milliseconds apart at start). Firings
+    /// of one interval wake the thread once for all of them (the notifier's
+    /// ticks and any other made milliseconds apart at start). Firings
     /// the thread could not make in time (a long job) are merged into one.
     public func addTimer(every interval: Double, _ fire: @escaping @Sendable () -> Void) -> Int {
         let interval = max(interval, 0.001)
@@ -144,6 +153,41 @@ public final class CoreExecutor: TaskExecutor {
         }
         if wake { wakeup?.signal() }
         return id
+    }
+
+    /// An alarm: calls `fire` on the core thread once `setAlarm` is due,
+    /// and again each time it is set again, until `cancelTimer` with the
+    /// returned identifier. Made unset.
+    public func addAlarm(_ fire: @escaping @Sendable () -> Void) -> Int {
+        queue.withLock { queue in
+            let id = queue.nextTimer
+            queue.nextTimer += 1
+            queue.timers.append(Timer(id: id, interval: nil, period: 0, fire: fire))
+            return id
+        }
+    }
+
+    /// Sets alarm `id` to fire at `time` (monotonic seconds) unless it is set
+    /// to fire earlier already: a later time leaves it as it is, so every
+    /// caller (any thread) only says by when it must fire. Wakes the thread
+    /// when it sleeps past `time`, and only then.
+    public func setAlarm(_ id: Int, dueBy time: Double) {
+        guard time.isFinite else { return }
+        let wake = queue.withLock { queue -> Bool in
+            guard let index = queue.timers.firstIndex(where: { $0.id == id }), queue.timers[index].interval == nil,
+                  time < queue.timers[index].alarm
+            else { return false }
+            queue.timers[index].alarm = time
+            guard queue.sleeping, time < queue.sleepsUntil else { return false }
+            queue.sleeping = false
+            return true
+        }
+        if wake { wakeup?.signal() }
+    }
+
+    /// When alarm `id` fires next (infinity: not set; tests).
+    func alarm(_ id: Int) -> Double {
+        queue.withLock { queue in queue.timers.first { $0.id == id }?.alarm ?? .infinity }
     }
 
     /// How many rounds of timer firings the thread has made: timers that fire
@@ -179,7 +223,11 @@ public final class CoreExecutor: TaskExecutor {
                 var due: [@Sendable () -> Void] = []
                 for index in queue.timers.indices where queue.timers[index].due(from: origin) <= now {
                     due.append(queue.timers[index].fire)
-                    let next = Timer.period(after: now, from: origin, interval: queue.timers[index].interval)
+                    guard let interval = queue.timers[index].interval else {
+                        queue.timers[index].alarm = .infinity
+                        continue
+                    }
+                    let next = Timer.period(after: now, from: origin, interval: interval)
                     // (Rounding may put `now` a hair before the period it is in.)
                     queue.timers[index].period = max(next, queue.timers[index].period + 1)
                 }
@@ -193,8 +241,12 @@ public final class CoreExecutor: TaskExecutor {
             // Nothing to run: sleep until the next timer, a job or input.
             let (timeout, readers) = queue.withLock { queue -> (Double?, [Reader]) in
                 guard queue.head == queue.jobs.count else { return (0, []) }
-                let timeout = queue.timers.lazy.map { $0.due(from: self.origin) }.min().map { max($0 - now, 0) }
-                if timeout != 0 { queue.sleeping = true }
+                let next = queue.timers.lazy.map { $0.due(from: self.origin) }.min() ?? .infinity
+                let timeout = next.isFinite ? max(next - now, 0) : nil
+                if timeout != 0 {
+                    queue.sleeping = true
+                    queue.sleepsUntil = next
+                }
                 return (timeout, queue.readers)
             }
             if timeout == 0 { continue }

@@ -3,9 +3,6 @@ import LocationCore
 extension DaemonCore {
     /// Appends a program-socket event (a refused peer) to the audit log.
     public func auditProgram(_ record: AuditRecord) {
-        owner.withLock { owner in
-            guard !owner.stopped else { return }
-            owner.audit.record(record)
-        }
+        owner.withLock { $0.auditProgram(record) }
     }
 }

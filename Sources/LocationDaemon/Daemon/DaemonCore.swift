@@ -9,9 +9,10 @@ import Synchronization
 /// * a fix or source state on the reader thread that read it (`ingest`, the
 ///   source's `SourceSink`), from the epoch to the log line — no queue, no
 ///   thread hop per fix;
-/// * the 1 s tick, control requests and watchers, reloads and shutdown on the
-///   core thread (`CoreExecutor`), never on the cooperative pool: a log sync
-///   or a state save that blocks holds up only these.
+/// * the tick (only when something is due: `tick()`), control requests and
+///   watchers, reloads and shutdown on the core thread (`CoreExecutor`),
+///   never on the cooperative pool: a state save that blocks holds up only
+///   these.
 ///
 /// Effects go through the `EffectCarrier` that replay uses too; `state.json`
 /// is saved through a `StateKeeper` (debounced, always at shutdown); every
@@ -97,27 +98,38 @@ public final class DaemonCore: ControlHandler, Sendable {
 
     /// The source paused (its reader is about to wait): writes the log lines
     /// batched since (`fsync = interval`), so a live fix reaches its log at
-    /// once while a burst still goes out in one write.
-    public func writeBatchedLines() {
+    /// once while a burst still goes out in one write, and syncs the log once
+    /// its oldest unsynced line is about a second old — on this thread, under
+    /// the lock, on the log's own descriptor (`LogWriter.flushIfDue`): at one
+    /// epoch a second the epoch's wake-up, read and write, and every second
+    /// epoch the sync of two, are all the system calls it costs. Then sets
+    /// the tick by what else is due (`setAlarm`), and returns by when the
+    /// reader must call it again for a line left unsynced (its poll's
+    /// timeout, `SourceSink.idle`): the core thread is not woken for it.
+    @discardableResult
+    public func writeBatchedLines() -> Double? {
         owner.withLock { $0.writeBatchedLines() }
     }
 
-    /// The 1 s duty: engine timers, held log lines and `fsync = interval`, a
-    /// pending state save. The logs' syncs are made outside the lock, so the
-    /// reader thread carries a fix that comes meanwhile to its log at once
-    /// instead of waiting for the disk (`fdatasync` took 2 to 4 ms on the
-    /// benchmark's machine; the fix path takes 0.05 ms).
+    /// The tick: engine timers, held log lines and `fsync = interval`'s
+    /// syncs, a pending state save, the access report. It comes only when
+    /// one of them is due (`nextDeadline`, through `setAlarm`), not every
+    /// second: with fixes coming and nothing else pending, the core thread
+    /// sleeps while each reader syncs what it wrote.
     public func tick() {
-        tick { $0.perform() }
+        owner.withLock { $0.tick() }
     }
 
-    /// `tick()` with the syncs made by `sync` (tests: a sync that looks at
-    /// the lock, or writes a fix, while it runs).
-    func tick(syncing sync: (LogWriter.PendingSync) -> SystemError?) {
-        let syncs = owner.withLock { $0.tick() }
-        guard !syncs.isEmpty else { return }
-        let done = syncs.map { (sync: $0, error: sync($0)) }
-        owner.withLock { $0.finishSyncs(done) }
+    /// From now on the core says by when its next tick must come: `wake(time)`
+    /// (monotonic seconds) after every input that may have made something due
+    /// sooner, and after each tick. `CoreService` passes its alarm's `due(by:)`.
+    public func setAlarm(_ wake: @escaping @Sendable (Double) -> Void) {
+        owner.withLock { $0.setAlarm(wake) }
+    }
+
+    /// When the next tick must come (monotonic seconds; infinity: not until an input).
+    func nextDeadline(now: Double) -> Double {
+        owner.withLock { $0.nextDeadline(now: now) }
     }
 
     /// SIGHUP, first half: reopens every log (logrotate has renamed them).

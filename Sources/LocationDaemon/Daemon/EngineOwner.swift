@@ -22,7 +22,7 @@ final class EngineOwner {
 
     private let sourceName: String
     @exclusivity(unchecked) private var engine: Engine
-    private let carrier: EffectCarrier
+    let carrier: EffectCarrier
     private let state: StateKeeper
     let audit: AuditLog
     private let clock: DaemonClock
@@ -38,6 +38,12 @@ final class EngineOwner {
     private let sourceBoard: SourceBoard
     /// The access report's counts.
     let report: AccessLedger
+    /// Sets the core's tick to come by a time (monotonic seconds; `DaemonCore.setAlarm`), or nil.
+    private var alarm: (@Sendable (Double) -> Void)?
+
+    /// A duty still due after the tick made for it (a save or sync that fails at once) is tried
+    /// again this many seconds later, as the 1 s tick did every second.
+    static let retryDelay = 1.0
 
     /// Loads the state, makes the engine, opens every log (see `DaemonCore.init`).
     /// `faces` are handed every effect after the logs and the watchers, in order (`OutputFace`).
@@ -92,6 +98,7 @@ final class EngineOwner {
         effects.removeAll(keepingCapacity: true)
         switch event {
         case .fix(var fix):
+            // No rearm: the pause that follows a fix sets the tick (`writeBatchedLines`).
             fixesSeen += 1
             fix.device = receiverName(fix.device, from: index)
             engine.handle(.fix(fix), now: now, into: &effects)
@@ -108,8 +115,10 @@ final class EngineOwner {
             // from the source that sets it (with one source: every report, as always).
             let combinedState = sources.report(sourceState, from: index)
             if sources.several { engine.setReceiversAtEndOfFile(sources.receiversAtEndOfFile, now: now) }
-            guard let combined = combinedState else { return }
+            guard let combined = combinedState else { return rearm(now: now) }
             engine.handle(.source(combined), now: now, into: &effects)
+            carry(now: now)
+            return rearm(now: now)
         case .sky(var view):
             // The engine decides nothing on it, so there is nothing to carry: kept for `status`,
             // and handed to the programs of the clients the engine lets see it. Named as its fixes are.
@@ -140,41 +149,80 @@ final class EngineOwner {
         return name
     }
 
-    func writeBatchedLines() {
-        guard !stopped else { return }
-        carrier.logs.writeBatches()
-        announceLogChanges()
-    }
-
-    /// The 1 s duty; returns the log syncs due (`fsync = interval`) for the
-    /// caller to make outside the lock and hand to `finishSyncs`.
-    func tick() -> [LogWriter.PendingSync] {
-        guard !stopped else { return [] }
+    /// The source paused: the lines batched since are written, and synced once the oldest
+    /// unsynced line is about a second old (`ClientLogs.writeBatches`); then the tick is set by
+    /// what else is due. Returns when the logs are next due (`ClientLogs.nextDeadline`), which
+    /// the reader carries in its own wait and the tick leaves to it: at 1 Hz the next epoch's
+    /// write syncs the line, and the core thread is not woken to stand by for it. (Every other
+    /// input sets the tick by the logs too, so a reader that stops, or loses its device, leaves
+    /// no line unsynced for long: the source's state change that follows sets it.)
+    func writeBatchedLines() -> Double? {
+        guard !stopped else { return nil }
         let now = clock.monotonic()
         // The wall clock may have been set (NTP, gpsd): the saved reduced-accuracy time follows it.
+        engine.wallClockOffset = clock.wall() - now
+        carrier.logs.writeBatches(now: now)
+        announceLogChanges()
+        rearm(now: now, logs: false)
+        let logs = carrier.logs.nextDeadline(now: now)
+        return logs.isFinite ? logs : nil
+    }
+
+    /// The tick, which comes when `nextDeadline` does: engine timers, the logs' held lines and
+    /// syncs, the audit log, a pending state save, the access report; then sets the next.
+    func tick() {
+        guard !stopped else { return }
+        let now = clock.monotonic()
         engine.wallClockOffset = clock.wall() - now
         effects.removeAll(keepingCapacity: true)
         engine.handle(.tick, now: now, into: &effects)
         carry(now: now)
-        let syncs = carrier.logs.prepareFlush(now: now)
+        carrier.logs.flushIfDue(now: now)
         announceLogChanges()
         audit.flushIfDue(now: now)
         state.saveIfDue(now: now) { engine.savedState }
         report.flush(now: clock.wall())
         announceStateChange()
-        return syncs
+        let next = nextDeadline(now: now)
+        alarm?(next > now ? next : now + Self.retryDelay)
     }
 
-    /// The results of the syncs `tick` handed out.
-    func finishSyncs(_ done: [(sync: LogWriter.PendingSync, error: SystemError?)]) {
-        carrier.logs.finishSyncs(done)
-        announceLogChanges()
+    /// When the tick must come next (monotonic seconds; infinity: not until an input): the
+    /// earliest of the engine's timers (`Engine.nextTimer`: Allow Once, temporary full
+    /// accuracy, locate timeouts, the 5 s without a fix, a pinned receiver's failover), the
+    /// logs' syncs and retries (`ClientLogs.nextDeadline`), the audit log's retries, a pending
+    /// state save and the access report's next flush. Nothing due, no tick: the core thread
+    /// sleeps (docs/performance.md).
+    /// `logs: false` leaves the logs' deadline out (a reader stands by for it).
+    func nextDeadline(now: Double, logs: Bool = true) -> Double {
+        var next = min(engine.nextTimer, logs ? carrier.logs.nextDeadline(now: now) : .infinity)
+        next = min(next, audit.nextDeadline(now: now), state.nextDeadline)
+        let flush = report.nextFlush()
+        if flush.isFinite { next = min(next, now + (flush - clock.wall())) }
+        return next
+    }
+
+    /// Sets the core's tick by `wake` from now on (the daemon's `CoreService`; tests leave it
+    /// unset and tick by hand), the access report's first count of a minute included.
+    func setAlarm(_ wake: @escaping @Sendable (Double) -> Void) {
+        alarm = wake
+        let clock = clock
+        report.onFirstCount { seconds in wake(clock.monotonic() + seconds) }
+        rearm(now: clock.monotonic())
+    }
+
+    /// After an input that may have made something due sooner: the tick comes by then.
+    private func rearm(now: Double, logs: Bool = true) {
+        guard let alarm, !stopped else { return }
+        let next = nextDeadline(now: now, logs: logs)
+        if next.isFinite { alarm(next) }
     }
 
     func reopenLogs() {
         guard !stopped else { return }
         let open = carrier.logs.reopenAll()
         announceLogChanges()
+        defer { rearm(now: clock.monotonic()) }
         do {
             try audit.reopen()
         } catch {
@@ -191,6 +239,7 @@ final class EngineOwner {
         carrier.logs.reconfigure(reload.effective)
         config = reload.effective
         carry(now: now)
+        rearm(now: now)
         return reload.needRestart
     }
 
@@ -303,6 +352,8 @@ final class EngineOwner {
                     message: "locationd is stopping; try again when it has restarted")
             }
             let now = clock.monotonic()
+            // After the audit line too: one that could not be written is retried by the tick.
+            defer { rearm(now: now) }
             let before = AuditRecord.state(of: command, in: engine.status(now: now))
             let result = engine.handle(command, now: now)
             effects = EffectList(result.effects)
@@ -346,6 +397,13 @@ final class EngineOwner {
     /// through the same `Disclosure`.
     private func disclosure(to peer: ControlPeer) -> Disclosure {
         peer.disclosure(services: engine.servicesOn)
+    }
+
+    /// A program-socket event (a refused peer) for the audit log.
+    func auditProgram(_ record: AuditRecord) {
+        guard !stopped else { return }
+        audit.record(record)
+        rearm(now: clock.monotonic())
     }
 
     func unwatch(_ watcher: WatcherID) {

@@ -78,6 +78,13 @@ public final class StateKeeper {
         save(now: now, state: state())
     }
 
+    /// When `saveIfDue` next has work (monotonic seconds; infinity: none
+    /// until a change): a change, or a failed save, waits at most
+    /// `minimumInterval` after the last attempt.
+    public var nextDeadline: Double {
+        isDirty ? lastSave + Self.minimumInterval : .infinity
+    }
+
     /// Saves unconditionally (start-up, shutdown). Returns whether it worked.
     @discardableResult
     public func saveNow(_ state: SavedState, now: Double) -> Bool {

@@ -33,8 +33,12 @@ public protocol SourceSink: Sendable {
     /// No more events (the reader ended, or the source was stopped). Idempotent.
     func finish()
     /// The reader has taken everything that was there and is about to wait
-    /// for more: the daemon writes the log lines it batched meanwhile.
-    func idle()
+    /// for more: the daemon writes the log lines it batched meanwhile. Returns
+    /// the monotonic time by which the reader calls `idle()` again if nothing
+    /// comes before (a line it wrote waits for its sync), or nil: the reader
+    /// carries that deadline in its own wait, which a next line usually
+    /// beats, so the core thread is not woken for it.
+    func idle() -> Double?
     /// How to stop the reader should the consumer go away first (called
     /// once by the source as it starts). A sink whose consumer never goes
     /// away may ignore it.
@@ -45,7 +49,7 @@ extension SourceSink {
     /// The consumer never goes away on its own.
     public func whenConsumerGone(_ stop: @escaping @Sendable () -> Void) {}
     /// Nothing to do between bursts.
-    public func idle() {}
+    public func idle() -> Double? { nil }
 }
 
 /// A producer of fixes: gpsd through libgps, an NMEA serial device, or an

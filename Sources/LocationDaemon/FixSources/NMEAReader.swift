@@ -182,7 +182,8 @@ final class NMEAReader {
                     flushIfPending(&pending)
                     report(.endOfFile, "at end of file \(path), following it")
                 }
-                sink.idle()
+                // The follow pause is short: a line's sync deadline (`idle`'s answer) is met by the next.
+                _ = sink.idle()
                 guard pause(timing.follow) else { return .stopped }
                 let state = input.fileState(path: path)
                 if state.replaced { return .replaced }
@@ -195,14 +196,17 @@ final class NMEAReader {
                 continue
             }
 
-            // Pending: until the silence ends the epoch. Otherwise until input or a stop (the
-            // wake-up descriptor); a device that goes away reports POLLHUP or POLLERR.
-            let timeout = pending ? max(0, timing.silence - (SystemClock.monotonic() - lastData)) : -1
+            // Pending: until the silence ends the epoch; a line written and not yet synced: until
+            // its sync is due (`SourceSink.idle`). Otherwise until input or a stop (the wake-up
+            // descriptor); a device that goes away reports POLLHUP or POLLERR.
+            let due = sink.idle()
+            let now = SystemClock.monotonic()
+            var timeout = pending ? max(0, timing.silence - (now - lastData)) : -1
+            if let due { timeout = max(0, timeout < 0 ? due - now : min(timeout, due - now)) }
             var fds = [
                 pollfd(fd: input.fd, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: control.wakeup.descriptor, events: Int16(POLLIN), revents: 0),
             ]
-            sink.idle()
             let ready = poll(&fds, 2, timeout < 0 ? -1 : Int32((timeout * 1000).rounded(.up)))
             if ready < 0 {
                 if errno == EINTR { continue }

@@ -19,7 +19,9 @@ import LocationSystem
 /// reaches `batchLimit` bytes (replay), and at every tick, reopen,
 /// reconfigure and close — so each `write(2)` holds only whole lines and a
 /// crash loses at most the lines of the moment, and a power cut what
-/// `fsync = interval` allows anyway.
+/// `fsync = interval` allows anyway. A sync is made right after a pause's
+/// write once the oldest unsynced line is about a second old, else by the
+/// tick at `nextDeadline` (`LogWriter.flushIfDue`).
 ///
 /// Not thread-safe: one owner (the daemon core, or a replay) calls it.
 public final class ClientLogs {
@@ -279,49 +281,44 @@ public final class ClientLogs {
         return entry.writer?.appendLines(entry.batch[0..<end], count: count)
     }
 
-    /// The 1 s duty: writes the batches, retries held lines and syncs per `fsync = interval`.
+    /// The tick's duty: writes the batches, retries held lines and syncs
+    /// per `fsync = interval` (`LogWriter.flushIfDue`).
     public func flushIfDue(now: Double) {
-        finishSyncs(prepareFlush(now: now).map { ($0, $0.perform()) })
-    }
-
-    /// `flushIfDue`'s first half: writes the batches, retries held lines and
-    /// returns the syncs due, for the daemon to make outside its lock (a fix
-    /// that comes meanwhile is written at once) and hand to `finishSyncs`.
-    public func prepareFlush(now: Double) -> [LogWriter.PendingSync] {
-        var due: [LogWriter.PendingSync] = []
         for slot in entries.indices {
             writeBatch(slot)
-            guard let writer = entries[slot].writer else { continue }
-            let (notice, pending) = writer.prepareFlush(now: now)
-            if let notice { report(notice, slot: slot) }
-            if var pending {
-                pending.slot = slot
-                due.append(pending)
-            }
-        }
-        return due
-    }
-
-    /// `flushIfDue`'s second half: each sync's result goes to its writer,
-    /// if a reload has not replaced it meanwhile (a failure is still logged then).
-    public func finishSyncs(_ done: [(sync: LogWriter.PendingSync, error: SystemError?)]) {
-        for (sync, error) in done {
-            let slot = entries.indices.contains(sync.slot)
-                && entries[sync.slot].writer.map(ObjectIdentifier.init) == sync.writer
-                ? sync.slot : entries.firstIndex { $0.writer.map(ObjectIdentifier.init) == sync.writer }
-            guard let slot, let writer = entries[slot].writer else {
-                if let error { Diagnostics.log.error("cannot sync a log closed meanwhile: \(error)") }
-                continue
-            }
-            if let notice = writer.finishSync(error) { report(notice, slot: slot) }
+            flush(slot, now: now)
         }
     }
 
-    /// Writes every client's batch (`fsync = interval`); the daemon calls it
-    /// whenever its source pauses, so batches never wait for the tick live.
-    public func writeBatches() {
+    /// Writes every client's batch (`fsync = interval`) and makes the syncs
+    /// due (`LogWriter.flushIfDue`): the daemon calls it whenever its
+    /// source pauses, so batches never wait for a tick live and, at one
+    /// epoch a second, every second epoch's write syncs it and the one before.
+    public func writeBatches(now: Double) {
         guard fsyncPolicy == .interval else { return }
-        for slot in entries.indices { writeBatch(slot) }
+        for slot in entries.indices {
+            // Also a log with no new line: its reader may have come for the sync due (`nextDeadline`).
+            writeBatch(slot)
+            flush(slot, now: now)
+        }
+    }
+
+    /// When a log next needs `flushIfDue` (monotonic seconds; infinity:
+    /// not until a line comes): now for lines still batched, else the
+    /// earliest `LogWriter.nextDeadline`.
+    public func nextDeadline(now: Double) -> Double {
+        var next = Double.infinity
+        // By index: an `Entry` copied out would retain its arrays and strings, at every pause.
+        for slot in entries.indices {
+            guard let writer = entries[slot].writer else { continue }
+            if entries[slot].batchLines > 0 { return now }
+            next = min(next, writer.nextDeadline(now: now))
+        }
+        return next
+    }
+
+    private func flush(_ slot: Int, now: Double) {
+        if let notice = entries[slot].writer?.flushIfDue(now: now) { report(notice, slot: slot) }
     }
 
     /// Writes the batch at `slot`, if it has one.

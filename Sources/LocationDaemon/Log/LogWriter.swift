@@ -18,7 +18,8 @@ import LocationSystem
 /// notice for the caller to log; later failures are silent. Lines that could
 /// not be written are held in memory (at most `holdLimit` lines and
 /// `holdByteLimit` bytes; beyond that the oldest are dropped and counted) and
-/// retried, oldest first, on every `append` and `flushIfDue`. The first
+/// retried, oldest first, on every `append` and `flushIfDue` (at least
+/// every `retryInterval`: `nextDeadline`). The first
 /// success after an episode returns one `.recovered` notice. Lines that were
 /// already written are never touched.
 ///
@@ -68,8 +69,18 @@ public final class LogWriter {
     public static let holdLimit = 1024
     /// At most this many bytes of unwritten lines are held for retry.
     public static let holdByteLimit = 1 << 20
-    /// With `fsync = interval`, the most often the log is synced, in seconds.
+    /// With `fsync = interval`, how long a written line may wait for its
+    /// sync, in seconds, give or take `syncSlack`; lines written meanwhile
+    /// share that sync, so the log is synced at most about this often.
     public static let syncInterval: Double = 1
+    /// How far a sync may come before or after `syncInterval` is up: the
+    /// lines of a 1 Hz receiver come a few milliseconds early as often as
+    /// late, and each second line's write then syncs both (one sync every two
+    /// epochs, made as a line is written); without a next line the tick syncs
+    /// at `syncInterval + syncSlack`.
+    public static let syncSlack: Double = 0.1
+    /// How often held lines, and a sync that failed, are tried again (seconds).
+    public static let retryInterval: Double = 1
     /// Mode of a newly created log file (less the umask).
     public static let fileMode: mode_t = 0o640
     /// Mode of newly created parent directories (less the umask).
@@ -106,7 +117,9 @@ public final class LogWriter {
     @exclusivity(unchecked) private var heldBytes = 0
     private var needsTailRepair = false
     @exclusivity(unchecked) private var unsynced = false
-    private var lastSync = -Double.infinity
+    /// When `flushIfDue` first found the lines now unsynced (after a failed sync: when it
+    /// failed), monotonic seconds; nil while everything written is synced.
+    private var unsyncedSince: Double?
     private var episodeCaughtUp = 0
     private var episodeLost = 0
 
@@ -207,74 +220,48 @@ public final class LogWriter {
         append(Array(line.utf8))
     }
 
-    /// A sync of `fsync = interval` that `prepareFlush` took out of the
-    /// writer, to be made by the caller outside whatever lock guards the
-    /// writer, so the thread that writes the next fix is not held up while
-    /// the disk syncs; `finishSync` takes the result back. It syncs a
-    /// duplicate of the log's descriptor, so a reopen or close of the log
-    /// meanwhile leaves it valid (it then syncs the file the lines went to).
-    public struct PendingSync: Sendable {
-        /// The writer it was taken from.
-        public let writer: ObjectIdentifier
-        /// Where its owner keeps the writer (`ClientLogs` sets it; -1 if none).
-        public var slot = -1
-        let fd: Int32
-        let path: String
-
-        /// `fdatasync(2)`, then closes the duplicate; the error if the sync failed.
-        public func perform() -> SystemError? {
-            defer { Glibc.close(fd) }
-            do {
-                try retryingEINTR("fdatasync \(path)") { fdatasync(fd) }
-                return nil
-            } catch {
-                return error
-            }
-        }
-    }
-
-    /// Called from the daemon's 1 s tick: retries held lines and, with
-    /// `fsync = interval`, syncs if lines were written and a second has
-    /// passed since the last sync. `now` is monotonic seconds. The daemon
-    /// makes the sync outside its lock instead (`prepareFlush`).
+    /// `fsync = interval`'s duty and the retry of held lines, on the
+    /// thread that owns the writer: from the fix path right after a pause's
+    /// write (`ClientLogs.writeBatches`), and from the daemon's tick when
+    /// `nextDeadline` comes (no line followed, or lines are held). Retries
+    /// held lines, and syncs once the oldest unsynced line is
+    /// `syncInterval` old, less `syncSlack`. `now` is monotonic seconds.
+    ///
+    /// The sync is made here, on the writer's own descriptor: the writer has
+    /// one owner (the daemon core's lock, or a replay), so no `reopen` or
+    /// `close` of it can run while `fdatasync` does — they are methods of
+    /// this object, which its owner never calls from two threads at once or
+    /// re-entrantly; no duplicate of the descriptor is needed to keep it open.
     public func flushIfDue(now: Double) -> Notice? {
-        let (notice, pending) = prepareFlush(now: now)
-        guard let pending else { return notice }
-        return finishSync(pending.perform())
-    }
-
-    /// `flushIfDue`'s first half: retries held lines and returns their
-    /// notice; when a sync is due, returns it to be made (`PendingSync`) and
-    /// counts the lines written so far as synced — lines written meanwhile
-    /// wait for the next one. A sync that cannot be handed out (no
-    /// descriptor left to duplicate) is made here.
-    public func prepareFlush(now: Double) -> (notice: Notice?, sync: PendingSync?) {
         if heldLines > 0 || needsTailRepair {
-            if let notice = drain() { return (notice, nil) }
+            if let notice = drain() { return notice }
         }
-        guard fd >= 0, unsynced, now - lastSync >= Self.syncInterval else { return (nil, nil) }
-        lastSync = now
-        let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
-        guard copy >= 0 else {
-            if let error = sync() { return (fail(error), nil) }
-            return (recoverIfFailing(), nil)
-        }
-        unsynced = false
-        return (nil, PendingSync(writer: ObjectIdentifier(self), fd: copy, path: path))
-    }
-
-    /// `flushIfDue`'s second half: the result of a `PendingSync` taken from
-    /// this writer. A failed sync starts a failure episode (the lines are
-    /// synced again at the next tick); one that worked ends an episode a
-    /// failed sync began, unless lines are held again since.
-    public func finishSync(_ error: SystemError?) -> Notice? {
-        if let error {
-            unsynced = true
+        guard fd >= 0, unsynced else { return nil }
+        let since = unsyncedSince ?? now
+        unsyncedSince = since
+        guard now - since >= Self.syncInterval - Self.syncSlack else { return nil }
+        if let error = sync() {
+            // Tried again when another interval is up, not at every pause.
+            unsyncedSince = now
             return fail(error)
         }
-        syncs += 1
         guard heldLines == 0, !needsTailRepair else { return nil }
         return recoverIfFailing()
+    }
+
+    /// When `flushIfDue` next has work (monotonic seconds; infinity: none
+    /// until a line is written): with lines unsynced, `syncInterval` plus
+    /// `syncSlack` after `flushIfDue` first found them — so a line is synced
+    /// within that even when none follows it, and a sync that failed is tried
+    /// again then, with either policy — or now, if it has not seen them yet;
+    /// with lines held, `retryInterval` from `now`, the time the caller last
+    /// gave it a chance. The daemon's tick comes then and not before
+    /// (`EngineOwner.nextDeadline`).
+    public func nextDeadline(now: Double) -> Double {
+        guard fd >= 0 else { return .infinity }
+        if heldLines > 0 || needsTailRepair { return now + Self.retryInterval }
+        guard unsynced else { return .infinity }
+        return unsyncedSince.map { $0 + Self.syncInterval + Self.syncSlack } ?? now
     }
 
     /// Closes the log and opens the same path again (SIGHUP after logrotate
@@ -297,6 +284,7 @@ public final class LogWriter {
         }
         fd = opened
         unsynced = false
+        unsyncedSince = nil
         needsTailRepair = false
         repairedBytes = dropped
         return dropped
@@ -436,6 +424,7 @@ public final class LogWriter {
         do {
             try retryingEINTR("fdatasync \(path)") { fdatasync(fd) }
             unsynced = false
+            unsyncedSince = nil
             syncs += 1
             return nil
         } catch {

@@ -13,7 +13,8 @@ import Synchronization
 ///   the position out (the engine's owner for logs and watchers, the program
 ///   server for programs).
 /// * Once a minute is over, its counts are appended to the file and synced
-///   (`flush`, from the core's 1 s tick; at shutdown every count): a crash
+///   (`flush`, from the core's tick, which comes by then: `nextFlush`; at
+///   shutdown every count): a crash
 ///   loses at most the minute in progress. A torn last line is skipped.
 /// * The file holds `report_days` days: older lines are dropped when the
 ///   daemon starts and once a day (the file rewritten whole,
@@ -33,6 +34,9 @@ final class AccessLedger: Sendable {
 
     private struct State {
         var open: [Key: Int] = [:]
+        /// The earliest minute in `open` (nil when empty), so `nextFlush`, asked at every pause of
+        /// a source, reads one field instead of walking the keys.
+        var firstMinute: Int64?
         var prunedAt = 0.0
         var failing = false
     }
@@ -42,6 +46,7 @@ final class AccessLedger: Sendable {
     /// Days kept (`[daemon] report_days`).
     let days: Int
     private let state = Mutex(State())
+    private let waker = Mutex<(@Sendable (Double) -> Void)?>(nil)
 
     /// The ledger at `state_dir/report.jsonl`, pruned to `days` days before `now` (UTC seconds).
     init(directory: String, days: Int, now: Double) {
@@ -53,7 +58,33 @@ final class AccessLedger: Sendable {
     /// Counts `n` positions handed to `client` through `sink` at `accuracy` at `time` (UTC seconds).
     func count(_ client: String, sink: ReportSink, accuracy: DeliveredAccuracy, peer: AccessPeer? = nil, time: Double, n: Int = 1) {
         let key = Key(minute: Self.minute(time), client: client, sink: sink, accuracy: accuracy, peer: peer)
-        state.withLock { $0.open[key, default: 0] += n }
+        let first = state.withLock { state in
+            defer {
+                state.open[key, default: 0] += n
+                state.firstMinute = min(state.firstMinute ?? key.minute, key.minute)
+            }
+            return state.open.isEmpty
+        }
+        // The first count since a flush: its minute's end is a time the daemon's tick must come
+        // by, and the count may come on a thread (a program's, the broker's) that does not set it.
+        if first, let wake = waker.withLock({ $0 }) { wake(Double(key.minute + 1) * 60 - time) }
+    }
+
+    /// `wake(seconds)` is called with the seconds from now to the end of the
+    /// minute of the first count made after a flush (the daemon sets its
+    /// tick by it; see `nextFlush`).
+    func onFirstCount(_ wake: @escaping @Sendable (Double) -> Void) {
+        waker.withLock { $0 = wake }
+    }
+
+    /// When `flush` next has work (UTC seconds; infinity: not until a
+    /// count): the end of the earliest minute with counts, or a day after
+    /// the last pruning.
+    func nextFlush() -> Double {
+        state.withLock { state in
+            let minute = state.firstMinute.map { Double($0 + 1) * 60 } ?? .infinity
+            return min(minute, state.prunedAt + 86_400)
+        }
     }
 
     /// Appends the counts of every minute before the one of `now` (all of
@@ -65,6 +96,11 @@ final class AccessLedger: Sendable {
             for (key, n) in state.open where all || key.minute < current {
                 bytes += Array(Self.count(key, n).line.utf8)
                 state.open[key] = nil
+            }
+            if !bytes.isEmpty {
+                var first: Int64?
+                for key in state.open.keys { first = min(first ?? key.minute, key.minute) }
+                state.firstMinute = first
             }
             let due = now - state.prunedAt >= 86_400
             return (bytes, due)

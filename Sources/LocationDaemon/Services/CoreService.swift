@@ -1,7 +1,9 @@
-/// The daemon core's heartbeat: `tick()` once a second (engine timers, held
-/// log lines, `fsync = interval`, pending state saves). Started first, so it
-/// stops last: its shutdown writes and syncs the logs and saves the state
-/// after the source and the control server have stopped feeding the core.
+/// The daemon core's tick (engine timers, held log lines, `fsync = interval`,
+/// pending state saves, the access report), made when the core says one of
+/// them is due (`DaemonCore.setAlarm`) and never else: nothing due, no
+/// wake-up. Started first, so it stops last: its shutdown writes and syncs
+/// the logs and saves the state after the source and the control server
+/// have stopped feeding the core.
 public final class CoreService: Service {
     /// `core`.
     public let name = "core"
@@ -9,10 +11,12 @@ public final class CoreService: Service {
     public let core: DaemonCore
     private let ticks: TickStream
 
-    /// A heartbeat for `core` every `interval` seconds (the engine needs at least one a second).
-    public init(core: DaemonCore, interval: Double = 1) {
+    /// Ticks `core` when it says something is due.
+    public init(core: DaemonCore) {
         self.core = core
-        ticks = TickStream(interval: interval)
+        let ticks = TickStream(alarmOn: .shared)
+        self.ticks = ticks
+        core.setAlarm { ticks.due(by: $0) }
     }
 
     /// Ticks until shutdown.

@@ -59,7 +59,7 @@ final class CoreFeed: SourceSink {
         return true
     }
 
-    func idle() {
+    func idle() -> Double? {
         core.writeBatchedLines()
     }
 

@@ -1,4 +1,5 @@
-/// A tick every `interval` seconds as an async sequence that `stop()` ends at
+/// A tick every `interval` seconds — or, made with `alarm()`, whenever a
+/// time set with `due(by:)` comes — as an async sequence that `stop()` ends at
 /// once — so a service waiting for its next tick leaves without waiting out
 /// the interval (SIGTERM must be handled within a second).
 ///
@@ -14,6 +15,7 @@ public final class TickStream: Sendable {
     private let continuation: AsyncStream<Void>.Continuation
     private let executor: CoreExecutor
     private let timer: Int?
+    private let isAlarm: Bool
 
     /// Starts ticking every `interval` seconds; with `nil`, never ticks, and
     /// `ticks` only ends at `stop()`. Starts the core thread if nothing has.
@@ -29,6 +31,28 @@ public final class TickStream: Sendable {
         } else {
             timer = nil
         }
+        isAlarm = false
+    }
+
+    /// Ticks only when a time set with `due(by:)` comes, once for each
+    /// setting (the core's timers: only when something is due). Starts the
+    /// core thread if nothing has.
+    public init(alarmOn executor: CoreExecutor = .shared) {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        ticks = stream
+        self.continuation = continuation
+        self.executor = executor
+        try? executor.start()
+        timer = executor.addAlarm { continuation.yield() }
+        isAlarm = true
+    }
+
+    /// An alarm's next tick comes by `time` (monotonic seconds) at the
+    /// latest: earlier if it was set earlier already (`CoreExecutor.setAlarm`).
+    /// From any thread; ignored by a repeating stream.
+    public func due(by time: Double) {
+        guard isAlarm, let timer else { return }
+        executor.setAlarm(timer, dueBy: time)
     }
 
     deinit {

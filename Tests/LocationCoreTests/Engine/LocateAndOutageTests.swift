@@ -26,6 +26,25 @@ import Testing
         #expect(engine.feed(E.fix(3, north: 2)).deliveries.isEmpty)
     }
 
+    @Test func theNextTimerIsTheEarliestOfTheOutageAndTheClientTimersAndNoneDuringAnOutage() {
+        var engine = E.engine(E.client(authorization: .always, updating: false, locateTimeout: 30))
+        #expect(engine.nextTimer == .infinity, "no input yet: nothing to time")
+        _ = engine.feed(E.fix(0))
+        #expect(engine.nextTimer == E.t0 + Engine.outageDelay, "5 s without a usable fix")
+        _ = engine.feed(E.fix(1))
+        #expect(engine.nextTimer == E.t0 + 1 + Engine.outageDelay, "each usable fix moves it")
+        _ = engine.run(.locate(client: "app", timeout: 2), at: 2)
+        #expect(engine.nextTimer == E.t0 + 4, "the locate's timeout comes first")
+        _ = engine.handle(.source(.connecting), now: E.t0 + 3)
+        #expect(engine.nextTimer == E.t0 + 4, "an outage has no deadline; the locate's stays")
+        #expect(engine.tick(at: 4).errors() == [.locationUnknown])
+        #expect(engine.nextTimer == .infinity, "nothing left to time until the next input")
+        _ = engine.feed(E.fix(5))
+        #expect(engine.nextTimer == E.t0 + 5 + Engine.outageDelay)
+        _ = engine.handle(.source(.endOfFile), now: E.t0 + 6)
+        #expect(engine.nextTimer == .infinity, "a file followed past its end is no outage: no tick for it")
+    }
+
     @Test func locateTimesOutWithLocationUnknown() {
         var engine = E.engine(E.client(accuracy: .tenMeters, authorization: .always, updating: false, locateTimeout: 30))
         _ = engine.run(.locate(client: "app", timeout: nil), at: 0)

@@ -35,6 +35,27 @@ private func threadName() -> String {
         #expect(fired.withLock { $0.count } == settled)
     }
 
+    @Test func anAlarmIsOnlyBroughtForwardAndFiresOnceOnTheCoreThreadWhenDue() async throws {
+        try CoreExecutor.shared.start()
+        let executor = CoreExecutor.shared
+        let fired = Mutex<[String]>([])
+        let id = executor.addAlarm { fired.withLock { $0.append(threadName()) } }
+        defer { executor.cancelTimer(id) }
+        #expect(executor.alarm(id) == .infinity, "made unset: it never fires")
+        let far = SystemClock.monotonic() + 3600
+        executor.setAlarm(id, dueBy: far)
+        #expect(executor.alarm(id) == far)
+        executor.setAlarm(id, dueBy: far + 10)
+        #expect(executor.alarm(id) == far, "a later time leaves it as it is")
+        executor.setAlarm(id, dueBy: .infinity)
+        #expect(executor.alarm(id) == far)
+        // Brought forward to now: the sleeping thread is woken, fires it, and it is unset again.
+        executor.setAlarm(id, dueBy: SystemClock.monotonic())
+        for _ in 0..<1000 where fired.withLock({ $0.isEmpty }) { try await Task.sleep(nanoseconds: 5_000_000) }
+        #expect(fired.withLock { $0 } == ["locationd-core"])
+        #expect(executor.alarm(id) == .infinity, "fired once; it waits to be set again")
+    }
+
     @Test func aServiceLoopOverTicksRunsOnTheCoreThread() async throws {
         try CoreExecutor.shared.start()
         let ticks = TickStream(interval: 0.005)

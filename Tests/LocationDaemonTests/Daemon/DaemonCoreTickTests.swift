@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import LocationCore
 import LocationSystem
 @testable import LocationDaemon
@@ -8,66 +5,113 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// The tick's `fsync = interval` syncs are made outside the engine's lock, so
-/// the reader thread writes a fix that comes meanwhile at once.
+/// The core's tick comes only when something is due (`DaemonCore.nextDeadline`, set through
+/// `setAlarm`), and `fsync = interval`'s syncs are made on the fix path, as each pause writes,
+/// once a second has passed since the last. The deadlines are computed, not waited for.
 @Suite struct DaemonCoreTickTests {
-    /// A core with `fsync = interval` that has written one fix's line and
-    /// whose interval has passed, so its next tick has a sync to make.
-    private func coreWithOneLineToSync() throws -> (ScratchDirectory, ManualClock, DaemonCore) {
+    /// A core with `fsync = interval` on a clock the test moves, the source connected at
+    /// monotonic 1000, and every time the core asked its tick to come by.
+    private func core() throws -> (ScratchDirectory, ManualClock, DaemonCore, Asked) {
         let dir = try ScratchDirectory("core-tick")
         let config = try daemonConfig(in: dir, fsync: "interval")
         let clock = ManualClock()
         let core = try DaemonCore(config: config, seed: 1, clock: clock.clock)
+        let asked = Asked()
+        core.setAlarm { time in asked.times.withLock { $0.append(time) } }
         core.ingest(.state(.connected, detail: "connected to gpsd"))
+        return (dir, clock, core, asked)
+    }
+
+    /// Every time the core asked its tick to come by.
+    final class Asked: Sendable {
+        let times = Mutex<[Double]>([])
+    }
+
+    private func syncs(_ core: DaemonCore) -> Int {
+        core.owner.withLock { $0.carrier.logs.writer(of: "logger")?.syncs ?? -1 }
+    }
+
+    private func now(_ clock: ManualClock) -> Double { clock.clock.monotonic() }
+
+    @Test func atOneEpochASecondEachSecondLineSyncsBothAsItIsWrittenAndNoTickIsDueButTheOutage() throws {
+        let (dir, clock, core, asked) = try core()
+        let wait = LogWriter.syncInterval + LogWriter.syncSlack
+        for n in 0...5 {
+            // A receiver's epochs, a hair early as often as late.
+            clock.advance(n == 0 ? 1 : n % 2 == 0 ? 1.003 : 0.997)
+            core.ingest(.fix(walkFix(n, metres: 10 * Double(n))))
+            let standBy = core.writeBatchedLines()
+            #expect(syncs(core) == (n + 1) / 2, "epoch \(n): one sync for every two lines, made as the second is written")
+            // A line left unsynced is due a second (and the slack) after it was written: the
+            // reader stands by for that in its own wait, which the next epoch beats.
+            let unsynced = n % 2 == 0 ? now(clock) + wait : nil
+            #expect(standBy == unsynced, "epoch \(n)")
+            #expect(core.nextDeadline(now: now(clock)) == unsynced ?? now(clock) + Engine.outageDelay, "epoch \(n)")
+            // The core's tick is set only for the engine's 5 s without a fix, which the next fix moves.
+            #expect(asked.times.withLock { $0.last } == now(clock) + Engine.outageDelay, "epoch \(n)")
+        }
+        core.shutdown()
+        #expect(try logRecords(dir.file("log/logger.jsonl")).count == 6)
+    }
+
+    @Test func aLineNoOtherFollowsIsSyncedASecondAndTheSlackAfterItByItsReaderOrTheTick() throws {
+        let (dir, clock, core, asked) = try core()
+        clock.advance(1)
+        core.ingest(.fix(walkFix(0)))
+        let written = now(clock)
+        let due = written + LogWriter.syncInterval + LogWriter.syncSlack
+        #expect(core.writeBatchedLines() == due, "the reader stands by for the line's sync")
+        #expect(syncs(core) == 0)
+        #expect(core.nextDeadline(now: now(clock)) == due)
+        clock.advance(0.3)
+        core.ingest(.fix(walkFix(1, metres: 10)))
+        #expect(core.writeBatchedLines() == due, "the later line does not put it off")
+        #expect(syncs(core) == 0, "the oldest line is 0.3 s old")
+        #expect(asked.times.withLock { $0.last } == written + 0.3 + Engine.outageDelay, "the core's tick is not set for it")
+        // The source goes away before its reader's wait is over: the state change sets the tick by the line.
+        core.ingest(.state(.connecting, detail: "gpsd went away"))
+        #expect(asked.times.withLock { $0.last } == due)
+        // The tick comes at the deadline and syncs both lines.
+        clock.advance(due - now(clock))
+        core.tick()
+        #expect(syncs(core) == 1)
+        // (ManualClock's wall time at monotonic 1000 starts a minute; the wall clock's seconds, mapped
+        // to the monotonic clock, keep about a microsecond.)
+        let next = core.nextDeadline(now: now(clock))
+        #expect(abs(next - (1000 + 60)) < 1e-5, "synced, the outage begun: the minute's access counts are next, not \(next)")
+        core.shutdown()
+        withExtendedLifetime(dir) {}
+    }
+
+    @Test func withTheSourceGoneAndNothingPendingTheNextTickIsTheReportsDailyPruning() throws {
+        let (dir, clock, core, _) = try core()
+        let start = now(clock)
+        clock.advance(1)
+        core.ingest(.state(.connecting, detail: "gpsd went away"))
+        // The outage began at once; no client timer, nothing unsynced, no state save pending.
+        #expect(core.nextDeadline(now: now(clock)) == start + 86_400)
+        core.shutdown()
+        withExtendedLifetime(dir) {}
+    }
+
+    @Test func aMinuteWithAccessCountsIsFlushedByATickAtItsEnd() throws {
+        let (dir, clock, core, asked) = try core()
         clock.advance(1)
         core.ingest(.fix(walkFix(0)))
         core.writeBatchedLines()
-        clock.advance(1.5)
-        return (dir, clock, core)
-    }
-
-    @Test func theTicksSyncRunsWithTheLockFreeAndAFixMeanwhileIsWrittenAtOnce() throws {
-        let (dir, clock, core) = try coreWithOneLineToSync()
-        let log = dir.file("log/logger.jsonl")
-        var lockFree: [Bool] = []
-        var linesDuringSync = -1
-        core.tick { sync in
-            // Under the lock this would be nil (the lock is not recursive).
-            let free = core.owner.withLockIfAvailable { _ in true } ?? false
-            lockFree.append(free)
-            guard free else { return sync.perform() }
-            // A fix the reader thread brings while the disk syncs.
-            core.ingest(.fix(walkFix(1, metres: 50)))
-            core.writeBatchedLines()
-            linesDuringSync = (try? logRecords(log).count) ?? -1
-            return sync.perform()
-        }
-        #expect(lockFree == [true], "one sync, made with the lock free")
-        #expect(linesDuringSync == 2, "the fix that came during the sync is in the log before the sync ends")
-        // The line written during the sync waits for the next one.
-        var later = 0
-        clock.advance(1.5)
-        core.tick { later += 1; return $0.perform() }
-        #expect(later == 1)
-        core.shutdown()
-        #expect(try logRecords(log).count == 2)
-    }
-
-    @Test func aSyncThatFailedIsMadeAgainAtTheNextTick() throws {
-        let (dir, clock, core) = try coreWithOneLineToSync()
-        var attempts = 0
-        core.tick { sync in
-            attempts += 1
-            _ = sync.perform()
-            return SystemError("fdatasync test", errno: EIO)
-        }
-        #expect(attempts == 1)
-        clock.advance(1.5)
-        core.tick { attempts += 1; return $0.perform() }
-        #expect(attempts == 2, "nothing was written since, but the failed sync is made again")
-        clock.advance(1.5)
-        core.tick { attempts += 1; return $0.perform() }
-        #expect(attempts == 2, "synced: nothing left to sync")
+        // ManualClock's wall time at monotonic 1000 starts a minute: the count's minute ends at 1060.
+        let minuteEnd = 1000.0 + 60
+        #expect(asked.times.withLock { $0.contains(minuteEnd) }, "the first count of the minute asks for its flush")
+        // The line's sync comes first.
+        clock.advance(LogWriter.syncInterval + LogWriter.syncSlack)
+        core.tick()
+        #expect(syncs(core) == 1)
+        clock.advance(minuteEnd + 1 - now(clock))
+        // The fixes stopped almost a minute ago (an outage, then) and the line is synced: the flush is next.
+        core.ingest(.state(.connecting, detail: "gpsd went away"))
+        #expect(core.nextDeadline(now: now(clock)) == minuteEnd)
+        core.tick()
+        #expect(core.nextDeadline(now: now(clock)) == 1000 + 86_400, "flushed: the daily pruning is next")
         core.shutdown()
         withExtendedLifetime(dir) {}
     }

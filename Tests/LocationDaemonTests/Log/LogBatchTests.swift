@@ -31,13 +31,34 @@ private func batch(_ range: Range<Int>) -> [UInt8] {
         let logs = try ClientLogs(config: try daemonConfig(in: dir, fsync: "interval"))
         for n in 0..<40 { #expect(logs.append(logRecord(n), client: "logger")) }
         #expect(try dir.read("log/logger.jsonl").isEmpty, "held until the tick")
+        #expect(logs.nextDeadline(now: 10) == 10, "lines batched: the tick is due now")
         logs.flushIfDue(now: 10)
         #expect(recordNumbers(try dir.read("log/logger.jsonl")) == Array(0..<40))
         #expect(logs.writer(of: "logger")?.writes == 1)
+        #expect(logs.writer(of: "logger")?.syncs == 0, "just written")
+        let due = 10 + LogWriter.syncInterval + LogWriter.syncSlack
+        #expect(logs.nextDeadline(now: 10) == due, "synced within a second of being written")
+        logs.flushIfDue(now: due)
         #expect(logs.writer(of: "logger")?.syncs == 1)
+        #expect(logs.nextDeadline(now: due) == .infinity)
         for n in 40..<45 { logs.append(logRecord(n), client: "logger") }
         logs.closeAll()
         #expect(recordNumbers(try dir.read("log/logger.jsonl")) == Array(0..<45), "close writes the rest")
+    }
+
+    @Test func aPauseWithNoNewLineStillSyncsALineThatIsDue() throws {
+        let dir = try ScratchDirectory("batch")
+        let logs = try ClientLogs(config: try daemonConfig(in: dir, fsync: "interval"))
+        logs.append(logRecord(0), client: "logger")
+        logs.writeBatches(now: 10)
+        #expect(logs.writer(of: "logger")?.syncs == 0, "just written")
+        let due = 10 + LogWriter.syncInterval + LogWriter.syncSlack
+        #expect(logs.nextDeadline(now: 10) == due)
+        // The reader's wait ends at the deadline with nothing read: its pause syncs the line.
+        logs.writeBatches(now: due)
+        #expect(logs.writer(of: "logger")?.syncs == 1)
+        #expect(logs.nextDeadline(now: due) == .infinity)
+        logs.closeAll()
     }
 
     @Test func aFullBatchIsWrittenWithoutWaitingForTheTick() throws {

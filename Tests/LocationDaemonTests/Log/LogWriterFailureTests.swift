@@ -45,6 +45,7 @@ import TestSupport
             for n in 1..<5 { #expect(writer.append(logRecord(n)) == nil, "reported once per episode") }
             #expect(writer.flushIfDue(now: 10) == nil)
             #expect(writer.isFailing && writer.heldLines == 5)
+            #expect(writer.nextDeadline(now: 10) == 10 + LogWriter.retryInterval, "held lines are tried again a second later")
             #expect(writer.close() == .closedWithUnwrittenLines(path: path, lost: 5))
             #expect(writer.linesLost == 5 && writer.linesWritten == 0)
         }

@@ -151,67 +151,65 @@ func recordNumbers(_ bytes: [UInt8]) -> [Int]? {
         #expect(error.description.contains(dir.file("logger.jsonl")))
     }
 
-    @Test func alwaysSyncsEveryLineAndIntervalAtMostOncePerSecond() throws {
+    @Test func alwaysSyncsEveryLineAndIntervalEachLineWithinASecond() throws {
         let dir = try ScratchDirectory()
         let always = try LogWriter(path: dir.file("always.jsonl"), fsync: .always)
         for n in 0..<3 { _ = always.append(logRecord(n)) }
         #expect(always.syncs == 3)
+        #expect(always.nextDeadline(now: 100) == .infinity, "every line synced: nothing due")
 
         let interval = try LogWriter(path: dir.file("interval.jsonl"), fsync: .interval)
         #expect(interval.flushIfDue(now: 100) == nil)
         #expect(interval.syncs == 0, "nothing written, nothing to sync")
+        #expect(interval.nextDeadline(now: 100) == .infinity)
         for n in 0..<3 { _ = interval.append(logRecord(n)) }
         #expect(interval.syncs == 0)
+        #expect(interval.nextDeadline(now: 100) == 100, "written but not yet seen by flushIfDue: due now")
         _ = interval.flushIfDue(now: 100)
-        #expect(interval.syncs == 1)
+        #expect(interval.syncs == 0, "just written")
+        let due = 100 + LogWriter.syncInterval + LogWriter.syncSlack
+        #expect(interval.nextDeadline(now: 100) == due, "a second (and the slack) after it was written, whether or not a line follows")
         _ = interval.append(logRecord(3))
         _ = interval.flushIfDue(now: 100.5)
-        #expect(interval.syncs == 1, "less than a second since the last sync")
-        _ = interval.flushIfDue(now: 101)
-        #expect(interval.syncs == 2)
+        #expect(interval.syncs == 0, "the oldest line is half a second old")
+        #expect(interval.nextDeadline(now: 100.5) == due, "a later line does not put it off")
+        _ = interval.flushIfDue(now: 100 + LogWriter.syncInterval - LogWriter.syncSlack)
+        #expect(interval.syncs == 1, "one sync for the four lines")
+        #expect(interval.nextDeadline(now: 101) == .infinity, "all synced")
         _ = interval.flushIfDue(now: 105)
-        #expect(interval.syncs == 2, "nothing new to sync")
+        #expect(interval.syncs == 1, "nothing new to sync")
         _ = interval.append(logRecord(4))
         _ = interval.close()
-        #expect(interval.syncs == 3, "close syncs what is unsynced")
+        #expect(interval.syncs == 2, "close syncs what is unsynced")
+        #expect(interval.nextDeadline(now: 106) == .infinity, "closed: nothing more is due")
     }
 
-    @Test func aSyncTakenOutOfTheWriterCoversTheLinesBeforeItAndLeavesLaterOnesForTheNext() throws {
+    @Test func aOneHertzReceiversSecondLineSyncsBothAsItIsWritten() throws {
         let dir = try ScratchDirectory()
         let writer = try LogWriter(path: dir.file("interval.jsonl"), fsync: .interval)
-        for n in 0..<3 { _ = writer.append(logRecord(n)) }
-        let first = writer.prepareFlush(now: 100)
-        let pending = try #require(first.sync, "three lines unsynced and none synced before: a sync is due")
-        #expect(first.notice == nil && writer.syncs == 0)
-        // The reader thread writes on while the tick syncs outside the lock.
-        _ = writer.append(logRecord(3))
-        #expect(writer.finishSync(pending.perform()) == nil)
+        _ = writer.append(logRecord(0))
+        _ = writer.flushIfDue(now: 100)
+        #expect(writer.syncs == 0)
+        // The next epoch, a few milliseconds early: the two lines are synced as it is written.
+        _ = writer.append(logRecord(1))
+        _ = writer.flushIfDue(now: 100.997)
         #expect(writer.syncs == 1)
-        #expect(writer.prepareFlush(now: 100.5).sync == nil, "less than a second since the last sync")
-        let second = try #require(writer.prepareFlush(now: 101).sync, "line 3 came after the first sync began")
-        // A reopen (SIGHUP) before the sync is made: it syncs the file the lines went to.
+        #expect(writer.nextDeadline(now: 100.997) == .infinity)
+        _ = writer.append(logRecord(2))
+        _ = writer.flushIfDue(now: 102)
+        #expect(writer.syncs == 1)
+        // No line follows: the tick syncs it at its deadline.
+        let due = 102 + LogWriter.syncInterval + LogWriter.syncSlack
+        #expect(writer.nextDeadline(now: 102.5) == due)
+        _ = writer.flushIfDue(now: due)
+        #expect(writer.syncs == 2)
+        // A reopen (SIGHUP) syncs the old file first; the new one has nothing unsynced.
+        _ = writer.append(logRecord(3))
         try writer.reopen()
-        #expect(second.perform() == nil)
-        #expect(writer.finishSync(nil) == nil)
-        #expect(writer.prepareFlush(now: 105).sync == nil, "nothing new to sync")
+        #expect(writer.syncs == 3)
+        #expect(writer.nextDeadline(now: 103.5) == .infinity)
         _ = writer.close()
         #expect(recordNumbers(try dir.read("interval.jsonl")) == [0, 1, 2, 3])
-    }
-
-    @Test func aFailedSyncStartsAnEpisodeAndIsMadeAgainAtTheNextTick() throws {
-        let dir = try ScratchDirectory()
-        let path = dir.file("interval.jsonl")
-        let writer = try LogWriter(path: path, fsync: .interval)
-        _ = writer.append(logRecord(0))
-        let pending = try #require(writer.prepareFlush(now: 10).sync)
-        #expect(pending.perform() == nil)
-        let failure = SystemError("fdatasync \(path)", errno: EIO)
-        #expect(writer.finishSync(failure) == .failed(path: path, error: failure, held: 0))
-        #expect(writer.isFailing && writer.syncs == 0)
-        let again = try #require(writer.prepareFlush(now: 11).sync, "the lines of the failed sync are synced again")
-        #expect(writer.finishSync(again.perform()) == .recovered(path: path, caughtUp: 0, lost: 0))
-        #expect(!writer.isFailing && writer.syncs == 1)
-        _ = writer.close()
     }
 
     @Test func aLineWithAnEmbeddedNewlineIsAProgrammingError() async throws {

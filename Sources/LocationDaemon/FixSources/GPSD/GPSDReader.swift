@@ -170,7 +170,7 @@ struct GPSDReader {
                 let probe = lastInput + tuning.probeAfter
                 deadline = min(deadline ?? probe, probe)
             }
-            control.idle()
+            if let due = control.idle() { deadline = min(deadline ?? due, due) }
             do {
                 let woken = try session.wait(wakeFD: control.wakeup.descriptor, timeout: deadline.map { $0 - now })
                 if woken == .woken { return .stopped }

@@ -51,8 +51,8 @@ final class GPSDReaderControl: Sendable {
         if !sink.take(event) { requestStop() }
     }
 
-    /// The reader is about to wait for gpsd.
-    func idle() {
+    /// The reader is about to wait for gpsd: by when it calls this again (`SourceSink.idle`).
+    func idle() -> Double? {
         sink.idle()
     }
 
