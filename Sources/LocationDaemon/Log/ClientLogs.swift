@@ -296,11 +296,8 @@ public final class ClientLogs {
     /// epoch a second, every second epoch's write syncs it and the one before.
     public func writeBatches(now: Double) {
         guard fsyncPolicy == .interval else { return }
-        for slot in entries.indices {
-            // Also a log with no new line: its reader may have come for the sync due (`nextDeadline`).
-            writeBatch(slot)
-            flush(slot, now: now)
-        }
+        // Every log, one with no new line too: its reader may have come for the sync due (`nextDeadline`).
+        flushIfDue(now: now)
     }
 
     /// When a log next needs `flushIfDue` (monotonic seconds; infinity:
