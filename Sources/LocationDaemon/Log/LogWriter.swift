@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CSupport
 import LocationCore
 import LocationSystem
 
@@ -19,7 +20,10 @@ import LocationSystem
 /// not be written are held in memory (at most `holdLimit` lines and
 /// `holdByteLimit` bytes; beyond that the oldest are dropped and counted) and
 /// retried, oldest first, on every `append` and `flushIfDue` (at least
-/// every `retryInterval`: `nextDeadline`). The first
+/// every `retryInterval`: `nextDeadline`). A retry first makes sure its
+/// line fits (`reserve`): one that cannot writes nothing, so while the disk
+/// stays full a reader of the log never sees a piece of a line come and go
+/// hundreds of times a second. The first
 /// success after an episode returns one `.recovered` notice. Lines that were
 /// already written are never touched.
 ///
@@ -104,6 +108,9 @@ public final class LogWriter {
     public private(set) var syncs: Int = 0
     /// Writes that reached the file (one line, or one batch of lines, each).
     @exclusivity(unchecked) public private(set) var writes: Int = 0
+    /// Writes that failed part-way and were cut back (`rollBack`): a reader of the
+    /// log may have seen each piece before it went. A retry that cannot fit makes none.
+    public private(set) var cutBacks: Int = 0
     /// Whether a failure episode is under way.
     public private(set) var isFailing = false
     /// During a failure episode, the latest error.
@@ -372,7 +379,7 @@ public final class LogWriter {
         }
         var wrote = false
         while heldStart < held.count {
-            if let error = writeWhole(held[heldStart]) {
+            if let error = reserve(held[heldStart].count) ?? writeWhole(held[heldStart]) {
                 compactHold()
                 if wrote && fsyncPolicy == .always { _ = sync() }
                 return fail(error)
@@ -409,8 +416,28 @@ public final class LogWriter {
         }
     }
 
+    /// Before a retry writes a held line: room for its `count` bytes at the
+    /// end of the file, or the error its write would meet — the file-size
+    /// limit (`EFBIG`, as `ulimit -f` gives), or no room (`ENOSPC`, `EDQUOT`)
+    /// once the space is asked for without writing (`fallocate`, keeping the
+    /// size). Where the file system cannot reserve, nil: the write goes
+    /// ahead and is cut back if it fails part-way, as the first one was.
+    /// Only retries pay these calls; the usual path writes straight away.
+    private func reserve(_ count: Int) -> SystemError? {
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        let limit = csupport_file_size_limit()
+        if limit >= 0 && Int64(info.st_size) + Int64(count) > limit {
+            return SystemError("write \(path)", errno: EFBIG)
+        }
+        guard csupport_file_reserve(fd, Int64(info.st_size), Int64(count)) != 0 else { return nil }
+        let error = errno
+        return error == ENOSPC || error == EDQUOT ? SystemError("write \(path)", errno: error) : nil
+    }
+
     /// Cuts off the `written` bytes of a line that could not be finished.
     private func rollBack(written: Int) {
+        cutBacks += 1
         var info = stat()
         if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) >= written,
            (try? retryingEINTR("ftruncate \(path)", { ftruncate(fd, info.st_size - off_t(written)) })) != nil {

@@ -133,11 +133,15 @@ import TestSupport
             let failedAt = n - 1
             #expect(failedAt == 40)
             #expect(recordNumbers(try FileIO.read(path)) == Array(0..<failedAt), "only whole lines")
+            #expect(writer.cutBacks == 1, "the line that met the full disk went out in part and was cut back")
             for _ in 0..<5 {
                 #expect(writer.append(logRecord(n)) == nil)
                 n += 1
             }
             #expect(writer.heldLines == 6)
+            // Each append retried the held lines: none fitted, so none was written in part.
+            #expect(writer.cutBacks == 1, "a retry that cannot fit writes nothing")
+            #expect(recordNumbers(try FileIO.read(path)) == Array(0..<failedAt))
 
             #expect(unlink(mnt + "/filler") == 0)
             let resumed = writer.append(logRecord(n))
@@ -170,10 +174,12 @@ import TestSupport
             // 40 lines are 4000 bytes; the 41st was cut short at 4096 and cut back.
             #expect(n - 1 == 40)
             #expect(recordNumbers(try FileIO.read(path)) == Array(0..<40))
+            #expect(writer.cutBacks == 1)
             for _ in 0..<3 {
                 #expect(writer.append(logRecord(n)) == nil)
                 n += 1
             }
+            #expect(writer.cutBacks == 1, "a retry past the limit writes nothing")
             try #require(FileSizeLimit.restore(original))
             #expect(writer.append(logRecord(n)) == .recovered(path: path, caughtUp: 5, lost: 0))
             #expect(writer.close() == nil)
