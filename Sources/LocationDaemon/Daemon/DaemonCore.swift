@@ -127,6 +127,16 @@ public final class DaemonCore: ControlHandler, Sendable {
         owner.withLock { $0.setAlarm(wake) }
     }
 
+    /// From now on `changed()` is called whenever systemd's status line (`statusLine()`) may
+    /// say something else: an input that carried an engine event (what the watchers hear of: a
+    /// source state, an authorization, a prompt, a use), a log or the state save that starts to
+    /// fail or works again, a change of the fixes' mode, a reload, a tick; never a fix that
+    /// changes none of these. It is called under the lock, on the thread of the input, so it
+    /// only notes the change. `NotifierService` passes its alarm's `due(by:)`.
+    public func onStatusChange(_ changed: @escaping @Sendable () -> Void) {
+        owner.withLock { $0.onStatusChange(changed) }
+    }
+
     /// When the next tick must come (monotonic seconds; infinity: not until an input).
     func nextDeadline(now: Double) -> Double {
         owner.withLock { $0.nextDeadline(now: now) }
