@@ -40,10 +40,14 @@ final class EngineOwner {
     let report: AccessLedger
     /// Sets the core's tick to come by a time (monotonic seconds; `DaemonCore.setAlarm`), or nil.
     private var alarm: (@Sendable (Double) -> Void)?
-    /// Told when systemd's status line may say something else (`DaemonCore.onStatusChange`), or nil.
-    private var statusChanged: (@Sendable () -> Void)?
+    /// Told by when (monotonic seconds) systemd's status line should be looked at again, as it
+    /// may say something else (`DaemonCore.onStatusChange`), or nil.
+    private var statusChanged: (@Sendable (Double) -> Void)?
     /// The mode of the fixes as the status line last heard of it (`Engine.lastFixMode`).
     @exclusivity(unchecked) private var statusMode: FixMode?
+    /// The clients whose logs fail now (from the logs' changes): while any does, the status
+    /// line's counts of held and lost lines move with each pause.
+    @exclusivity(unchecked) private var failingLogs: Set<String> = []
 
     /// A duty still due after the tick made for it (a save or sync that fails at once) is tried
     /// again this many seconds later, as the 1 s tick did every second.
@@ -109,7 +113,7 @@ final class EngineOwner {
             // "logging 3D fixes": the one part of the status line a fix changes without an event.
             if engine.lastFixMode != statusMode {
                 statusMode = engine.lastFixMode
-                statusChanged?()
+                statusChanged?(now)
             }
         case .state(let sourceState, let detail):
             if sourceState != sources.states[index] {
@@ -175,6 +179,8 @@ final class EngineOwner {
         engine.wallClockOffset = clock.wall() - now
         carrier.logs.writeBatches(now: now)
         announceLogChanges()
+        // The lines held and lost that the status line counts: brought up to date once a second.
+        if !failingLogs.isEmpty { statusChanged?(now + Self.retryDelay) }
         rearm(now: now, logs: false)
         var due = carrier.logs.nextDeadline(now: now)
         let outage = engine.outageTimer
@@ -202,7 +208,7 @@ final class EngineOwner {
         report.flush(now: clock.wall())
         announceStateChange()
         // Timers, held lines' counts: a tick comes only when something is due, so it may always ask.
-        statusChanged?()
+        statusChanged?(now)
         let next = nextDeadline(now: now)
         alarm?(next > now ? next : now + Self.retryDelay)
     }
@@ -232,9 +238,9 @@ final class EngineOwner {
         rearm(now: clock.monotonic())
     }
 
-    /// From now on `changed` is called whenever systemd's status line may say something else
-    /// (`DaemonCore.onStatusChange`).
-    func onStatusChange(_ changed: @escaping @Sendable () -> Void) {
+    /// From now on `changed` is told by when systemd's status line should be looked at again
+    /// whenever it may say something else (`DaemonCore.onStatusChange`).
+    func onStatusChange(_ changed: @escaping @Sendable (Double) -> Void) {
         statusChanged = changed
     }
 
@@ -267,8 +273,9 @@ final class EngineOwner {
         config = reload.effective
         carry(now: now)
         rearm(now: now)
-        // Clients come and go, a source name may too: not all of it is an engine event.
-        statusChanged?()
+        // Clients come and go, and their logs with them: not all of it is an engine event.
+        failingLogs = Set(carrier.logs.failing.map(\.client))
+        statusChanged?(now)
         return reload.needRestart
     }
 
@@ -455,7 +462,7 @@ final class EngineOwner {
         }
         // What the watchers were told of (a source state, an authorization, a prompt, a use) the
         // status line may say too; a fix that changed nothing carries no event.
-        if !effects.others.isEmpty, effects.others.contains(where: Self.isEvent) { statusChanged?() }
+        if !effects.others.isEmpty, effects.others.contains(where: Self.isEvent) { statusChanged?(now) }
         announceLogChanges()
         announceStateChange()
     }
@@ -468,7 +475,7 @@ final class EngineOwner {
     /// again (`state` events).
     private func announceStateChange() {
         guard state.takeChange() else { return }
-        statusChanged?()
+        statusChanged?(clock.monotonic())
         guard !watchers.isEmpty else { return }
         watchers.broadcast([ControlEvent(state: stateSave, time: clock.wall())], services: engine.servicesOn)
     }
@@ -478,7 +485,10 @@ final class EngineOwner {
     private func announceLogChanges() {
         let changes = carrier.logs.takeChanges()
         guard !changes.isEmpty else { return }
-        statusChanged?()
+        for change in changes {
+            if change.status.failing { failingLogs.insert(change.client) } else { failingLogs.remove(change.client) }
+        }
+        statusChanged?(clock.monotonic())
         guard !watchers.isEmpty else { return }
         let time = clock.wall()
         watchers.broadcast(changes.map { ControlEvent(log: $0, time: time) }, services: engine.servicesOn)

@@ -13,8 +13,8 @@ import Synchronization
 /// thread (a `TickStream`) is set by the core when the status line may have
 /// changed (`DaemonCore.onStatusChange`: an event the watchers hear of, a
 /// log or the state save failing or working again, the fixes' mode, a
-/// reload, a tick) and for the next ping; nothing changes, no ping due, no
-/// wake-up. Without `$NOTIFY_SOCKET` it only waits for shutdown, and nothing
+/// reload, a tick; once a second while a log fails, for its counts of held
+/// lines) and for the next ping; nothing changes, no ping due, no wake-up. Without `$NOTIFY_SOCKET` it only waits for shutdown, and nothing
 /// wakes for it.
 public final class NotifierService: Service {
     /// `systemd`.
@@ -46,7 +46,7 @@ public final class NotifierService: Service {
         }
         let ticks = ticks
         // Called under the core's lock on the thread of the change: only sets the alarm.
-        core.onStatusChange { ticks.due(by: 0) }
+        core.onStatusChange { ticks.due(by: $0) }
         let status = core.statusLine()
         state.withLock { state in
             send(&state) { try notifier.ready(status: status) }

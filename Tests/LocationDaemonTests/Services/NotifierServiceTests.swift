@@ -142,7 +142,7 @@ import TestSupport
         let clock = ManualClock()
         let core = try DaemonCore(config: try daemonConfig(in: dir), seed: 1, clock: clock.clock)
         let told = Mutex(0)
-        core.onStatusChange { told.withLock { $0 += 1 } }
+        core.onStatusChange { _ in told.withLock { $0 += 1 } }
         func change(_ input: () -> Void) -> Int {
             let before = told.withLock { $0 }
             input()
@@ -159,6 +159,55 @@ import TestSupport
         clock.advance(1)
         #expect(change { core.ingest(.fix(walkFix(6, metres: 60, mode: .twoD))) } > 0, "3D to 2D")
         #expect(change { core.ingest(.state(.connecting, detail: "gone")) } > 0)
+        core.shutdown()
+    }
+
+    /// While a log cannot be written the line counts its held and lost lines: each pause asks
+    /// for it a second later (the alarm is only brought forward, so once a second); once the
+    /// log works again, a pause asks for nothing.
+    @Test(.enabled(if: Tmpfs.canMount, "needs permission to mount a small tmpfs"))
+    func whileALogFailsEachPauseAsksForTheStatusASecondLater() throws {
+        let dir = try ScratchDirectory("notify")
+        let log = dir.file("log")
+        #expect(mkdir(log, 0o755) == 0)
+        try #require(Tmpfs.mount(log, size: "256k"))
+        defer {
+            Tmpfs.unmount(log)
+            withExtendedLifetime(dir) {}
+        }
+        let clock = ManualClock()
+        let core = try DaemonCore(config: try daemonConfig(in: dir), seed: 1, clock: clock.clock)
+        let told = Mutex<[Double]>([])
+        core.onStatusChange { time in told.withLock { $0.append(time) } }
+        func epoch(_ n: Int) -> [Double] {
+            told.withLock { $0.removeAll() }
+            clock.advance(1)
+            core.ingest(.fix(walkFix(n, metres: 10 * Double(n))))
+            core.writeBatchedLines()
+            return told.withLock { $0 }
+        }
+        core.ingest(.state(.connected, detail: "connected"))
+        _ = epoch(0)
+        #expect(epoch(1) == [], "a log that works: nothing to look at")
+        try #require(Tmpfs.fill(log) > 0)
+        let now = { clock.clock.monotonic() }
+        // The lines fill the log's last page first.
+        var n = 2
+        var asked: [Double] = []
+        while !core.statusLine().contains("cannot write"), n < 100 {
+            asked = epoch(n)
+            n += 1
+        }
+        #expect(asked == [now(), now() + EngineOwner.retryDelay], "the log fails: now, and the counts a second later")
+        #expect(core.statusLine().contains("cannot write the log of logger: "))
+        #expect(epoch(n) == [now() + EngineOwner.retryDelay])
+        #expect(unlink(log + "/filler") == 0)
+        clock.advance(1)
+        told.withLock { $0.removeAll() }
+        core.tick()
+        #expect(told.withLock { $0.contains(now()) }, "the log works again")
+        #expect(!core.statusLine().contains("cannot write"))
+        #expect(epoch(n + 1) == [], "nothing fails: a pause asks for nothing")
         core.shutdown()
     }
 
