@@ -35,7 +35,7 @@ public final class NotifierService: Service {
         self.core = core
         state = Mutex(NotifierState(pingInterval: notifier.watchdogPingInterval))
         // Without systemd there is nothing to send until shutdown: no alarm at all.
-        ticks = notifier.isEnabled ? TickStream(alarmOn: .shared) : TickStream(interval: nil)
+        ticks = notifier.isEnabled ? TickStream(alarmOn: .shared) : TickStream()
     }
 
     /// Sends READY=1, then status changes and watchdog pings until shutdown.

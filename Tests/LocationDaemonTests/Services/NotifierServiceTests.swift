@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationSystem
 @testable import LocationDaemon
 import Synchronization
 import Testing
@@ -211,10 +212,11 @@ import TestSupport
         core.shutdown()
     }
 
-    /// A long interval, and none (a stream that only ends).
-    @Test(arguments: [3600, nil] as [Double?])
-    func aStoppedTickStreamEndsItsLoopAtOnce(interval: Double?) async {
-        let ticks = TickStream(interval: interval)
+    /// An alarm set an hour ahead, and a stream that never ticks.
+    @Test(arguments: [true, false])
+    func aStoppedTickStreamEndsItsLoopAtOnce(alarm: Bool) async {
+        let ticks = alarm ? TickStream(alarmOn: .shared) : TickStream()
+        ticks.due(by: SystemClock.monotonic() + 3600)
         let loop = Task {
             var count = 0
             for await _ in ticks.ticks { count += 1 }
