@@ -4,6 +4,10 @@ extension Engine {
     /// Whether Location Services are on (what `status(now:).services` says, without building the status).
     public var servicesOn: Bool { services }
 
+    /// The mode of the last 2D or 3D fix of the receiver `best` clients follow (what
+    /// `status(now:).lastFix` says of it, without building the status).
+    public var lastFixMode: FixMode? { lastFix?.mode }
+
     /// The state at `now`, computed on request (nothing is cached).
     public func status(now: Double) -> EngineStatus {
         var status = EngineStatus(

@@ -31,9 +31,22 @@ extension Engine {
     /// infinity: not until another input. May be early, never late: the
     /// owner need not tick before it (the daemon's core sleeps until then).
     public var nextTimer: Double {
-        // A file followed past its end is no outage: its deadline does not fire (`runTimers`).
-        source == .endOfFile ? clientDeadline : min(clientDeadline, outageDeadline)
+        min(clientTimer, outageTimer)
     }
+
+    /// When the 5 s without a usable fix run out (`outageDelay`), `now` seconds; infinity in an
+    /// outage, before the first usable fix, and for a file followed past its end (no outage:
+    /// `runTimers`). Every usable fix moves it on: an owner that sleeps until the next timer
+    /// would wake for it every 5 s while fixes keep coming, so the daemon's readers stand by for
+    /// it in the wait they make anyway, and the core sleeps until `clientTimer`.
+    public var outageTimer: Double {
+        source == .endOfFile ? .infinity : outageDeadline
+    }
+
+    /// `nextTimer` less `outageTimer`: Allow Once, temporary full accuracy, locate timeouts and
+    /// a pinned receiver's failover (which its receiver's fixes put off; a tick that comes early
+    /// for it sets the next).
+    public var clientTimer: Double { clientDeadline }
 
     /// Recomputes the earliest pending client timer.
     mutating func recomputeClientDeadline() {

@@ -14,10 +14,10 @@ import Synchronization
 /// Fixes never come here: the reader thread that read one carries it to the
 /// log itself.
 ///
-/// Jobs run one at a time in the order they were enqueued. Timers
-/// (`addTimer` and `addAlarm`, which `TickStream` uses) and the signal pipe (`addReader`,
+/// Jobs run one at a time in the order they were enqueued. Alarms
+/// (`addAlarm`, which `TickStream` uses) and the signal pipe (`addReader`,
 /// for `SignalRouter`) are served on this thread too: it sleeps in poll(2)
-/// until the next timer is due, a job comes or the pipe has input, so a tick
+/// until the next alarm is due, a job comes or the pipe has input, so a tick
 /// or a signal wakes this one thread and no other — not the cooperative
 /// pool, not a dispatch thread (docs/ARCHITECTURE.md, "Threads"). poll(2)'s
 /// timeout runs on the monotonic clock, so setting the wall clock (gpsd,
@@ -26,30 +26,13 @@ public final class CoreExecutor: TaskExecutor {
     /// The daemon's core executor (its thread starts with `start()`).
     public static let shared = CoreExecutor()
 
-    /// One timer: a repeating one, or an alarm (`interval` nil) that fires
-    /// once at `alarm` each time it is set. A repeating timer's firings fall
-    /// on whole multiples of its interval counted from the executor's
-    /// `origin`, so timers of one interval fire together however far apart
-    /// they were made.
+    /// An alarm: fires once at `due` each time it is set. (The daemon wakes
+    /// only when something is due, so it has no repeating timers.)
     private struct Timer {
         let id: Int
-        let interval: Double?
-        /// Which multiple of `interval` after `origin` it fires at next.
-        var period: Int
-        /// An alarm's due time (monotonic seconds; infinity: not set).
-        var alarm = Double.infinity
+        /// When it fires (monotonic seconds; infinity: not set).
+        var due = Double.infinity
         let fire: @Sendable () -> Void
-
-        func due(from origin: Double) -> Double {
-            guard let interval else { return alarm }
-            return origin + Double(period) * interval
-        }
-
-        /// The first multiple after `now`: a firing the thread could not
-        /// make in time (a long job) is merged into the next.
-        static func period(after now: Double, from origin: Double, interval: Double) -> Int {
-            Int(((now - origin) / interval).rounded(.down)) + 1
-        }
     }
 
     /// A descriptor watched for input.
@@ -69,8 +52,6 @@ public final class CoreExecutor: TaskExecutor {
         var sleepsUntil = Double.infinity
         var timers: [Timer] = []
         var nextTimer = 0
-        /// How many times timers have fired together (tests).
-        var rounds = 0
         var readers: [Reader] = []
 
         mutating func takeJob() -> UnownedJob? {
@@ -87,9 +68,6 @@ public final class CoreExecutor: TaskExecutor {
 
     private let queue = Mutex(Queue())
     private let wakeup: Wakeup?
-    /// When the executor was made (monotonic seconds): what timers count
-    /// their periods from.
-    private let origin = SystemClock.monotonic()
 
     private init() {
         // Without an eventfd (no descriptors or memory left at start-up) the
@@ -134,27 +112,6 @@ public final class CoreExecutor: TaskExecutor {
         if wake { wakeup?.signal() }
     }
 
-    /// Calls `fire` on the core thread every `interval` seconds (at least a
-    /// millisecond), until `cancelTimer` with the returned identifier. The
-    /// firings fall on multiples of `interval` counted from when the
-    /// executor was made, the first within one interval from now, so timers
-    /// of one interval wake the thread once for all of them (the notifier's
-    /// ticks and any other made milliseconds apart at start). Firings
-    /// the thread could not make in time (a long job) are merged into one.
-    public func addTimer(every interval: Double, _ fire: @escaping @Sendable () -> Void) -> Int {
-        let interval = max(interval, 0.001)
-        let period = Timer.period(after: SystemClock.monotonic(), from: origin, interval: interval)
-        let (id, wake) = queue.withLock { queue in
-            let id = queue.nextTimer
-            queue.nextTimer += 1
-            queue.timers.append(Timer(id: id, interval: interval, period: period, fire: fire))
-            defer { queue.sleeping = false }
-            return (id, queue.sleeping)
-        }
-        if wake { wakeup?.signal() }
-        return id
-    }
-
     /// An alarm: calls `fire` on the core thread once `setAlarm` is due,
     /// and again each time it is set again, until `cancelTimer` with the
     /// returned identifier. Made unset.
@@ -162,7 +119,7 @@ public final class CoreExecutor: TaskExecutor {
         queue.withLock { queue in
             let id = queue.nextTimer
             queue.nextTimer += 1
-            queue.timers.append(Timer(id: id, interval: nil, period: 0, fire: fire))
+            queue.timers.append(Timer(id: id, fire: fire))
             return id
         }
     }
@@ -174,10 +131,9 @@ public final class CoreExecutor: TaskExecutor {
     public func setAlarm(_ id: Int, dueBy time: Double) {
         guard time.isFinite else { return }
         let wake = queue.withLock { queue -> Bool in
-            guard let index = queue.timers.firstIndex(where: { $0.id == id }), queue.timers[index].interval == nil,
-                  time < queue.timers[index].alarm
+            guard let index = queue.timers.firstIndex(where: { $0.id == id }), time < queue.timers[index].due
             else { return false }
-            queue.timers[index].alarm = time
+            queue.timers[index].due = time
             guard queue.sleeping, time < queue.sleepsUntil else { return false }
             queue.sleeping = false
             return true
@@ -187,14 +143,10 @@ public final class CoreExecutor: TaskExecutor {
 
     /// When alarm `id` fires next (infinity: not set; tests).
     func alarm(_ id: Int) -> Double {
-        queue.withLock { queue in queue.timers.first { $0.id == id }?.alarm ?? .infinity }
+        queue.withLock { queue in queue.timers.first { $0.id == id }?.due ?? .infinity }
     }
 
-    /// How many rounds of timer firings the thread has made: timers that fire
-    /// in the same round were served in one wakeup (tests).
-    var timerRounds: Int { queue.withLock { $0.rounds } }
-
-    /// Stops the timer `id` (from any thread; a firing already under way still finishes).
+    /// Stops alarm `id` (from any thread; a firing already under way still finishes).
     public func cancelTimer(_ id: Int) {
         queue.withLock { $0.timers.removeAll { $0.id == id } }
     }
@@ -221,27 +173,20 @@ public final class CoreExecutor: TaskExecutor {
             let now = SystemClock.monotonic()
             let due = queue.withLock { queue -> [@Sendable () -> Void] in
                 var due: [@Sendable () -> Void] = []
-                for index in queue.timers.indices where queue.timers[index].due(from: origin) <= now {
+                for index in queue.timers.indices where queue.timers[index].due <= now {
                     due.append(queue.timers[index].fire)
-                    guard let interval = queue.timers[index].interval else {
-                        queue.timers[index].alarm = .infinity
-                        continue
-                    }
-                    let next = Timer.period(after: now, from: origin, interval: interval)
-                    // (Rounding may put `now` a hair before the period it is in.)
-                    queue.timers[index].period = max(next, queue.timers[index].period + 1)
+                    queue.timers[index].due = .infinity
                 }
-                if !due.isEmpty { queue.rounds += 1 }
                 return due
             }
             if !due.isEmpty {
                 for fire in due { fire() }
                 continue
             }
-            // Nothing to run: sleep until the next timer, a job or input.
+            // Nothing to run: sleep until the next alarm, a job or input.
             let (timeout, readers) = queue.withLock { queue -> (Double?, [Reader]) in
                 guard queue.head == queue.jobs.count else { return (0, []) }
-                let next = queue.timers.lazy.map { $0.due(from: self.origin) }.min() ?? .infinity
+                let next = queue.timers.lazy.map(\.due).min() ?? .infinity
                 let timeout = next.isFinite ? max(next - now, 0) : nil
                 if timeout != 0 {
                     queue.sleeping = true

@@ -127,6 +127,18 @@ public final class DaemonCore: ControlHandler, Sendable {
         owner.withLock { $0.setAlarm(wake) }
     }
 
+    /// From now on `changed(time)` is called whenever systemd's status line (`statusLine()`)
+    /// may say something else, `time` (monotonic seconds) being by when it should be looked at:
+    /// now after an input that carried an engine event (what the watchers hear of: a source
+    /// state, an authorization, a prompt, a use), a log or the state save that starts to fail
+    /// or works again, a change of the fixes' mode, a reload, a tick; a second after a pause
+    /// while a log fails (its counts of held and lost lines); never for a fix that changes none
+    /// of these. It is called under the lock, on the thread of the input, so it only notes the
+    /// change. `NotifierService` passes its alarm's `due(by:)`.
+    public func onStatusChange(_ changed: @escaping @Sendable (Double) -> Void) {
+        owner.withLock { $0.onStatusChange(changed) }
+    }
+
     /// When the next tick must come (monotonic seconds; infinity: not until an input).
     func nextDeadline(now: Double) -> Double {
         owner.withLock { $0.nextDeadline(now: now) }

@@ -40,6 +40,14 @@ final class EngineOwner {
     let report: AccessLedger
     /// Sets the core's tick to come by a time (monotonic seconds; `DaemonCore.setAlarm`), or nil.
     private var alarm: (@Sendable (Double) -> Void)?
+    /// Told by when (monotonic seconds) systemd's status line should be looked at again, as it
+    /// may say something else (`DaemonCore.onStatusChange`), or nil.
+    private var statusChanged: (@Sendable (Double) -> Void)?
+    /// The mode of the fixes as the status line last heard of it (`Engine.lastFixMode`).
+    @exclusivity(unchecked) private var statusMode: FixMode?
+    /// The clients whose logs fail now (from the logs' changes): while any does, the status
+    /// line's counts of held and lost lines move with each pause.
+    @exclusivity(unchecked) private var failingLogs: Set<String> = []
 
     /// A duty still due after the tick made for it (a save or sync that fails at once) is tried
     /// again this many seconds later, as the 1 s tick did every second.
@@ -102,6 +110,12 @@ final class EngineOwner {
             fixesSeen += 1
             fix.device = receiverName(fix.device, from: index)
             engine.handle(.fix(fix), now: now, into: &effects)
+            // "logging 3D fixes": the one part of the status line a fix changes without an event.
+            let mode = inPlace { $0.lastFixMode }
+            if mode != statusMode {
+                statusMode = mode
+                statusChanged?(now)
+            }
         case .state(let sourceState, let detail):
             if sourceState != sources.states[index] {
                 // The sources log their own connects and losses; this is the engine's view.
@@ -151,11 +165,14 @@ final class EngineOwner {
 
     /// The source paused: the lines batched since are written, and synced once the oldest
     /// unsynced line is about a second old (`ClientLogs.writeBatches`); then the tick is set by
-    /// what else is due. Returns when the logs are next due (`ClientLogs.nextDeadline`), which
-    /// the reader carries in its own wait and the tick leaves to it: at 1 Hz the next epoch's
-    /// write syncs the line, and the core thread is not woken to stand by for it. (Every other
-    /// input sets the tick by the logs too, so a reader that stops, or loses its device, leaves
-    /// no line unsynced for long: the source's state change that follows sets it.)
+    /// what else is due. Returns when the logs are next due (`ClientLogs.nextDeadline`), or the
+    /// 5 s without a usable fix (`Engine.outageTimer`) if sooner, which the reader carries in
+    /// its own wait and the tick leaves to it: at 1 Hz the next epoch's write syncs the line
+    /// and moves the 5 s on, and the core thread is not woken to stand by for either. A reader
+    /// whose wait ran out calls again: once the 5 s are up, the tick is set for now, and it
+    /// starts the outage. (Every other input sets the tick by the logs too, so a reader that
+    /// stops, or loses its device, leaves no line unsynced for long: the source's state change
+    /// that follows sets it, and starts the outage itself.)
     func writeBatchedLines() -> Double? {
         guard !stopped else { return nil }
         let now = clock.monotonic()
@@ -163,9 +180,17 @@ final class EngineOwner {
         engine.wallClockOffset = clock.wall() - now
         carrier.logs.writeBatches(now: now)
         announceLogChanges()
+        // The lines held and lost that the status line counts: brought up to date once a second.
+        if !failingLogs.isEmpty { statusChanged?(now + Self.retryDelay) }
         rearm(now: now, logs: false)
-        let logs = carrier.logs.nextDeadline(now: now)
-        return logs.isFinite ? logs : nil
+        var due = carrier.logs.nextDeadline(now: now)
+        let outage = inPlace { $0.outageTimer }
+        if outage > now {
+            due = min(due, outage)
+        } else if outage.isFinite {
+            alarm?(outage)
+        }
+        return due.isFinite ? due : nil
     }
 
     /// The tick, which comes when `nextDeadline` does: engine timers, the logs' held lines and
@@ -183,19 +208,22 @@ final class EngineOwner {
         state.saveIfDue(now: now) { engine.savedState }
         report.flush(now: clock.wall())
         announceStateChange()
+        // Timers, held lines' counts: a tick comes only when something is due, so it may always ask.
+        statusChanged?(now)
         let next = nextDeadline(now: now)
         alarm?(next > now ? next : now + Self.retryDelay)
     }
 
     /// When the tick must come next (monotonic seconds; infinity: not until an input): the
-    /// earliest of the engine's timers (`Engine.nextTimer`: Allow Once, temporary full
-    /// accuracy, locate timeouts, the 5 s without a fix, a pinned receiver's failover), the
-    /// logs' syncs and retries (`ClientLogs.nextDeadline`), the audit log's retries, a pending
-    /// state save and the access report's next flush. Nothing due, no tick: the core thread
-    /// sleeps (docs/performance.md).
+    /// earliest of the engine's client timers (`Engine.clientTimer`: Allow Once, temporary full
+    /// accuracy, locate timeouts, a pinned receiver's failover), the logs' syncs and retries
+    /// (`ClientLogs.nextDeadline`), the audit log's retries, a pending state save and the access
+    /// report's next flush. Not the 5 s without a usable fix, which every fix moves: the reader
+    /// stands by for it (`writeBatchedLines`). Nothing due, no tick: the core thread sleeps
+    /// (docs/performance.md).
     /// `logs: false` leaves the logs' deadline out (a reader stands by for it).
     func nextDeadline(now: Double, logs: Bool = true) -> Double {
-        var next = min(inPlace { $0.nextTimer }, logs ? carrier.logs.nextDeadline(now: now) : .infinity)
+        var next = min(inPlace { $0.clientTimer }, logs ? carrier.logs.nextDeadline(now: now) : .infinity)
         next = min(next, audit.nextDeadline(now: now), state.nextDeadline)
         let flush = report.nextFlush()
         if flush.isFinite { next = min(next, now + (flush - clock.wall())) }
@@ -209,6 +237,12 @@ final class EngineOwner {
         let clock = clock
         report.onFirstCount { seconds in wake(clock.monotonic() + seconds) }
         rearm(now: clock.monotonic())
+    }
+
+    /// From now on `changed` is told by when systemd's status line should be looked at again
+    /// whenever it may say something else (`DaemonCore.onStatusChange`).
+    func onStatusChange(_ changed: @escaping @Sendable (Double) -> Void) {
+        statusChanged = changed
     }
 
     /// After an input that may have made something due sooner: the tick comes by then.
@@ -240,6 +274,9 @@ final class EngineOwner {
         config = reload.effective
         carry(now: now)
         rearm(now: now)
+        // Clients come and go, and their logs with them: not all of it is an engine event.
+        failingLogs = Set(carrier.logs.failing.map(\.client))
+        statusChanged?(now)
         return reload.needRestart
     }
 
@@ -433,21 +470,36 @@ final class EngineOwner {
         if carrier.takePersistRequest() {
             state.changed(now: now) { engine.savedState }
         }
+        // What the watchers were told of (a source state, an authorization, a prompt, a use) the
+        // status line may say too; a fix that changed nothing carries no event.
+        if !effects.others.isEmpty, effects.others.contains(where: Self.isEvent) { statusChanged?(now) }
         announceLogChanges()
         announceStateChange()
     }
 
-    /// Tells the watchers when saving the state starts to fail or works again (`state` events).
+    private static func isEvent(_ effect: Effect) -> Bool {
+        if case .event = effect { true } else { false }
+    }
+
+    /// Tells the watchers, and the status line, when saving the state starts to fail or works
+    /// again (`state` events).
     private func announceStateChange() {
-        guard state.takeChange(), !watchers.isEmpty else { return }
+        guard state.takeChange() else { return }
+        statusChanged?(clock.monotonic())
+        guard !watchers.isEmpty else { return }
         watchers.broadcast([ControlEvent(state: stateSave, time: clock.wall())], services: engine.servicesOn)
     }
 
-    /// Tells the watchers of each log that started to fail or works again (`log` events); the
-    /// changes are taken whether or not anyone watches.
+    /// Tells the watchers of each log that started to fail or works again (`log` events), and
+    /// the status line; the changes are taken whether or not anyone watches.
     private func announceLogChanges() {
         let changes = carrier.logs.takeChanges()
-        guard !changes.isEmpty, !watchers.isEmpty else { return }
+        guard !changes.isEmpty else { return }
+        for change in changes {
+            if change.status.failing { failingLogs.insert(change.client) } else { failingLogs.remove(change.client) }
+        }
+        statusChanged?(clock.monotonic())
+        guard !watchers.isEmpty else { return }
         let time = clock.wall()
         watchers.broadcast(changes.map { ControlEvent(log: $0, time: time) }, services: engine.servicesOn)
     }

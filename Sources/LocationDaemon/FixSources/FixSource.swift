@@ -35,12 +35,13 @@ public protocol SourceSink: Sendable {
     /// The reader has taken everything that was there and is about to wait
     /// for more: the daemon writes the log lines it batched meanwhile. Returns
     /// the monotonic time by which the reader calls `idle()` again if nothing
-    /// comes before (a line it wrote waits for its sync), or nil: the reader
-    /// carries that deadline in its own wait, which a next line usually
-    /// beats, so the core thread is not woken for it. A reader that handed
-    /// nothing over since its last call may skip it until that time comes:
-    /// nothing is batched then, and nothing else is due (the gpsd reader does,
-    /// after the wake-up for an epoch's GST).
+    /// comes before (a line it wrote waits for its sync, or the 5 s without a
+    /// usable fix run out), or nil: the reader carries that deadline in its
+    /// own wait, which a next line usually beats, so the core thread is not
+    /// woken for it. A reader that handed nothing over since its last call
+    /// may skip it until that time comes: nothing is batched then, and
+    /// nothing else is due (the gpsd reader does, after the wake-up for an
+    /// epoch's GST).
     func idle() -> Double?
     /// How to stop the reader should the consumer go away first (called
     /// once by the source as it starts). A sink whose consumer never goes

@@ -1,37 +1,27 @@
-/// A tick every `interval` seconds — or, made with `alarm()`, whenever a
-/// time set with `due(by:)` comes — as an async sequence that `stop()` ends at
-/// once — so a service waiting for its next tick leaves without waiting out
-/// the interval (SIGTERM must be handled within a second).
+/// A tick whenever a time set with `due(by:)` comes — or, made with `init()`,
+/// never — as an async sequence that `stop()` ends at once, so a service
+/// waiting for its next tick leaves without waiting (SIGTERM must be handled
+/// within a second).
 ///
-/// The ticks are timers of the core thread (`CoreExecutor.addTimer`), which
+/// The ticks are alarms of the core thread (`CoreExecutor.addAlarm`), which
 /// the daemon's services run on: a tick wakes that thread alone, and the
 /// service's loop resumes on it without a hop through the cooperative pool.
+/// There are no repeating ticks: the daemon wakes only when something is due.
 public final class TickStream: Sendable {
-    /// The ticks. The first comes within one interval of `init`, on the
-    /// same beat as every other timer of that interval
-    /// (`CoreExecutor.addTimer`); ticks a slow consumer missed are merged
-    /// into one.
+    /// The ticks; ticks a slow consumer missed are merged into one.
     public let ticks: AsyncStream<Void>
     private let continuation: AsyncStream<Void>.Continuation
     private let executor: CoreExecutor
-    private let timer: Int?
-    private let isAlarm: Bool
+    private let alarm: Int?
 
-    /// Starts ticking every `interval` seconds; with `nil`, never ticks, and
-    /// `ticks` only ends at `stop()`. Starts the core thread if nothing has.
-    public init(interval: Double?, executor: CoreExecutor = .shared) {
+    /// Never ticks: `ticks` only ends at `stop()` (a service with nothing to
+    /// wait for but shutdown). Sets no alarm and starts no thread.
+    public init() {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         ticks = stream
         self.continuation = continuation
-        self.executor = executor
-        if let interval {
-            // `Daemon.run` started it already, or refused to run; a test may be the first.
-            try? executor.start()
-            timer = executor.addTimer(every: interval) { continuation.yield() }
-        } else {
-            timer = nil
-        }
-        isAlarm = false
+        executor = .shared
+        alarm = nil
     }
 
     /// Ticks only when a time set with `due(by:)` comes, once for each
@@ -42,17 +32,17 @@ public final class TickStream: Sendable {
         ticks = stream
         self.continuation = continuation
         self.executor = executor
+        // `Daemon.run` started it already, or refused to run; a test may be the first.
         try? executor.start()
-        timer = executor.addAlarm { continuation.yield() }
-        isAlarm = true
+        alarm = executor.addAlarm { continuation.yield() }
     }
 
-    /// An alarm's next tick comes by `time` (monotonic seconds) at the
-    /// latest: earlier if it was set earlier already (`CoreExecutor.setAlarm`).
-    /// From any thread; ignored by a repeating stream.
+    /// The next tick comes by `time` (monotonic seconds) at the latest:
+    /// earlier if it was set earlier already (`CoreExecutor.setAlarm`). From
+    /// any thread; ignored by a stream that never ticks.
     public func due(by time: Double) {
-        guard isAlarm, let timer else { return }
-        executor.setAlarm(timer, dueBy: time)
+        guard let alarm else { return }
+        executor.setAlarm(alarm, dueBy: time)
     }
 
     deinit {
@@ -61,7 +51,7 @@ public final class TickStream: Sendable {
 
     /// Ends the ticks: a `for await` over `ticks` finishes now.
     public func stop() {
-        if let timer { executor.cancelTimer(timer) }
+        if let alarm { executor.cancelTimer(alarm) }
         continuation.finish()
     }
 }

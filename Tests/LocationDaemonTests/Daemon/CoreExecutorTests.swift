@@ -16,25 +16,9 @@ private func threadName() -> String {
     return String(decoding: bytes.prefix(max(count, 0)).filter { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
 }
 
-/// The core thread's timers: what the daemon's ticks are made of, so a tick
+/// The core thread's alarms: what the daemon's ticks are made of, so a tick
 /// wakes that one thread and no thread of the cooperative pool.
 @Suite struct CoreExecutorTests {
-    @Test func aTimerFiresOnTheCoreThreadUntilCancelled() async throws {
-        try CoreExecutor.shared.start()
-        let fired = Mutex<[String]>([])
-        let id = CoreExecutor.shared.addTimer(every: 0.005) { fired.withLock { $0.append(threadName()) } }
-        for _ in 0..<1000 where fired.withLock({ $0.count }) < 3 { try await Task.sleep(nanoseconds: 5_000_000) }
-        CoreExecutor.shared.cancelTimer(id)
-        let names = fired.withLock { $0 }
-        #expect(names.count >= 3, "fired \(names.count) times")
-        #expect(Set(names) == ["locationd-core"])
-        // One firing may have been under way at the cancel; none after it.
-        try await Task.sleep(nanoseconds: 20_000_000)
-        let settled = fired.withLock { $0.count }
-        try await Task.sleep(nanoseconds: 50_000_000)
-        #expect(fired.withLock { $0.count } == settled)
-    }
-
     @Test func anAlarmIsOnlyBroughtForwardAndFiresOnceOnTheCoreThreadWhenDue() async throws {
         try CoreExecutor.shared.start()
         let executor = CoreExecutor.shared
@@ -58,36 +42,17 @@ private func threadName() -> String {
 
     @Test func aServiceLoopOverTicksRunsOnTheCoreThread() async throws {
         try CoreExecutor.shared.start()
-        let ticks = TickStream(interval: 0.005)
+        let ticks = TickStream(alarmOn: .shared)
+        ticks.due(by: 0)
         let names = await withTaskExecutorPreference(CoreExecutor.shared) {
             var names: [String] = []
             for await _ in ticks.ticks {
                 names.append(threadName())
-                if names.count == 3 { ticks.stop() }
+                // A fired alarm is unset: each tick sets the next, as the services' loops do.
+                if names.count == 3 { ticks.stop() } else { ticks.due(by: 0) }
             }
             return names
         }
         #expect(names == Array(repeating: "locationd-core", count: 3))
-    }
-
-    @Test func timersOfOneIntervalMadeApartFireInOneWakeup() async throws {
-        try CoreExecutor.shared.start()
-        let executor = CoreExecutor.shared
-        // Each firing records the round it came in.
-        let rounds = Mutex<(first: [Int], second: [Int])>(([], []))
-        let first = executor.addTimer(every: 0.2) { rounds.withLock { $0.first.append(executor.timerRounds) } }
-        usleep(30_000)
-        let second = executor.addTimer(every: 0.2) { rounds.withLock { $0.second.append(executor.timerRounds) } }
-        for _ in 0..<400 where rounds.withLock({ $0.second.count }) < 3 {
-            try await Task.sleep(nanoseconds: 10_000_000)
-        }
-        executor.cancelTimer(first)
-        executor.cancelTimer(second)
-        let seen = rounds.withLock { $0 }
-        // The first may have fired once before the second was made.
-        try #require(seen.second.count >= 3)
-        #expect(seen.first.suffix(3).count == 3)
-        let together = seen.second.prefix(3).filter { seen.first.contains($0) }
-        #expect(together.count == 3, "rounds \(seen)")
     }
 }

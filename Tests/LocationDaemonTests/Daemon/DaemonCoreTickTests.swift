@@ -33,23 +33,29 @@ import TestSupport
 
     private func now(_ clock: ManualClock) -> Double { clock.clock.monotonic() }
 
-    @Test func atOneEpochASecondEachSecondLineSyncsBothAsItIsWrittenAndNoTickIsDueButTheOutage() throws {
+    @Test func atOneEpochASecondEachSecondLineSyncsBothAsItIsWrittenAndNoTickIsDue() throws {
         let (dir, clock, core, asked) = try core()
         let wait = LogWriter.syncInterval + LogWriter.syncSlack
+        var outages: [Double] = []
         for n in 0...5 {
             // A receiver's epochs, a hair early as often as late.
             clock.advance(n == 0 ? 1 : n % 2 == 0 ? 1.003 : 0.997)
             core.ingest(.fix(walkFix(n, metres: 10 * Double(n))))
             let standBy = core.writeBatchedLines()
             #expect(syncs(core) == (n + 1) / 2, "epoch \(n): one sync for every two lines, made as the second is written")
-            // A line left unsynced is due a second (and the slack) after it was written: the
-            // reader stands by for that in its own wait, which the next epoch beats.
+            // A line left unsynced is due a second (and the slack) after it was written, the
+            // outage 5 s after the fix: the reader stands by for both in its own wait, which
+            // the next epoch beats.
             let unsynced = n % 2 == 0 ? now(clock) + wait : nil
-            #expect(standBy == unsynced, "epoch \(n)")
-            #expect(core.nextDeadline(now: now(clock)) == unsynced ?? now(clock) + Engine.outageDelay, "epoch \(n)")
-            // The core's tick is set only for the engine's 5 s without a fix, which the next fix moves.
-            #expect(asked.times.withLock { $0.last } == now(clock) + Engine.outageDelay, "epoch \(n)")
+            #expect(standBy == unsynced ?? now(clock) + Engine.outageDelay, "epoch \(n)")
+            // The core's tick is set for neither: the minute's access counts come next (the wall
+            // clock's seconds, mapped to the monotonic clock, keep about a microsecond).
+            let next = core.nextDeadline(now: now(clock))
+            #expect(unsynced.map { next == $0 } ?? (abs(next - (1000 + 60)) < 1e-5), "epoch \(n): \(next)")
+            outages.append(now(clock) + Engine.outageDelay)
         }
+        let times = asked.times.withLock { $0 }
+        #expect(times.allSatisfy { !outages.contains($0) && !($0 < 1000 + 60 - 1e-5) }, "asked for \(times)")
         core.shutdown()
         #expect(try logRecords(dir.file("log/logger.jsonl")).count == 6)
     }
@@ -67,7 +73,7 @@ import TestSupport
         core.ingest(.fix(walkFix(1, metres: 10)))
         #expect(core.writeBatchedLines() == due, "the later line does not put it off")
         #expect(syncs(core) == 0, "the oldest line is 0.3 s old")
-        #expect(asked.times.withLock { $0.last } == written + 0.3 + Engine.outageDelay, "the core's tick is not set for it")
+        #expect(!asked.times.withLock { $0.contains(due) }, "the core's tick is not set for it")
         // The source goes away before its reader's wait is over: the state change sets the tick by the line.
         core.ingest(.state(.connecting, detail: "gpsd went away"))
         #expect(asked.times.withLock { $0.last } == due)
@@ -79,6 +85,31 @@ import TestSupport
         // to the monotonic clock, keep about a microsecond.)
         let next = core.nextDeadline(now: now(clock))
         #expect(abs(next - (1000 + 60)) < 1e-5, "synced, the outage begun: the minute's access counts are next, not \(next)")
+        core.shutdown()
+        withExtendedLifetime(dir) {}
+    }
+
+    /// The 5 s without a usable fix: the reader carries them in its wait, and when that wait
+    /// runs out with no fix since, its call sets the core's tick for them; the tick starts the outage.
+    @Test func fixesThatStopAreAnOutageWhenTheReadersWaitRunsOut() throws {
+        let (dir, clock, core, asked) = try core()
+        clock.advance(1)
+        core.ingest(.fix(walkFix(0)))
+        core.writeBatchedLines()
+        clock.advance(LogWriter.syncInterval + LogWriter.syncSlack)
+        core.tick()
+        let outage = now(clock) - LogWriter.syncInterval - LogWriter.syncSlack + Engine.outageDelay
+        #expect(core.writeBatchedLines() == outage, "the line synced: the reader stands by for the outage alone")
+        #expect(!asked.times.withLock { $0.contains(outage) })
+        // The reader's wait runs out.
+        clock.advance(outage - now(clock))
+        #expect(core.writeBatchedLines() == nil, "nothing more to stand by for")
+        #expect(asked.times.withLock { $0.last } == outage, "the core's tick is set for the outage")
+        #expect(core.tally.errors[.locationUnknown, default: 0] == 0)
+        core.tick()
+        #expect(core.tally.errors[.locationUnknown, default: 0] == 1, "the updating client is told location-unknown")
+        #expect(core.writeBatchedLines() == nil)
+        #expect(core.owner.withLock { $0.nextDeadline(now: now(clock)) } == 1000 + 60, "the outage begun: the minute's counts are next")
         core.shutdown()
         withExtendedLifetime(dir) {}
     }

@@ -15,7 +15,7 @@ final class RecordingService: Service {
     let name: String
     let journal: Journal
     let behaviour: Behaviour
-    private let stop = TickStream(interval: 3600)
+    private let stop = TickStream()
 
     init(_ name: String, _ journal: Journal, _ behaviour: Behaviour = .untilShutdown) {
         self.name = name
