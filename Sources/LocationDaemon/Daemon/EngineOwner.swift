@@ -111,8 +111,9 @@ final class EngineOwner {
             fix.device = receiverName(fix.device, from: index)
             engine.handle(.fix(fix), now: now, into: &effects)
             // "logging 3D fixes": the one part of the status line a fix changes without an event.
-            if engine.lastFixMode != statusMode {
-                statusMode = engine.lastFixMode
+            let mode = inPlace { $0.lastFixMode }
+            if mode != statusMode {
+                statusMode = mode
                 statusChanged?(now)
             }
         case .state(let sourceState, let detail):
@@ -183,7 +184,7 @@ final class EngineOwner {
         if !failingLogs.isEmpty { statusChanged?(now + Self.retryDelay) }
         rearm(now: now, logs: false)
         var due = carrier.logs.nextDeadline(now: now)
-        let outage = engine.outageTimer
+        let outage = inPlace { $0.outageTimer }
         if outage > now {
             due = min(due, outage)
         } else if outage.isFinite {
@@ -222,7 +223,7 @@ final class EngineOwner {
     /// (docs/performance.md).
     /// `logs: false` leaves the logs' deadline out (a reader stands by for it).
     func nextDeadline(now: Double, logs: Bool = true) -> Double {
-        var next = min(engine.clientTimer, logs ? carrier.logs.nextDeadline(now: now) : .infinity)
+        var next = min(inPlace { $0.clientTimer }, logs ? carrier.logs.nextDeadline(now: now) : .infinity)
         next = min(next, audit.nextDeadline(now: now), state.nextDeadline)
         let flush = report.nextFlush()
         if flush.isFinite { next = min(next, now + (flush - clock.wall())) }
@@ -451,11 +452,20 @@ final class EngineOwner {
         watchers.broadcast([event], services: engine.servicesOn)
     }
 
+    /// `read` of the engine where it lies. A getter of `Engine` (LocationCore's, not inlined here)
+    /// called on this class's stored property is handed a copy of the whole engine: every array,
+    /// dictionary and set in it retained and then released, some 80 reference counts and as many
+    /// cache lines written, at each pause of a source (docs/performance.md, "The engine read in
+    /// place"). Lent through `inout`, it is read in place.
+    private func inPlace<T>(_ read: (inout Engine) -> T) -> T {
+        read(&engine)
+    }
+
     // MARK: - Effects
 
     private func carry(now: Double) {
         watchers.reportTime = clock.wall()
-        watchers.services = engine.servicesOn
+        watchers.services = inPlace { $0.servicesOn }
         carrier.carry(effects, eventTime: clock.wall())
         if carrier.takePersistRequest() {
             state.changed(now: now) { engine.savedState }

@@ -38,7 +38,10 @@ public protocol SourceSink: Sendable {
     /// comes before (a line it wrote waits for its sync, or the 5 s without a
     /// usable fix run out), or nil: the reader carries that deadline in its
     /// own wait, which a next line usually beats, so the core thread is not
-    /// woken for it.
+    /// woken for it. A reader that handed nothing over since its last call
+    /// may skip it until that time comes: nothing is batched then, and
+    /// nothing else is due (the gpsd reader does, after the wake-up for an
+    /// epoch's GST).
     func idle() -> Double?
     /// How to stop the reader should the consumer go away first (called
     /// once by the source as it starts). A sink whose consumer never goes

@@ -137,6 +137,11 @@ public final class ClientLogs {
         slots[client].flatMap { entries[$0].path }
     }
 
+    /// Whether the client at `slot` (`slot(of:)`) has a log path.
+    func hasPath(slot: Int) -> Bool {
+        entries[slot].path != nil
+    }
+
     /// The writer of a client's log, if it is open.
     public func writer(of client: String) -> LogWriter? {
         slots[client].flatMap { entries[$0].writer }

@@ -46,9 +46,8 @@ final class LogFace: OutputFace {
         guard let report, let time = deliveries.time else { return }
         // Every position handed to a client's log, for the access report.
         for item in deliveries.run {
-            guard case .deliver(let item) = item else { continue }
-            let client = deliveries.list.names[item.client]
-            if logs.path(of: client) != nil { report.count(client, sink: .log, accuracy: item.accuracy, time: time) }
+            guard case .deliver(let item) = item, fanout.hasLog(listClient: item.client, in: logs) else { continue }
+            report.count(deliveries.list.names[item.client], sink: .log, accuracy: item.accuracy, time: time)
         }
     }
 

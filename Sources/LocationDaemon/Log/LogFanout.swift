@@ -67,6 +67,12 @@ struct LogFanout {
         return unloggable
     }
 
+    /// Whether the client at `index` in the names of the list last delivered has a log (a path,
+    /// open or not), found by its slot, not by hashing its name.
+    func hasLog(listClient index: Int, in logs: ClientLogs) -> Bool {
+        recipients[recipientOfName[index]].logSlot.map { logs.hasPath(slot: $0) } ?? false
+    }
+
     /// Makes `prefix` the line of `list.fixes[fix]` at `accuracy`; false when the fix cannot be a
     /// log record.
     private mutating func format(_ fix: Int, of list: EffectList, _ accuracy: DeliveredAccuracy, logs: ClientLogs) -> Bool {

@@ -34,6 +34,10 @@ final class AccessLedger: Sendable {
 
     private struct State {
         var open: [Key: Int] = [:]
+        /// The key counted last and where its count is in `open`: the next count of the same
+        /// key (every fix to one client, all minute long) adds there without hashing the key
+        /// again. Forgotten whenever a key leaves `open`, which moves the others.
+        var last: (key: Key, index: Dictionary<Key, Int>.Index)?
         /// The earliest minute in `open` (nil when empty), so `nextFlush`, asked at every pause of
         /// a source, reads one field instead of walking the keys.
         var firstMinute: Int64?
@@ -59,11 +63,15 @@ final class AccessLedger: Sendable {
     func count(_ client: String, sink: ReportSink, accuracy: DeliveredAccuracy, peer: AccessPeer? = nil, time: Double, n: Int = 1) {
         let key = Key(minute: Self.minute(time), client: client, sink: sink, accuracy: accuracy, peer: peer)
         let first = state.withLock { state in
-            defer {
-                state.open[key, default: 0] += n
-                state.firstMinute = min(state.firstMinute ?? key.minute, key.minute)
+            if let last = state.last, last.key == key {
+                state.open.values[last.index] += n
+                return false
             }
-            return state.open.isEmpty
+            let first = state.open.isEmpty
+            state.open[key, default: 0] += n
+            state.last = (key, state.open.index(forKey: key)!)
+            state.firstMinute = min(state.firstMinute ?? key.minute, key.minute)
+            return first
         }
         // The first count since a flush: its minute's end is a time the daemon's tick must come
         // by, and the count may come on a thread (a program's, the broker's) that does not set it.
@@ -98,6 +106,7 @@ final class AccessLedger: Sendable {
                 state.open[key] = nil
             }
             if !bytes.isEmpty {
+                state.last = nil
                 var first: Int64?
                 for key in state.open.keys { first = min(first ?? key.minute, key.minute) }
                 state.firstMinute = first

@@ -28,6 +28,10 @@ struct GPSDReader {
     private var scratch: [Fix] = []
     private var outage: SourceOutageTracker?
     private var everConnected = false
+    /// Whether an event went to the sink since the last pause (`pause`), and the time the
+    /// sink asked to be called again by then (nil: none).
+    private var handedOver = false
+    private var pauseDue: Double?
 
     /// A reader for gpsd at `host:port`, reporting through `control`.
     init(control: GPSDReaderControl, host: String, port: Int, tuning: GPSDTuning) {
@@ -67,7 +71,7 @@ struct GPSDReader {
             let delay = backoff.nextDelay()
             outage?.waited(delay)
             // Status shows the outage with its numbers while it lasts.
-            if let outage { control.yield(.outage(outage.report(at: SystemClock.monotonic()))) }
+            if let outage { yield(.outage(outage.report(at: SystemClock.monotonic()))) }
             if control.wakeup.wait(seconds: delay) { break }
         }
         publish()
@@ -99,7 +103,7 @@ struct GPSDReader {
                     case .sky(var view, let device):
                         assembler.sky(device: device, satellitesUsed: view.satellitesUsed)
                         view.device = device
-                        if !view.isEmpty { control.yield(.sky(skies.take(view))) }
+                        if !view.isEmpty { yield(.sky(skies.take(view))) }
                     case .version(let text):
                         release = text
                     case .devices(let count):
@@ -170,7 +174,7 @@ struct GPSDReader {
                 let probe = lastInput + tuning.probeAfter
                 deadline = min(deadline ?? probe, probe)
             }
-            if let due = control.idle() { deadline = min(deadline ?? due, due) }
+            if let due = pause(now: now) { deadline = min(deadline ?? due, due) }
             do {
                 let woken = try session.wait(wakeFD: control.wakeup.descriptor, timeout: deadline.map { $0 - now })
                 if woken == .woken { return .stopped }
@@ -215,7 +219,7 @@ struct GPSDReader {
             } else {
                 report(.noFix, "receiver reports no fix")
             }
-            control.yield(.fix(fix))
+            yield(.fix(fix))
         }
         scratch = completed
     }
@@ -235,7 +239,7 @@ struct GPSDReader {
             Diagnostics.gpsd.notice("connected to \(gpsd) at \(endpoint)")
         }
         everConnected = true
-        if outage?.waitCount ?? 0 > 0 { control.yield(.outage(nil)) }
+        if outage?.waitCount ?? 0 > 0 { yield(.outage(nil)) }
         outage = nil
         var detail = "connected to \(gpsd) at \(endpoint)"
         if deviceCount == 0 { detail += "; gpsd has no receiver yet" }
@@ -277,9 +281,29 @@ struct GPSDReader {
         report(.connecting, "\(error); retrying")
     }
 
+    /// Hands one event to the sink.
+    private mutating func yield(_ event: SourceEvent) {
+        handedOver = true
+        control.yield(event)
+    }
+
+    /// Before each wait: the sink's pause (`SourceSink.idle`: the lines batched since written,
+    /// a sync come due made, the core's tick set), when this reader handed it something since
+    /// the last or the time that pause asked for has come; else that time still holds. gpsd
+    /// sends a TPV and a GST an epoch, in two wake-ups, and the second hands nothing over: its
+    /// pause would find nothing to write and nothing due (docs/performance.md, "Half the
+    /// pauses").
+    private mutating func pause(now: Double) -> Double? {
+        if handedOver || pauseDue.map({ now >= $0 }) == true {
+            handedOver = false
+            pauseDue = control.idle()
+        }
+        return pauseDue
+    }
+
     private mutating func report(_ state: SourceState, _ detail: String) {
         if let event = reporter.report(state, detail) {
-            control.yield(event)
+            yield(event)
         }
     }
 

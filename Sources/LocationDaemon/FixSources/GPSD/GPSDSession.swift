@@ -21,6 +21,8 @@ struct GPSDSession: ~Copyable {
     private let handle: OpaquePointer
     private let endpoint: String
     private var report = cgps_report()
+    /// The receiver path of the last TPV or SKY: gpsd names the same receiver in every report.
+    private var lastDevice = DeviceName()
 
     /// Connects to gpsd at `host:port` and starts a JSON watch.
     init(host: String, port: Int) throws(GPSDError) {
@@ -63,7 +65,7 @@ struct GPSDSession: ~Copyable {
             throw GPSDError(code: sysErrno == 0 ? .closed : .io(errno: sysErrno), endpoint: endpoint)
         }
         if status == 0 { return nil }
-        return GPSDSession.convert(&report)
+        return GPSDSession.convert(&report, device: &lastDevice)
     }
 
     /// Renews the watch (a liveness probe gpsd answers with DEVICES and WATCH).
@@ -91,11 +93,11 @@ struct GPSDSession: ~Copyable {
         }
     }
 
-    private static func convert(_ report: inout cgps_report) -> GPSDReport {
+    private static func convert(_ report: inout cgps_report, device last: inout DeviceName) -> GPSDReport {
         switch report.kind {
         case CGPS_REPORT_TPV:
             var tpv = convert(report.fix)
-            tpv.device = device(&report)
+            tpv.device = last.name(of: &report)
             return .tpv(tpv)
         case CGPS_REPORT_SKY:
             let time =
@@ -105,7 +107,7 @@ struct GPSDSession: ~Copyable {
                     satellitesUsed: Int(report.satellites_used), satellitesVisible: Int(report.satellites_visible),
                     hdop: report.hdop, pdop: report.pdop, vdop: report.vdop, time: time,
                     satellites: satellites(&report)),
-                device: device(&report))
+                device: last.name(of: &report))
         case CGPS_REPORT_VERSION:
             return .version(release: text(&report))
         case CGPS_REPORT_DEVICES:
@@ -141,6 +143,24 @@ struct GPSDSession: ~Copyable {
     static func device(_ report: inout cgps_report) -> String? {
         let path = text(&report)
         return path.isEmpty ? nil : path
+    }
+
+    /// A report's receiver path as the last one's `String` while its bytes stay the same: made
+    /// (and its UTF-8 checked) once per receiver, not at every TPV.
+    struct DeviceName {
+        private var bytes: [UInt8] = []
+        private var name: String?
+
+        mutating func name(of report: inout cgps_report) -> String? {
+            let changed: [UInt8]? = withUnsafeBytes(of: &report.text) { raw in
+                let text = raw.prefix { $0 != 0 }
+                return text.count == bytes.count && text.elementsEqual(bytes) ? nil : Array(text)
+            }
+            guard let changed else { return name }
+            bytes = changed
+            name = GPSDSession.device(&report)
+            return name
+        }
     }
 
     private static func text(_ report: inout cgps_report) -> String {
