@@ -47,15 +47,11 @@ extension Engine {
     /// failover is set again from every pinned client, so that it is never early while the fixes
     /// come: the readers carry it in their wait (`outageTimer`) and no tick comes for it.
     mutating func endPinnedOutages(_ device: String, now: Double) {
-        var earliest = Double.infinity
-        for i in clients.indices where clients[i].settings.receiver != nil {
-            if clients[i].pinnedOutage, clients[i].settings.receiver == device {
-                clients[i].pinnedOutage = false
-                clients[i].outageNotified = false
-            }
-            earliest = min(earliest, pinnedOutageDeadline(i))
+        for i in clients.indices where clients[i].pinnedOutage && clients[i].settings.receiver == device {
+            clients[i].pinnedOutage = false
+            clients[i].outageNotified = false
         }
-        pinnedDeadline = earliest
+        recomputePinnedDeadline()
     }
 
     /// Sets the earliest pinned failover (`pinnedDeadline`) from every client, and whether any is pinned.
