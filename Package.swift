@@ -92,13 +92,16 @@ let package = Package(
         // the Makefile compiles with function sections so that lld can move them
         // one by one), and none of locationd's own symbols is exported to the
         // dynamic symbol table, which nothing looks up (backtraces read the
-        // symbol table, in locationd-dbgsym once the package strips it).
+        // symbol table, in locationd-dbgsym once the package strips it). And the
+        // few functions of libstdc++ the Swift runtime calls come from libstdc++.a,
+        // so that libstdc++.so.6 is neither mapped nor relocated at each start
+        // (about 1 MB of the peak resident memory: docs/performance.md).
         // unsafeFlags is fine here: locationd is an executable, in no library
         // product; lld comes with swift.org's toolchain.
         .executableTarget(
             name: "locationd",
             dependencies: ["LocationCore", "LocationSystem", "LocationDaemon"],
-            exclude: ["symbol-order.txt"],
+            exclude: ["symbol-order.txt", "static-libstdc++"],
             swiftSettings: strict,
             linkerSettings: [
                 .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]),
@@ -106,6 +109,9 @@ let package = Package(
                     "-Xlinker", "--symbol-ordering-file=\(packageDirectory)/Sources/locationd/symbol-order.txt",
                     "-Xlinker", "--no-warn-symbol-ordering",
                     "-Xlinker", "--no-export-dynamic",
+                    // libstdc++ linked in statically: the toolchain's -lstdc++ finds the
+                    // linker script in this directory first (static-libstdc++/libstdc++.so).
+                    "-L", "\(packageDirectory)/Sources/locationd/static-libstdc++",
                 ], .when(configuration: .release)),
             ]
         ),

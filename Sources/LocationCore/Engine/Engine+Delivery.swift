@@ -4,7 +4,7 @@
 /// filter (see `GeodesicThreshold`).
 extension Engine {
     mutating func handleFix(_ fix: Fix, now: Double, effects: inout EffectList) {
-        if now >= clientDeadline || now >= outageDeadline {
+        if timersDue(now) {
             let before = snapshot()
             runTimers(now: now, effects: &effects)
             finish(before, now: now, effects: &effects, deferPersist: true)
@@ -23,7 +23,7 @@ extension Engine {
             noteSource(fix, usable: usable, now: now, effects: &effects)
         }
         if usable, let time = fix.time {
-            endPinnedOutages(device, now: now)
+            if anyPinned { endPinnedOutages(device, now: now) }
             let (base, jump) = timeBases.observe(device, time: time, now: now)
             if let jump { effects.append(.event(.timeJump(jump))) }
             deliver(fix, time: time, base: base, device: device, now: now, effects: &effects)

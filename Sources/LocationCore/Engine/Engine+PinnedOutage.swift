@@ -21,7 +21,7 @@ extension Engine {
         guard devices != receiversAtEndOfFile else { return }
         for device in receiversAtEndOfFile.subtracting(devices) { resumedAt[device] = now }
         receiversAtEndOfFile = devices
-        recomputeClientDeadline()
+        recomputePinnedDeadline()
     }
 
     /// Whether client `i` is pinned to a receiver whose source is a file followed past its end.
@@ -42,14 +42,28 @@ extension Engine {
         }
     }
 
-    /// Device `device` gave a usable fix at `now`: the outage of the clients pinned to it is over.
+    /// Device `device` gave a usable fix at `now` (some client is pinned: `anyPinned`): the outage
+    /// of the clients pinned to it is over, and their failover starts again from now. The earliest
+    /// failover is set again from every pinned client, so that it is never early while the fixes
+    /// come: the readers carry it in their wait (`outageTimer`) and no tick comes for it.
     mutating func endPinnedOutages(_ device: String, now: Double) {
         for i in clients.indices where clients[i].pinnedOutage && clients[i].settings.receiver == device {
             clients[i].pinnedOutage = false
             clients[i].outageNotified = false
-            // Its next outage may come before every other timer.
-            clientDeadline = min(clientDeadline, now + receivers.failover)
         }
+        recomputePinnedDeadline()
+    }
+
+    /// Sets the earliest pinned failover (`pinnedDeadline`) from every client, and whether any is pinned.
+    mutating func recomputePinnedDeadline() {
+        var earliest = Double.infinity
+        var pinned = false
+        for i in clients.indices where clients[i].settings.receiver != nil {
+            pinned = true
+            earliest = min(earliest, pinnedOutageDeadline(i))
+        }
+        pinnedDeadline = earliest
+        anyPinned = pinned
     }
 
     /// Tells each updating pinned client in its outage that could receive fixes, once per outage.

@@ -4,8 +4,11 @@ extension Engine {
     /// Fires every timer due at `now`, in config order: locate timeouts here, the grants' own ends in
     /// AllowOnce.swift and TemporaryFullAccuracy.swift.
     mutating func runTimers(now: Double, effects: inout EffectList) {
-        if now >= clientDeadline {
+        if now >= pinnedDeadline {
             runPinnedTimers(now: now)
+            recomputePinnedDeadline()
+        }
+        if now >= clientDeadline {
             for i in clients.indices where now >= clients[i].nextDeadline {
                 if let locate = clients[i].locate, now >= locate.deadline {
                     // Why the last fixes were not delivered, as `status` says it while the locate is pending.
@@ -34,25 +37,33 @@ extension Engine {
         min(clientTimer, outageTimer)
     }
 
-    /// When the 5 s without a usable fix run out (`outageDelay`), `now` seconds; infinity in an
-    /// outage, before the first usable fix, and for a file followed past its end (no outage:
-    /// `runTimers`). Every usable fix moves it on: an owner that sleeps until the next timer
-    /// would wake for it every 5 s while fixes keep coming, so the daemon's readers stand by for
-    /// it in the wait they make anyway, and the core sleeps until `clientTimer`.
-    public var outageTimer: Double {
-        source == .endOfFile ? .infinity : outageDeadline
+    /// Whether a timer is due at `now` (the fix path's and the tick's test: three comparisons).
+    @inline(__always)
+    func timersDue(_ now: Double) -> Bool {
+        now >= clientDeadline || now >= outageDeadline || now >= pinnedDeadline
     }
 
-    /// `nextTimer` less `outageTimer`: Allow Once, temporary full accuracy, locate timeouts and
-    /// a pinned receiver's failover (which its receiver's fixes put off; a tick that comes early
-    /// for it sets the next).
+    /// When an outage next starts, `now` seconds: the 5 s without a usable fix (`outageDelay`;
+    /// none in an outage, before the first usable fix, or for a file followed past its end:
+    /// `runTimers`), or a pinned receiver's failover (`receiver = DEVICE` clients: its receiver's
+    /// silence for `failover` seconds), whichever is first. Every usable fix moves them on: an
+    /// owner that sleeps until the next timer would wake for them every few seconds while fixes
+    /// keep coming, so the daemon's readers stand by for them in the wait they make anyway, and
+    /// the core sleeps until `clientTimer`. Never early while the fixes come.
+    public var outageTimer: Double {
+        min(source == .endOfFile ? .infinity : outageDeadline, pinnedDeadline)
+    }
+
+    /// `nextTimer` less `outageTimer`: Allow Once, temporary full accuracy and locate timeouts,
+    /// which no fix moves.
     public var clientTimer: Double { clientDeadline }
 
-    /// Recomputes the earliest pending client timer.
+    /// Recomputes the earliest pending client timer, and the earliest pinned failover.
     mutating func recomputeClientDeadline() {
         var earliest = Double.infinity
-        for i in clients.indices { earliest = min(earliest, clients[i].nextDeadline, pinnedOutageDeadline(i)) }
+        for i in clients.indices { earliest = min(earliest, clients[i].nextDeadline) }
         clientDeadline = earliest
+        recomputePinnedDeadline()
     }
 
     /// The source reported its state.
@@ -62,6 +73,8 @@ extension Engine {
             if source == .connecting { receivers.sourceReconnected(now: now) }
             source = state
             effects.append(.event(.source(state)))
+            // A file followed past its end has no failover; one that grows again has.
+            recomputePinnedDeadline()
         }
         // gpsd gone, or the receiver says it has no fix: the outage starts now, not 5 s later.
         if state == .connecting || state == .noFix, !outage {

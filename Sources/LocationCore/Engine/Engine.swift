@@ -37,6 +37,13 @@ public struct Engine: Sendable {
     var outageDeadline = Double.infinity
     /// The earliest client timer (locate timeout, Allow Once, temporary full accuracy); may be early, never late.
     var clientDeadline = Double.infinity
+    /// The earliest pinned receiver's failover (Engine+PinnedOutage.swift): its receiver's usable
+    /// fixes move it on, and each one sets it again, so it is never early while they come (the
+    /// readers stand by for it: `outageTimer`).
+    var pinnedDeadline = Double.infinity
+    /// Whether any client is pinned to a receiver (`receiver = DEVICE`): only then does a usable
+    /// fix set `pinnedDeadline` again.
+    var anyPinned = false
     /// Trigonometry of the last fix's position, for the next one's ECEF point.
     var latitudeTrig = IncrementalSinCos()
     var longitudeTrig = IncrementalSinCos()
@@ -104,7 +111,7 @@ public struct Engine: Sendable {
             setSource(state, now: now, effects: &effects)
             finish(before, now: now, effects: &effects)
         case .tick:
-            if now >= clientDeadline || now >= outageDeadline {
+            if timersDue(now) {
                 let before = snapshot()
                 runTimers(now: now, effects: &effects)
                 finish(before, now: now, effects: &effects)

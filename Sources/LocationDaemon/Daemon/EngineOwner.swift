@@ -166,11 +166,11 @@ final class EngineOwner {
     /// The source paused: the lines batched since are written, and synced once the oldest
     /// unsynced line is about a second old (`ClientLogs.writeBatches`); then the tick is set by
     /// what else is due. Returns when the logs are next due (`ClientLogs.nextDeadline`), or the
-    /// 5 s without a usable fix (`Engine.outageTimer`) if sooner, which the reader carries in
-    /// its own wait and the tick leaves to it: at 1 Hz the next epoch's write syncs the line
-    /// and moves the 5 s on, and the core thread is not woken to stand by for either. A reader
-    /// whose wait ran out calls again: once the 5 s are up, the tick is set for now, and it
-    /// starts the outage. (Every other input sets the tick by the logs too, so a reader that
+    /// 5 s without a usable fix or a pinned receiver's failover (`Engine.outageTimer`) if sooner,
+    /// which the reader carries in its own wait and the tick leaves to it: at 1 Hz the next
+    /// epoch's write syncs the line and moves both on, and the core thread is not woken to stand
+    /// by for any of them. A reader whose wait ran out calls again: once the time is up, the
+    /// tick is set for now, and it starts the outage. (Every other input sets the tick by the logs too, so a reader that
     /// stops, or loses its device, leaves no line unsynced for long: the source's state change
     /// that follows sets it, and starts the outage itself.)
     func writeBatchedLines() -> Double? {
@@ -216,10 +216,10 @@ final class EngineOwner {
 
     /// When the tick must come next (monotonic seconds; infinity: not until an input): the
     /// earliest of the engine's client timers (`Engine.clientTimer`: Allow Once, temporary full
-    /// accuracy, locate timeouts, a pinned receiver's failover), the logs' syncs and retries
-    /// (`ClientLogs.nextDeadline`), the audit log's retries, a pending state save and the access
-    /// report's next flush. Not the 5 s without a usable fix, which every fix moves: the reader
-    /// stands by for it (`writeBatchedLines`). Nothing due, no tick: the core thread sleeps
+    /// accuracy, locate timeouts), the logs' syncs and retries (`ClientLogs.nextDeadline`), the
+    /// audit log's retries, a pending state save and the access report's next flush. Not the 5 s
+    /// without a usable fix nor a pinned receiver's failover, which every fix moves: the reader
+    /// stands by for them (`writeBatchedLines`). Nothing due, no tick: the core thread sleeps
     /// (docs/performance.md).
     /// `logs: false` leaves the logs' deadline out (a reader stands by for it).
     func nextDeadline(now: Double, logs: Bool = true) -> Double {

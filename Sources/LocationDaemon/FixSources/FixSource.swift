@@ -36,7 +36,7 @@ public protocol SourceSink: Sendable {
     /// for more: the daemon writes the log lines it batched meanwhile. Returns
     /// the monotonic time by which the reader calls `idle()` again if nothing
     /// comes before (a line it wrote waits for its sync, or the 5 s without a
-    /// usable fix run out), or nil: the reader carries that deadline in its
+    /// usable fix or a pinned receiver's failover run out), or nil: the reader carries that deadline in its
     /// own wait, which a next line usually beats, so the core thread is not
     /// woken for it. A reader that handed nothing over since its last call
     /// may skip it until that time comes: nothing is batched then, and

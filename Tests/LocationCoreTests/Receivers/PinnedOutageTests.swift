@@ -85,6 +85,34 @@ import Testing
         #expect(Self.unknown(effects, "best").isEmpty, "A reports throughout")
     }
 
+    /// The failover is an outage timer (`outageTimer`, which the daemon's readers carry in their
+    /// wait), never early while the receiver's fixes come, and no client timer (which the core's
+    /// tick is set by): each fix of B puts it off without a tick, and a tick when it is up starts
+    /// the pinned client's outage.
+    @Test func aPinnedFailoverIsAnOutageTimerEachFixOfItsReceiverPutsOffWithoutATick() {
+        var engine = Self.engine()
+        let failover = 3.0
+        for t in 0..<6 {
+            let now = E.t0 + Double(t)
+            _ = engine.handle(.fix(S.fix(Double(t), "A", error: 3)), now: now)
+            _ = engine.handle(.fix(S.fix(Double(t), "B", error: 20, north: 30)), now: now)
+            #expect(engine.clientTimer == .infinity, "second \(t): no client timer")
+            #expect(engine.outageTimer == now + failover, "second \(t): B's failover, before A's 5 s")
+        }
+        // B falls silent after second 5; A goes on, moving the 5 s, not B's failover.
+        var told: [(at: Int, effect: Effect)] = []
+        let due = E.t0 + 5 + failover
+        for t in 6..<10 {
+            let now = E.t0 + Double(t)
+            // The reader's wait runs out at B's failover: the tick comes then.
+            if now == due { told += engine.handle(.tick, now: now).map { (t, $0) } }
+            told += engine.handle(.fix(S.fix(Double(t), "A", error: 3)), now: now).map { (t, $0) }
+            #expect(engine.outageTimer == (now < due ? due : now + Engine.outageDelay), "second \(t)")
+        }
+        #expect(Self.unknown(told, "pinned").map(\.at) == [8], "\(Self.unknown(told, "pinned"))")
+        #expect(Self.unknown(told, "best").isEmpty)
+    }
+
     @Test func statusSaysTheOutageWithNumbersAndDeliveringIsFalse() throws {
         var engine = Self.engine()
         _ = Self.run(&engine, seconds: 9) { t in Second(a: true, b: t < 5 ? .threeD : nil) }

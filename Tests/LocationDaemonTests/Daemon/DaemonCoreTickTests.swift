@@ -11,9 +11,9 @@ import TestSupport
 @Suite struct DaemonCoreTickTests {
     /// A core with `fsync = interval` on a clock the test moves, the source connected at
     /// monotonic 1000, and every time the core asked its tick to come by.
-    private func core() throws -> (ScratchDirectory, ManualClock, DaemonCore, Asked) {
+    private func core(clients: String = DaemonFixtures.logger) throws -> (ScratchDirectory, ManualClock, DaemonCore, Asked) {
         let dir = try ScratchDirectory("core-tick")
-        let config = try daemonConfig(in: dir, fsync: "interval")
+        let config = try daemonConfig(in: dir, clients: clients, fsync: "interval")
         let clock = ManualClock()
         let core = try DaemonCore(config: config, seed: 1, clock: clock.clock)
         let asked = Asked()
@@ -110,6 +110,49 @@ import TestSupport
         #expect(core.tally.errors[.locationUnknown, default: 0] == 1, "the updating client is told location-unknown")
         #expect(core.writeBatchedLines() == nil)
         #expect(core.owner.withLock { $0.nextDeadline(now: now(clock)) } == 1000 + 60, "the outage begun: the minute's counts are next")
+        core.shutdown()
+        withExtendedLifetime(dir) {}
+    }
+
+    /// A pinned receiver's failover (`receiver = DEVICE`): its fixes move it on as they move the
+    /// 5 s, so the reader carries it in its wait and the core's tick is never asked for it while
+    /// they come; when they stop, the reader's wait running out sets the tick, which starts the
+    /// client's outage.
+    @Test func aPinnedReceiversFailoverIsStoodByForByItsReaderAndNeverTicksWhileItsFixesCome() throws {
+        let (dir, clock, core, asked) = try core(clients: DaemonFixtures.logger + "\nreceiver = A")
+        let failover = 3.0  // `[source] failover`'s default
+        let wait = LogWriter.syncInterval + LogWriter.syncSlack
+        // Its failover before any fix: counted from the engine's start (monotonic 1000).
+        var failovers = [now(clock) + failover]
+        for n in 0...5 {
+            clock.advance(n == 0 ? 1 : n % 2 == 0 ? 1.003 : 0.997)
+            var fix = walkFix(n, metres: 10 * Double(n))
+            fix.device = "A"
+            core.ingest(.fix(fix))
+            let standBy = core.writeBatchedLines()
+            failovers.append(now(clock) + failover)
+            // The reader stands by for the line's sync, else for the failover (before the 5 s).
+            let unsynced = n % 2 == 0 ? now(clock) + wait : nil
+            #expect(standBy == unsynced ?? now(clock) + failover, "epoch \(n)")
+            // The core's tick is set for neither: the minute's access counts come next.
+            let next = core.nextDeadline(now: now(clock))
+            #expect(unsynced.map { next == $0 } ?? (abs(next - (1000 + 60)) < 1e-5), "epoch \(n): \(next)")
+        }
+        let times = asked.times.withLock { $0 }
+        #expect(times.allSatisfy { time in !failovers.contains(time) && !(time < 1000 + 60 - 1e-5) }, "asked for \(times)")
+        // The fixes stop: the last line's sync, then the failover when the reader's wait runs out.
+        clock.advance(wait)
+        core.tick()
+        let due = failovers.last!
+        #expect(core.writeBatchedLines() == due)
+        clock.advance(due - now(clock))
+        #expect(core.writeBatchedLines() == nil, "nothing more to stand by for until the tick")
+        #expect(asked.times.withLock { $0.last } == due, "the core's tick is set for the failover")
+        #expect(core.tally.errors[.locationUnknown, default: 0] == 0)
+        core.tick()
+        #expect(core.tally.errors[.locationUnknown, default: 0] == 1, "the pinned client is told location-unknown")
+        // In its outage the client has no failover: the reader stands by for the 5 s alone.
+        #expect(core.writeBatchedLines() == due - failover + Engine.outageDelay)
         core.shutdown()
         withExtendedLifetime(dir) {}
     }
