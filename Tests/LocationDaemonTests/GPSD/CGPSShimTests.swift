@@ -8,6 +8,15 @@ import Glibc
 
 /// The C shim on its own: error codes, and a real TPV from a real gpsd.
 @Suite struct CGPSShimTests {
+    /// libgps is opened on first use (`cgps_library_load`, as a gpsd source does when it first
+    /// connects), and `cgps_open` refuses with ELIBACC before that: each test here opens it
+    /// itself rather than count on another test, run before it or beside it, having done so.
+    init() throws {
+        var message = [CChar](repeating: 0, count: 512)
+        let loaded = cgps_library_load(&message, message.count)
+        try #require(loaded >= 0, "libgps: \(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+    }
+
     @Test func compiledAgainstAKnownLibgpsAPI() {
         #expect((11...16).contains(cgps_api_major()))
     }
