@@ -24,6 +24,10 @@ public struct NMEAParser: Sendable {
     private var duplicates = 0
     /// Satellites used in the last epoch emitted.
     private var lastUsed: Int?
+    /// Whether a sentence was decoded, or an epoch ended, since `takeChangedSky` last looked: only
+    /// then may the sky differ from the one it last returned (`takenSky`).
+    private var skyMayHaveChanged = false
+    private var takenSky = SkyView()
 
     /// A parser with nothing read yet, whose fixes name `device` (the receiver: an NMEA source's
     /// path; `nil` names none). Named as they are made, so no one copies each fix to name it.
@@ -43,6 +47,7 @@ public struct NMEAParser: Sendable {
     /// source whose receiver has gone quiet, so the last epoch is not held
     /// back until the next one starts. A sentence being read is kept.
     public mutating func flush(_ emit: (Fix) -> Void) {
+        skyMayHaveChanged = true
         assembler.flush { fix in
             lastUsed = fix.satellitesUsed
             emit(fix)
@@ -54,6 +59,7 @@ public struct NMEAParser: Sendable {
     /// another receiver). Feeding may go on afterwards.
     public mutating func finish(_ emit: (Fix) -> Void) {
         lexer.finish()
+        skyMayHaveChanged = true
         assembler.flush { fix in
             lastUsed = fix.satellitesUsed
             emit(fix)
@@ -75,6 +81,20 @@ public struct NMEAParser: Sendable {
         SkyView(
             satellitesUsed: lastUsed, satellitesVisible: assembler.inView.total, hdop: assembler.hdop, pdop: assembler.pdop,
             vdop: assembler.vdop, satellites: assembler.inView.satellites(used: assembler.usedSatellites))
+    }
+
+    /// `sky`, named `device` as the fixes are, when it is not empty and differs from the one this
+    /// last returned; nil otherwise, and at once when nothing was read since (no view built). For a
+    /// reader that hands the sky on only when it changed: it asks after each read, in place,
+    /// without copying the parser.
+    public mutating func takeChangedSky() -> SkyView? {
+        guard skyMayHaveChanged else { return nil }
+        skyMayHaveChanged = false
+        var view = sky
+        view.device = assembler.device
+        guard view != takenSky, !view.isEmpty else { return nil }
+        takenSky = view
+        return view
     }
 
     /// What has been read so far.
@@ -114,6 +134,7 @@ public struct NMEAParser: Sendable {
     }
 
     private mutating func decodeSentence(_ emit: (Fix) -> Void) {
+        skyMayHaveChanged = true
         let length = lexer.textLength
         lexer.line.withUnsafeBufferPointer { line in
             let text = UnsafeBufferPointer(rebasing: line[0..<length])

@@ -43,8 +43,8 @@ public final class EffectCarrier {
         return tally
     }
 
-    /// Every output face, the logs first.
-    var faces: [any OutputFace] { [logFace] + others }
+    /// Every output face, the logs first (made once: the sky asks them at each view).
+    let faces: [any OutputFace]
 
     /// The logs' face, handed deliveries without asking.
     private let logFace: LogFace
@@ -68,6 +68,7 @@ public final class EffectCarrier {
     init(logs: ClientLogs, faces: [any OutputFace]) {
         logFace = LogFace(logs: logs)
         others = faces
+        self.faces = [logFace] + faces
     }
 
     /// Carries out `effects` in order. `eventTime` (UTC seconds) stamps engine

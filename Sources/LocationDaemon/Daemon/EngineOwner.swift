@@ -139,10 +139,12 @@ final class EngineOwner {
             view.device = receiverName(view.device, from: index)
             let device = view.device ?? ""
             skies[device] = (view, now)
-            let faces = carrier.faces.filter(\.wantsSky)
-            if !faces.isEmpty {
-                let clients = engine.skyClients(device: device, now: now)
-                if !clients.isEmpty { for face in faces { face.deliverSky(view, to: clients) } }
+            // The engine is asked only when a face wants the sky, and no list of faces is made.
+            var clients: [String]?
+            for face in carrier.faces where face.wantsSky {
+                let allowed = clients ?? engine.skyClients(device: device, now: now)
+                clients = allowed
+                if !allowed.isEmpty { face.deliverSky(view, to: allowed) }
             }
             return
         case .outage(let current):

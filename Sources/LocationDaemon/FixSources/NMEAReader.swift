@@ -28,8 +28,6 @@ final class NMEAReader {
     private var parser: NMEAParser
     private var reported = SourceStateReporter()
     private var consumerGone = false
-    /// The sky view last handed on, so an unchanged one is not sent again.
-    private var sentSky = SkyView()
     /// The device's outage while it cannot be opened or after it went away (`status`, as gpsd's).
     private var outage: SourceOutageTracker?
     /// Attempts to open the path and the ones that worked, for `status` (with the parser's counts).
@@ -260,11 +258,7 @@ final class NMEAReader {
     /// Hands on the parser's sky view (GSA's DOPs and used, GSV's satellites) when it changed,
     /// named by the device path as the fixes are.
     private func sendSky() {
-        var sky = parser.sky
-        sky.device = path
-        guard sky != sentSky, !sky.isEmpty else { return }
-        sentSky = sky
-        send(.sky(sky))
+        if let sky = parser.takeChangedSky() { send(.sky(sky)) }
     }
 
     /// Publishes the counts for `status` when they changed (once per read, not per fix).

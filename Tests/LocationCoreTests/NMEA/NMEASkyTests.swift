@@ -67,6 +67,36 @@ import TestSupport
         #expect(sky.hdop == nil && sky.pdop == nil && sky.vdop == nil, "\(sky)")
     }
 
+    @Test func aChangedSkyIsTakenOnceNamedAndAnUnchangedOneNotAgain() {
+        var parser = NMEAParser(device: "/dev/ttyS1")
+        #expect(parser.takeChangedSky() == nil, "nothing read: no view")
+        func feed(_ text: String) { Array(text.utf8).withUnsafeBytes { parser.feed($0) { _ in } } }
+
+        feed(NMEATest.epoch("120000.00"))
+        let before = parser.takeChangedSky()
+        #expect(before?.hdop == 0.87 && before?.satellitesUsed == nil, "the epoch is not out yet: \(String(describing: before))")
+        var flushed: [Fix] = []
+        parser.flush { flushed.append($0) }
+        #expect(flushed.count == 1)
+        let first = parser.takeChangedSky()
+        #expect(first?.satellitesUsed == 9, "the epoch's end says how many it used: \(String(describing: first))")
+        #expect(first?.device == "/dev/ttyS1", "named as the fixes are")
+        #expect(first?.hdop == 0.87 && first?.pdop == 1.67, "\(String(describing: first))")
+        #expect(parser.takeChangedSky() == nil, "nothing read since")
+        feed(NMEATest.epoch("120001.00") + NMEATest.epoch("120002.00"))
+        #expect(parser.takeChangedSky() == nil, "more epochs with the same sky")
+
+        feed(NMEATest.epoch("120003.00", hdop: "1.10"))
+        #expect(parser.takeChangedSky()?.hdop == 1.1, "a new HDOP")
+        feed(Self.gpsGSV)
+        let seen = parser.takeChangedSky()
+        #expect(seen?.satellitesVisible == 10 && seen?.satellites.count == 10, "\(String(describing: seen))")
+        parser.finish { _ in }
+        let forgotten = parser.takeChangedSky()
+        #expect(forgotten?.satellitesVisible == nil && forgotten?.satellites.isEmpty == true, "the end of input forgets the satellites")
+        #expect(forgotten?.hdop == 1.1)
+    }
+
     @Test func gsvChangesNoFixAndCountsAsUsed() {
         let plain = (0..<5).map { NMEATest.epoch("12000\($0).00") }
         let without = NMEATest.parse(plain.joined())

@@ -130,6 +130,38 @@ import TestSupport
         #expect(await log.wait { $0.ended })
     }
 
+    /// The sky goes out when it changed, named by the path, and not again while it stays the same
+    /// (what `status` and the programs show comes from these), whatever the reads' chunks.
+    @Test func theSkyIsHandedOnWhenItChangesNamedByThePath() async throws {
+        let receiver = try NMEAFakeReceiver()
+        let source = NMEADeviceSource(path: receiver.devicePath, baud: 9600)
+        let log = NMEAEventLog(source.start())
+        defer { source.stop() }
+        func skies(_ log: NMEAEventLog) -> [SkyView] {
+            log.events.compactMap { if case .sky(let view) = $0 { view } else { nil } }
+        }
+        #expect(await log.wait { $0.count(.connected) == 1 })
+        receiver.releaseTerminal()
+
+        receiver.send(NMEASourceText.epoch(0))
+        #expect(await log.wait { $0.fixes.count == 1 && skies($0).last?.satellitesUsed == $0.fixes.first?.satellitesUsed })
+        let first = skies(log)
+        #expect(first.last?.pdop == 1.5 && first.last?.vdop == 1.2, "\(first)")
+        #expect(first.allSatisfy { $0.device == receiver.devicePath }, "\(first)")
+
+        receiver.send(NMEASourceText.epoch(1))
+        #expect(await log.wait { $0.fixes.count == 2 })
+        // Epoch 2 as `NMEASourceText.epoch` writes it, with other DOPs in its GSA.
+        receiver.send(
+            NMEASourceText.sentence("GPGGA,120002.00,4807.002,N,01131.324,E,1,08,0.9,545.4,M,46.9,M,,")
+                + NMEASourceText.sentence("GPGSA,A,3,05,07,12,30,,,,,,,,,2.5,0.9,2.2")
+                + NMEASourceText.sentence("GPRMC,120002.00,A,4807.002,N,01131.324,E,0.5,54.7,140326,,,A"))
+        #expect(await log.wait { $0.fixes.count == 3 && skies($0).last?.pdop == 2.5 })
+        let all = skies(log)
+        #expect(all.filter { $0.pdop == 1.5 }.count == first.count, "epoch 1's sky was epoch 0's: not handed on again; \(all)")
+        #expect(all.last?.vdop == 2.2 && all.last?.device == receiver.devicePath, "\(all)")
+    }
+
     @Test func aReplacedFileIsReadFromItsStart() async throws {
         let scratch = try ScratchDirectory("nmea")
         let file = scratch.path + "/track.nmea"
