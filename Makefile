@@ -48,7 +48,14 @@ MANPAGES = $(MANBUILD)/locationd.8 $(MANBUILD)/locationd.conf.5 $(MANBUILD)/loca
 
 all: build man
 
+# The link's own inputs (the order file, the libstdc++ linker script) are not
+# files swift build tracks: when one is newer than the daemon, the daemon is
+# removed so that this build links it again with them.
+LINKINPUTS = Sources/locationd/symbol-order.txt Sources/locationd/static-libstdc++/libstdc++.so
+
 build:
+	@bin=$$($(SWIFTBUILD) --show-bin-path) && for input in $(LINKINPUTS); do \
+		[ ! -e "$$bin/locationd" ] || [ "$$bin/locationd" -nt "$$input" ] || rm -f "$$bin/locationd"; done
 	$(SWIFTBUILD) --product locationd
 	$(SWIFTBUILD) --product locationctl
 
