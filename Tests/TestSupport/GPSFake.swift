@@ -77,6 +77,8 @@ public final class GPSFake: Sendable {
     /// gpsfake's stdout and stderr, for failure messages.
     public var outputPath: String { process.stdoutPath }
     private let prompts: Int
+    /// Receivers gpsfake hands gpsd: one per log.
+    private let receivers: Int
     /// The write end of gpsfake's stdin (-1 once closed), and whether this run
     /// still holds its `GPSFakeSlots` slot.
     private let state: Mutex<(gate: Int32, holdsSlot: Bool)>
@@ -163,9 +165,11 @@ public final class GPSFake: Sendable {
         // gpsd listens before gpsfake has handed it the receiver, and it
         // flushes the receiver when it opens it: release before that, and the
         // first sentences are gone. With -n gpsd opens a receiver as it adds
-        // it, so wait until gpsd lists one.
+        // it, so wait until gpsd lists them all: gpsfake adds its logs' ptys
+        // one after another and feeds the gate's lines in turn to those it has,
+        // so a release before the last is added gives the others all of them.
         let listening = monotonicNow()
-        while await !GPSFake.listsReceiver(port: port) {
+        while await GPSFake.receiversListed(port: port) < receivers {
             if process.hasExited {
                 return .failed("gpsfake exited before gpsd on port \(port) got its receiver", retry: false)
             }
@@ -191,6 +195,7 @@ public final class GPSFake: Sendable {
             guard let n = FileIO.lineCount(log) else { throw GPSFakeError(description: "cannot read \(log)") }
             lines += n
         }
+        receivers = logs.count
         // Each sentence consumes one line from the gate; more is harmless.
         prompts = lines + 16
         // The gate is written in one go: it must fit in the pipe.
@@ -306,28 +311,33 @@ public final class GPSFake: Sendable {
         }
     }
 
-    /// Whether gpsd on `port` lists a receiver (`?DEVICES;`). Polls without
-    /// holding a thread; false if it does not answer within 5 s.
-    public static func listsReceiver(port: Int) async -> Bool {
-        guard let fd = await LoopbackTCP.connect(port: port, timeout: 5) else { return false }
+    /// How many receivers gpsd on `port` lists (`?DEVICES;`). Polls without
+    /// holding a thread; 0 if it does not answer within 5 s.
+    public static func receiversListed(port: Int) async -> Int {
+        guard let fd = await LoopbackTCP.connect(port: port, timeout: 5) else { return 0 }
         defer { close(fd) }
         let query = Array("?DEVICES;\n".utf8)
-        guard send(fd, query, query.count, Int32(MSG_NOSIGNAL)) == query.count else { return false }
+        guard send(fd, query, query.count, Int32(MSG_NOSIGNAL)) == query.count else { return 0 }
         // gpsd answers VERSION on connect, then DEVICES; whole lines only (CR LF).
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let listed: Bool? = await eventualValue(timeout: 5) {
+        let listed: Int? = await eventualValue(timeout: 5) { () -> Int? in
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-            if n < 0 { return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? nil : false }
-            if n == 0 || received.count > 1 << 16 { return false }
+            if n < 0 { return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? nil : 0 }
+            if n == 0 || received.count > 1 << 16 { return 0 }
             received += buffer[..<n]
             guard let lastNewline = received.lastIndex(of: 10) else { return nil }
             for line in received[...lastNewline].split(separator: 10) {
                 let text = String(decoding: line, as: UTF8.self)
-                if text.hasPrefix("{\"class\":\"DEVICES\"") { return text.contains("\"path\":\"") }
+                if text.hasPrefix("{\"class\":\"DEVICES\"") {
+                    // One `"path":"` per receiver listed.
+                    let key = Array("\"path\":\"".utf8)
+                    let bytes = Array(line)
+                    return bytes.indices.filter { bytes[$0...].starts(with: key) }.count
+                }
             }
             return nil
         }
-        return listed ?? false
+        return listed ?? 0
     }
 }
