@@ -8,7 +8,9 @@
  * strptime. Measured under callgrind on a live daemon, that was about
  * 50 k instructions per TPV, two thirds of everything locationd did per
  * fix. This reads the one canonical shape gpsd writes in one pass and
- * only the 13 members locationd uses: about 3.9 k for a 22-member TPV.
+ * only the 13 members locationd uses: about 5.4 k for a 22-member TPV, in
+ * 2.4 kB of code kept small (its loops rolled), since it runs from cold
+ * caches once a fix.
  *
  * Equal to libgps by construction, and checked against it (the CGPS
  * tests decode every TPV of gpsd's regression corpus and generated ones
