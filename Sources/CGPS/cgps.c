@@ -358,17 +358,23 @@ static line_class classify(const char *line)
     if (strncmp(line, class_start, sizeof class_start - 1) != 0)
         return strstr(line, class_tag) == NULL ? LINE_SKIPPED : LINE_UNREADABLE;
     const char *name = line + sizeof class_start - 1;
-    if (strncmp(name, "DEVICES\"", 8) == 0)
-        return LINE_DEVICES;
-    static const char *const wanted[] = {"TPV\"", "SKY\"", "VERSION\"", "DEVICE\"", "WATCH\"", "ERROR\""};
-    bool is_wanted = false;
-    for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++) {
-        if (strncmp(name, wanted[i], strlen(wanted[i])) == 0) {
-            is_wanted = true;
-            break;
-        }
+    /* The wanted classes start with six different letters: one compare
+     * each, and a class of another letter (GST with every epoch) none. */
+    const char *wanted;
+    switch (name[0]) {
+    case 'T': wanted = "TPV\""; break;
+    case 'S': wanted = "SKY\""; break;
+    case 'V': wanted = "VERSION\""; break;
+    case 'W': wanted = "WATCH\""; break;
+    case 'E': wanted = "ERROR\""; break;
+    case 'D':
+        if (strncmp(name, "DEVICES\"", 8) == 0)
+            return LINE_DEVICES;
+        wanted = "DEVICE\"";
+        break;
+    default: return LINE_SKIPPED;
     }
-    if (!is_wanted)
+    if (strncmp(name, wanted, strlen(wanted)) != 0)
         return LINE_SKIPPED;
     return strstr(name, class_tag) == NULL ? LINE_WANTED : LINE_UNREADABLE;
 }
@@ -398,6 +404,15 @@ static bool unpack_line(cgps_session *session, char *line, cgps_report *report, 
     report->vdop = NAN;
     report->fix.latitude = NAN;
     report->fix.longitude = NAN;
+    /* A TPV in gpsd's own shape is read without libgps (tpv.h), and without
+     * the guard's search for a second "class": the reader takes no line that
+     * names it twice (in a line it takes, every quote opens or closes a name
+     * or a string, so "class": can only be a member's name, and a second one
+     * makes it give the line back to the guard below). */
+    if (use_fast_tpv && cgps_tpv_decode(line, &report->fix, report->text, sizeof report->text)) {
+        report->kind = CGPS_REPORT_TPV;
+        return true;
+    }
     switch (classify(line)) {
     case LINE_SKIPPED:
         report->kind = CGPS_REPORT_OTHER;
@@ -411,11 +426,6 @@ static bool unpack_line(cgps_session *session, char *line, cgps_report *report, 
         return false;
     case LINE_WANTED:
         break;
-    }
-    /* A TPV in gpsd's own shape is read without libgps (tpv.h). */
-    if (use_fast_tpv && cgps_tpv_decode(line, &report->fix, report->text, sizeof report->text)) {
-        report->kind = CGPS_REPORT_TPV;
-        return true;
     }
 
     /* libgps recomputes `set` for a TPV but only ORs bits in for the other

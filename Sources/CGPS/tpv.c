@@ -8,7 +8,9 @@
  * strptime. Measured under callgrind on a live daemon, that was about
  * 50 k instructions per TPV, two thirds of everything locationd did per
  * fix. This reads the one canonical shape gpsd writes in one pass and
- * only the 13 members locationd uses: about 3.9 k for a 22-member TPV.
+ * only the 13 members locationd uses: about 5.4 k for a 22-member TPV, in
+ * 2.4 kB of code kept small (its loops rolled), since it runs from cold
+ * caches once a fix.
  *
  * Equal to libgps by construction, and checked against it (the CGPS
  * tests decode every TPV of gpsd's regression corpus and generated ones
@@ -30,6 +32,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+
+/* The loops below are kept rolled (`#pragma clang loop unroll(disable)`):
+ * the decoder runs once a fix from cold caches, where every line of code
+ * it touches costs more than the few instructions unrolling saves
+ * (docs/performance.md, "The gpsd reader's lines"). */
 
 /* 10^0 … 10^22: every one exact in a double. */
 static const double exact_powers[] = {
@@ -86,31 +93,34 @@ static bool fast_number(const char **p, double *out)
     return true;
 }
 
-/* Two ASCII digits at s. */
-static bool two_digits(const char *s, int *out)
-{
-    if (s[0] < '0' || s[0] > '9' || s[1] < '0' || s[1] > '9')
-        return false;
-    *out = (s[0] - '0') * 10 + (s[1] - '0');
-    return true;
-}
-
 /* gpsd's time string "YYYY-MM-DDTHH:MM:SS[.f…]Z" (the part between the
- * quotes, `length` bytes), as libgps computes it. */
+ * quotes, `length` bytes), as libgps computes it. The seven two-digit
+ * fields (century, year, month, day, hour, minute, second) are read by one
+ * loop and checked against strptime's limits by another: little code, run
+ * once a TPV from cold caches. */
 static bool fast_time(const char *s, size_t length, int64_t *sec, long *nsec)
 {
     if (length < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' ||
         s[length - 1] != 'Z')
         return false;
-    int century, year2, month, day, hour, minute, second;
-    if (!two_digits(s, &century) || !two_digits(s + 2, &year2) || !two_digits(s + 5, &month) ||
-        !two_digits(s + 8, &day) || !two_digits(s + 11, &hour) || !two_digits(s + 14, &minute) ||
-        !two_digits(s + 17, &second))
-        return false;
-    int year = century * 100 + year2;
-    /* strptime's own limits for these fields; the year from 1970, where
-     * mkgmtime's truncating divisions are floors. */
-    if (year < 1970 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
+    static const unsigned char at[7] = {0, 2, 5, 8, 11, 14, 17};
+    /* strptime's own limits for month to second; the year is checked below. */
+    static const unsigned char lowest[7] = {0, 0, 1, 1, 0, 0, 0};
+    static const unsigned char highest[7] = {99, 99, 12, 31, 23, 59, 60};
+    int field[7];
+#pragma clang loop unroll(disable)
+    for (int i = 0; i < 7; i++) {
+        unsigned tens = (unsigned)(s[at[i]] - '0'), ones = (unsigned)(s[at[i] + 1] - '0');
+        if (tens > 9 || ones > 9)
+            return false;
+        field[i] = (int)(tens * 10 + ones);
+        if (field[i] < lowest[i] || field[i] > highest[i])
+            return false;
+    }
+    int year = field[0] * 100 + field[1], month = field[2], day = field[3];
+    int hour = field[4], minute = field[5], second = field[6];
+    /* From 1970, where mkgmtime's truncating divisions are floors. */
+    if (year < 1970)
         return false;
     double fraction = 0;
     if (length > 20) {
@@ -141,13 +151,18 @@ static bool fast_time(const char *s, size_t length, int64_t *sec, long *nsec)
 
 /* Skips a string value's body at *p (just after the opening quote) to just
  * after its closing quote. Strings with escapes, or longer than libgps's
- * shortest string buffer, are left to libgps. */
+ * shortest string buffer, are left to libgps. (A byte loop, not strchr and
+ * memchr: the strings are a few dozen bytes, and two library functions more
+ * are code a fix runs from cold caches.) */
 static bool skip_string(const char **p, const char **start, size_t *length)
 {
-    const char *s = *p;
-    const char *end = strchr(s, '"');
-    if (end == NULL || memchr(s, '\\', (size_t)(end - s)) != NULL || end - s > 63)
-        return false;
+    const char *s = *p, *end = s;
+#pragma clang loop unroll(disable)
+    while (*end != '"') {
+        if (*end == '\\' || *end == '\0' || end - s >= 63)
+            return false;
+        end++;
+    }
     *start = s;
     *length = (size_t)(end - s);
     *p = end + 1;
@@ -164,15 +179,14 @@ static const bool ends_token[256] = {
     ['{'] = true, [' '] = true, ['\t'] = true, ['\r'] = true, ['\n'] = true,
 };
 
-/* The members locationd reads, by name. */
+/* The members locationd reads, by name. The numbers come first, in the
+ * order of their fields in cgps_fix: a number's member is its index in the
+ * decoder's table of values. */
 typedef enum {
-    M_OTHER,
-    M_TIME,
-    M_MODE,
     M_LAT,
     M_LON,
-    M_ALT_HAE,
     M_ALT_MSL,
+    M_ALT_HAE,
     M_GEOID_SEP,
     M_EPH,
     M_EPV,
@@ -180,68 +194,56 @@ typedef enum {
     M_EPY,
     M_SPEED,
     M_TRACK,
+    M_NUMBERS, /* how many of them */
+    M_OTHER = M_NUMBERS,
+    M_TIME,
+    M_MODE,
     M_DEVICE,
+    M_CLASS,
 } member;
 
-static member member_named(const char *name, size_t length)
+/* A name of at most 8 bytes as one integer, its first byte lowest (a name
+ * holds no NUL: the scan stops there). */
+static inline uint64_t name_key(const char *name, size_t length)
 {
-#define IS(text) (length == sizeof(text) - 1 && memcmp(name, text, sizeof(text) - 1) == 0)
-    switch (name[0]) {
-    case 't':
-        if (IS("time"))
-            return M_TIME;
-        if (IS("track"))
-            return M_TRACK;
-        break;
-    case 'm':
-        if (IS("mode"))
-            return M_MODE;
-        break;
-    case 'l':
-        if (IS("lat"))
-            return M_LAT;
-        if (IS("lon"))
-            return M_LON;
-        break;
-    case 'a':
-        if (IS("altHAE"))
-            return M_ALT_HAE;
-        if (IS("altMSL"))
-            return M_ALT_MSL;
-        break;
-    case 'd':
-        if (IS("device"))
-            return M_DEVICE;
-        break;
-    case 'g':
-        if (IS("geoidSep"))
-            return M_GEOID_SEP;
-        break;
-    case 'e':
-        if (IS("eph"))
-            return M_EPH;
-        if (IS("epv"))
-            return M_EPV;
-        if (IS("epx"))
-            return M_EPX;
-        if (IS("epy"))
-            return M_EPY;
-        break;
-    case 's':
-        if (IS("speed"))
-            return M_SPEED;
-        break;
-    default:
-        break;
-    }
-    return M_OTHER;
-#undef IS
+    uint64_t key = 0;
+#pragma clang loop unroll(disable)
+    for (size_t i = 0; i < length; i++)
+        key |= (uint64_t)(unsigned char)name[i] << (8 * i);
+    return key;
 }
 
-static void known(double value, uint32_t bit, uint32_t *set)
+/* Each name read as one integer and compared whole: a few compares a
+ * member, in little code (every member of a TPV comes through here). */
+static member member_named(const char *name, size_t length)
 {
-    if (!isnan(value))
-        *set |= bit;
+    if (length > 8)
+        return M_OTHER;
+    uint64_t key = name_key(name, length);
+#define IS(text) (key == name_key(text, sizeof(text) - 1))
+    switch (name[0]) {
+    case 't':
+        return IS("time") ? M_TIME : IS("track") ? M_TRACK : M_OTHER;
+    case 'm':
+        return IS("mode") ? M_MODE : M_OTHER;
+    case 'l':
+        return IS("lat") ? M_LAT : IS("lon") ? M_LON : M_OTHER;
+    case 'a':
+        return IS("altHAE") ? M_ALT_HAE : IS("altMSL") ? M_ALT_MSL : M_OTHER;
+    case 'c':
+        return IS("class") ? M_CLASS : M_OTHER;
+    case 'd':
+        return IS("device") ? M_DEVICE : M_OTHER;
+    case 'g':
+        return IS("geoidSep") ? M_GEOID_SEP : M_OTHER;
+    case 'e':
+        return IS("eph") ? M_EPH : IS("epv") ? M_EPV : IS("epx") ? M_EPX : IS("epy") ? M_EPY : M_OTHER;
+    case 's':
+        return IS("speed") ? M_SPEED : M_OTHER;
+    default:
+        return M_OTHER;
+    }
+#undef IS
 }
 
 bool cgps_tpv_decode(const char *line, cgps_fix *fix, char *device, size_t device_size)
@@ -251,16 +253,15 @@ bool cgps_tpv_decode(const char *line, cgps_fix *fix, char *device, size_t devic
         return false;
     const char *p = line + sizeof opening - 1;
 
-    cgps_fix read = {0};
-    read.latitude = read.longitude = NAN;
-    read.alt_msl = read.alt_hae = read.geoid_sep = NAN;
-    read.eph = read.epv = read.epx = read.epy = NAN;
-    read.speed = read.track = NAN;
-    uint32_t set = 0;
+    /* The numbers by member, and a bit per member read (every number read
+     * is finite: at most 2^53 × 10^22). */
+    double values[M_NUMBERS];
+    for (int i = 0; i < M_NUMBERS; i++)
+        values[i] = NAN;
+    uint32_t read_numbers = 0;
     int64_t time_sec = 0;
     long time_nsec = 0;
     int mode = 0;
-    double latitude = NAN, longitude = NAN;
     const char *device_text = NULL;
     size_t device_length = 0;
 
@@ -279,7 +280,11 @@ bool cgps_tpv_decode(const char *line, cgps_fix *fix, char *device, size_t devic
             return false;
         member which = member_named(name, name_length);
 
-        if (*p == '"') {
+        if (which == M_CLASS) {
+            /* "class" a second time: the shim's guard calls the line
+             * unreadable (cgps.c, classify), and only the guard decides. */
+            return false;
+        } else if (*p == '"') {
             p++;
             const char *text;
             size_t length;
@@ -299,6 +304,7 @@ bool cgps_tpv_decode(const char *line, cgps_fix *fix, char *device, size_t devic
             if (*s == '-')
                 s++;
             int value = 0, count = 0;
+#pragma clang loop unroll(disable)
             while (*s >= '0' && *s <= '9') {
                 value = value * 10 + (*s++ - '0');
                 if (++count > 9)
@@ -322,23 +328,9 @@ bool cgps_tpv_decode(const char *line, cgps_fix *fix, char *device, size_t devic
                 return false;
             p = s;
         } else if (*p == '-' || (*p >= '0' && *p <= '9')) {
-            double value;
-            if (!fast_number(&p, &value))
+            if (!fast_number(&p, &values[which]))
                 return false;
-            switch (which) {
-            case M_LAT: latitude = value; break;
-            case M_LON: longitude = value; break;
-            case M_ALT_HAE: read.alt_hae = value; break;
-            case M_ALT_MSL: read.alt_msl = value; break;
-            case M_GEOID_SEP: read.geoid_sep = value; break;
-            case M_EPH: read.eph = value; break;
-            case M_EPV: read.epv = value; break;
-            case M_EPX: read.epx = value; break;
-            case M_EPY: read.epy = value; break;
-            case M_SPEED: read.speed = value; break;
-            case M_TRACK: read.track = value; break;
-            default: break;
-            }
+            read_numbers |= 1u << which;
         } else {
             /* true, false, null, arrays, objects: not in a TPV gpsd writes. */
             return false;
@@ -360,32 +352,35 @@ bool cgps_tpv_decode(const char *line, cgps_fix *fix, char *device, size_t devic
     }
 
     /* As the shim's copy from libgps's fix (copy_fix in cgps.c). */
+    cgps_fix read = {0};
     if (time_sec != 0 && time_nsec >= 0 && time_nsec < 1000000000L) {
         read.time_sec = time_sec;
         read.time_nsec = (int32_t)time_nsec;
-        set |= CGPS_HAS_TIME;
+        read.set |= CGPS_HAS_TIME;
     }
     if (mode >= 1 && mode <= 3) {
         read.mode = mode;
-        set |= CGPS_HAS_MODE;
+        read.set |= CGPS_HAS_MODE;
     }
-    if (isfinite(latitude) && isfinite(longitude)) {
-        read.latitude = latitude;
-        read.longitude = longitude;
-        set |= CGPS_HAS_LATLON;
-    }
-    /* Every number read here is finite (at most 2^53 × 10^22), so a value
-     * that is not NaN was read. */
-    known(read.alt_msl, CGPS_HAS_ALT_MSL, &set);
-    known(read.alt_hae, CGPS_HAS_ALT_HAE, &set);
-    known(read.geoid_sep, CGPS_HAS_GEOID_SEP, &set);
-    known(read.eph, CGPS_HAS_EPH, &set);
-    known(read.epv, CGPS_HAS_EPV, &set);
-    known(read.epx, CGPS_HAS_EPX, &set);
-    known(read.epy, CGPS_HAS_EPY, &set);
-    known(read.speed, CGPS_HAS_SPEED, &set);
-    known(read.track, CGPS_HAS_TRACK, &set);
-    read.set = set;
+    read.latitude = values[M_LAT];
+    read.longitude = values[M_LON];
+    if ((read_numbers & 3u) != 3u)
+        read.latitude = read.longitude = NAN;
+    else
+        read.set |= CGPS_HAS_LATLON;
+    read.alt_msl = values[M_ALT_MSL];
+    read.alt_hae = values[M_ALT_HAE];
+    read.geoid_sep = values[M_GEOID_SEP];
+    read.eph = values[M_EPH];
+    read.epv = values[M_EPV];
+    read.epx = values[M_EPX];
+    read.epy = values[M_EPY];
+    read.speed = values[M_SPEED];
+    read.track = values[M_TRACK];
+    /* The other numbers' bits follow LATLON's in their members' order. */
+    _Static_assert(CGPS_HAS_ALT_MSL == 1u << (M_ALT_MSL + 1) && CGPS_HAS_TRACK == 1u << (M_TRACK + 1),
+                   "the members' order is the bits' order");
+    read.set |= (read_numbers >> M_ALT_MSL) << (M_ALT_MSL + 1);
     *fix = read;
     /* The receiver's path, as libgps copies it into dev.path (empty when the TPV names none). */
     if (device_size > 0) {

@@ -5,7 +5,8 @@
  * then "name":value members with no white space, values that are numbers
  * (at most 18 digits, exponent within ±22), plain strings (no escapes, at
  * most 63 bytes) or gpsd's time string, and ends with } (and gpsd's \r).
- * Members locationd does not read are skipped, whatever their name. Any
+ * Members locationd does not read are skipped, whatever their name, but
+ * for a second "class" (the shim's guard calls that line unreadable). Any
  * other line returns false untouched, and libgps's unpacker reads it as
  * before: a line this reader takes gives what libgps gives, bit for bit;
  * a line it does not take is libgps's to judge.

@@ -37,7 +37,7 @@
  *
  * TPVs, one or more per epoch, are read by the shim's own reader (tpv.h)
  * when they have the shape gpsd writes, which every TPV of gpsd's
- * regression corpus has: about 3.9 k instructions instead of libgps's 50 k,
+ * regression corpus has: about 5.4 k instructions instead of libgps's 50 k,
  * with the same values bit for bit (the tests compare the two on the
  * corpus, on generated lines and on damaged ones). A TPV of any other
  * shape goes to libgps as before. DEVICES is counted by the shim.

@@ -106,7 +106,9 @@ public struct GPSDEpochAssembler: Sendable {
     /// Monotonic time at which the pending epoch is delivered if nothing else
     /// arrives; `nil` when nothing is pending.
     public var deadline: Double? {
-        pending.map { $0.lastArrival + tuning.quietInterval }
+        // Read in place: mapping `pending` would copy the whole epoch (its report holds a String).
+        guard let arrival = pending?.lastArrival else { return nil }
+        return arrival + tuning.quietInterval
     }
 
     /// Takes one TPV that arrived at monotonic time `now`.
@@ -129,11 +131,11 @@ public struct GPSDEpochAssembler: Sendable {
             }
             resumeAfter = nil
         }
-        if var current = pending, current.time == time {
-            current.report = current.report.mode == report.mode ? current.report.merged(with: report) : report
-            current.count += 1
-            current.lastArrival = now
-            pending = current
+        // The pending epoch is changed and read in place (`pending!`), never copied out and back.
+        if pending?.time == time {
+            pending!.report = pending!.report.mode == report.mode ? pending!.report.merged(with: report) : report
+            pending!.count += 1
+            pending!.lastArrival = now
         } else if pending == nil, time == lastDelivered {
             counters.late += 1
             // Our idea of a complete epoch was wrong: learn it again, more carefully.
@@ -145,9 +147,8 @@ public struct GPSDEpochAssembler: Sendable {
             pending = Pending(report: report, time: time, count: 1, lastArrival: now)
         }
 
-        if tuning.earlyDelivery, let shape = learntShape, let current = pending,
-            current.report.mode == shape.mode, current.count >= shape.count,
-            current.report.fields.isSuperset(of: shape.fields)
+        if tuning.earlyDelivery, let shape = learntShape, pending!.report.mode == shape.mode,
+            pending!.count >= shape.count, pending!.report.fields.isSuperset(of: shape.fields)
         {
             counters.early += 1
             deliverPending(learn: false, emit)
@@ -186,8 +187,7 @@ public struct GPSDEpochAssembler: Sendable {
     }
 
     private mutating func deliverPending(learn: Bool, _ emit: (Fix) -> Void) {
-        guard let done = pending else { return }
-        pending = nil
+        guard let done = pending.take() else { return }
         lastDelivered = done.time
         if learn {
             let shape = Shape(count: done.count, fields: done.report.fields, mode: done.report.mode)

@@ -40,7 +40,13 @@ public struct GPSDReceiverAssemblers: Sendable {
 
     /// The earliest deadline of any receiver's pending epoch.
     public var deadline: Double? {
-        assemblers.values.compactMap(\.deadline).min()
+        // A loop, not compactMap and min: no array made, no generic code, at every pass of the reader.
+        var earliest: Double?
+        for i in assemblers.values.indices {
+            guard let due = assemblers.values[i].deadline else { continue }
+            if earliest.map({ due < $0 }) ?? true { earliest = due }
+        }
+        return earliest
     }
 
     /// Takes one TPV at monotonic `now`; the fixes it completes carry their receiver's path.

@@ -166,6 +166,71 @@ import Glibc
         }
     }
 
+    /// The shim's reader takes a TPV before the guard looks at it: a TPV in gpsd's
+    /// shape that names "class" again anywhere must still come out unreadable, and
+    /// strings are taken up to libgps's 63 bytes, without escapes, and no further.
+    @Test func theReaderGivesBackEveryLineTheGuardMustJudge() throws {
+        try Self.withSession { session in
+            for line in [
+                #"{"class":"TPV","class":"TPV","mode":3,"lat":1.5,"lon":2.5}"#,
+                #"{"class":"TPV","mode":3,"lat":1.5,"class":"SKY","lon":2.5}"#,
+                #"{"class":"TPV","mode":3,"lat":1.5,"lon":2.5,"class":7}"#,
+                #"{"class":"TPV","device":"/dev/ttyUSB0","mode":3,"lat":1.5,"lon":2.5,"class":"TPV"}\#r"#,
+            ] {
+                let read = Self.shimOnly(line, session)
+                #expect(!read.byShim, "\(line)")
+                #expect(read.kind == CGPS_REPORT_UNREADABLE.rawValue, "\(line)")
+            }
+            // A member named like a class, or a value spelling one, is no second "class".
+            for line in [
+                #"{"class":"TPV","mode":3,"classes":"TPV","lat":1.5,"lon":2.5}"#,
+                #"{"class":"TPV","mode":3,"tag":"class","lat":1.5,"lon":2.5}"#,
+            ] {
+                let (shim, libgps) = Self.both(line, session)
+                #expect(shim.byShim, "\(line)")
+                #expect(shim.kind == CGPS_REPORT_TPV.rawValue && shim.sameReport(as: libgps), "\(line)")
+            }
+            func device(_ length: Int) -> String {
+                #"{"class":"TPV","device":"\#(String(repeating: "d", count: length))","mode":3,"lat":1.5,"lon":2.5}"#
+            }
+            for (line, taken) in [
+                (device(0), true), (device(63), true), (device(64), false),
+                (#"{"class":"TPV","device":"/dev/a\\b","mode":3,"lat":1.5,"lon":2.5}"#, false),
+                (#"{"class":"TPV","mode":3,"lat":1.5,"lon":2.5,"device":"/dev/ttyUSB0"#, false),
+            ] {
+                let (shim, libgps) = Self.both(line, session)
+                #expect(shim.byShim == taken, "\(line)")
+                #expect(shim.sameReport(as: libgps), "\(line)\n shim   \(shim)\n libgps \(libgps)")
+            }
+        }
+    }
+
+    /// The guard sorts a line by its whole class name, not by the first letter it looks at.
+    @Test func classesAreKnownByTheirWholeName() throws {
+        try Self.withSession { session in
+            for (line, kind) in [
+                (#"{"class":"GST","device":"/dev/ttyUSB0","time":"2025-01-01T00:00:00.000Z","rms":1.0}"#, CGPS_REPORT_OTHER),
+                (#"{"class":"TOFF","device":"/dev/ttyUSB0","real_sec":1}"#, CGPS_REPORT_OTHER),
+                (#"{"class":"SUBFRAME","device":"/dev/ttyUSB0","tSV":1}"#, CGPS_REPORT_OTHER),
+                (#"{"class":"DEVICEX","path":"/dev/ttyUSB0"}"#, CGPS_REPORT_OTHER),
+                (#"{"class":"WATCHED","enable":true}"#, CGPS_REPORT_OTHER),
+                (#"{"class":"ERRORS","message":"x"}"#, CGPS_REPORT_OTHER),
+                (#"{"class":"VERSIONS","release":"3.22"}"#, CGPS_REPORT_OTHER),
+                (#"{"class":"TPVX","mode":3}"#, CGPS_REPORT_OTHER),
+                (#"{"class":"SKY","hdop":0.9,"satellites":[{"PRN":2,"el":40.0,"az":120.0,"ss":40.0,"used":true}]}"#, CGPS_REPORT_SKY),
+                (#"{"class":"DEVICES","devices":[]}"#, CGPS_REPORT_DEVICES),
+                (#"{"class":"DEVICE","path":"/dev/ttyUSB0","activated":"2025-01-01T00:00:00.000Z"}"#, CGPS_REPORT_DEVICE),
+                (#"{"class":"WATCH","enable":true,"json":true}"#, CGPS_REPORT_WATCH),
+                (#"{"class":"ERROR","message":"unrecognized request"}"#, CGPS_REPORT_ERROR),
+                (#"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"#, CGPS_REPORT_VERSION),
+                (#"{"class":"GST","rms":1.0,"class":"GST"}"#, CGPS_REPORT_OTHER),
+                (#"{"class":"SKY","hdop":0.9,"class":"SKY"}"#, CGPS_REPORT_UNREADABLE),
+            ] {
+                #expect(Self.shimOnly(line, session).kind == kind.rawValue, "\(line)")
+            }
+        }
+    }
+
     /// gpsd-shaped TPVs and other reports, then damaged: a byte dropped,
     /// changed or added. Whatever the shim reads itself equals libgps's
     /// reading, and the guard keeps every call finite.

@@ -138,10 +138,15 @@ struct GPSDReader {
                 lastInput = now
                 probeSentAt = nil
             }
-            deliver { assembler, emit in assembler.expire(at: now, emit) }
+            // An epoch is expired only when one is due: with early delivery none is
+            // pending between a receiver's epochs, and the pass costs one look.
+            var deadline = assembler.deadline
+            if let due = deadline, now >= due {
+                deliver { assembler, emit in assembler.expire(at: now, emit) }
+                deadline = assembler.deadline
+            }
             publish()
 
-            var deadline = assembler.deadline
             if !watching {
                 if now >= handshakeDeadline {
                     return ended(GPSDError(code: .noAnswer(seconds: tuning.handshakeTimeout), endpoint: endpoint))
