@@ -46,6 +46,25 @@ private func batch(_ range: Range<Int>) -> [UInt8] {
         #expect(recordNumbers(try dir.read("log/logger.jsonl")) == Array(0..<45), "close writes the rest")
     }
 
+    @Test(arguments: ["interval", "always"])
+    func aLogThatCouldNotBeOpenedCountsEveryLineItLoses(fsync: String) throws {
+        let dir = try ScratchDirectory("batch")
+        let logs = try ClientLogs(config: try daemonConfig(in: dir, fsync: fsync))
+        // A file where the reloaded log's directory should be: that log cannot be opened.
+        try dir.write("log/blocked", "")
+        logs.reconfigure(try daemonConfig(in: dir, clients: "[client.logger]\nlog = blocked/logger.jsonl\n", fsync: fsync))
+        let slot = try #require(logs.slot(of: "logger"))
+        #expect(logs.writeStatus(of: "logger")?.open == false)
+        // A fix's line for two deliveries, then one more: each is lost, and counted.
+        logs.append(prefix: Array(#"{"n":1,"#.utf8), slots: [slot, slot])
+        logs.append(prefix: Array(#"{"n":2,"#.utf8), slots: [slot])
+        #expect(logs.writeStatus(of: "logger")?.lost == 3)
+        #expect(!logs.append(logRecord(3), client: "logger"))
+        #expect(logs.writeStatus(of: "logger")?.lost == 4)
+        #expect(logs.writeStatus(of: "logger")?.written == 0)
+        logs.closeAll()
+    }
+
     @Test func aPauseWithNoNewLineStillSyncsALineThatIsDue() throws {
         let dir = try ScratchDirectory("batch")
         let logs = try ClientLogs(config: try daemonConfig(in: dir, fsync: "interval"))
