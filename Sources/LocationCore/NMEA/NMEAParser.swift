@@ -77,14 +77,10 @@ public struct NMEAParser: Sendable {
     /// epoch's), in view (GSV), its DOPs (GSA; HDOP also GGA/GNS), and each
     /// satellite (GSV, used when a GSA lists it), as they stand after the
     /// sentences read so far.
-    public var sky: SkyView { skyView(named: nil) }
-
-    /// `sky` named `device`: built named, so that the view is not copied to name it.
-    @inline(__always)
-    private func skyView(named device: String?) -> SkyView {
+    public var sky: SkyView {
         SkyView(
             satellitesUsed: lastUsed, satellitesVisible: assembler.inView.total, hdop: assembler.hdop, pdop: assembler.pdop,
-            vdop: assembler.vdop, device: device, satellites: assembler.inView.satellites(used: assembler.usedSatellites))
+            vdop: assembler.vdop, satellites: assembler.inView.satellites(used: assembler.usedSatellites))
     }
 
     /// `sky`, named `device` as the fixes are, when it is not empty and differs from the one this
@@ -94,7 +90,8 @@ public struct NMEAParser: Sendable {
     public mutating func takeChangedSky() -> SkyView? {
         guard skyMayHaveChanged else { return nil }
         skyMayHaveChanged = false
-        let view = skyView(named: assembler.device)
+        var view = sky
+        view.device = assembler.device
         guard view != takenSky, !view.isEmpty else { return nil }
         takenSky = view
         return view

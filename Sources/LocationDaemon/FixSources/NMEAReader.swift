@@ -37,9 +37,6 @@ final class NMEAReader {
     private var published = SourceCounts()
     /// Read buffer, allocated once.
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
-    /// poll(2)'s two descriptors (the input, the wake-up), allocated once: an array made for each
-    /// wait was an allocation and a free an epoch (docs/performance.md, "The NMEA epoch's lines").
-    private let waitSet = UnsafeMutablePointer<pollfd>.allocate(capacity: 2)
 
     init(path: String, baud: Int, sink: any SourceSink, control: NMEAReaderControl, timing: Timing = Timing()) {
         self.path = path
@@ -50,10 +47,7 @@ final class NMEAReader {
         parser = NMEAParser(device: path)
     }
 
-    deinit {
-        buffer.deallocate()
-        waitSet.deallocate()
-    }
+    deinit { buffer.deallocate() }
 
     /// Stop requested, or nobody takes the events any more.
     private var stopping: Bool { consumerGone || control.isStopping }
@@ -146,11 +140,11 @@ final class NMEAReader {
         let sentencesAtOpen = parser.statistics.sentences
 
         func consume(_ count: Int) {
-            // What was last published is what the parser had counted: every feed, flush and finish publishes.
-            let undatedBefore = published.timeless
+            let undatedBefore = parser.statistics.undatedEpochs
             parser.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { self.deliver($0) }
             sendSky()
-            let statistics = publish()
+            publish()
+            let statistics = parser.statistics
             if statistics.undatedEpochs > undatedBefore && reported.state != .fix {
                 report(.noFix, "the receiver sends no time and date yet: no fix")
             }
@@ -207,15 +201,17 @@ final class NMEAReader {
             let now = SystemClock.monotonic()
             var timeout = pending ? max(0, timing.silence - (now - lastData)) : -1
             if let due { timeout = max(0, timeout < 0 ? due - now : min(timeout, due - now)) }
-            waitSet[0] = pollfd(fd: input.fd, events: Int16(POLLIN), revents: 0)
-            waitSet[1] = pollfd(fd: control.wakeup.descriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(waitSet, 2, timeout < 0 ? -1 : Int32((timeout * 1000).rounded(.up)))
+            var fds = [
+                pollfd(fd: input.fd, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: control.wakeup.descriptor, events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = poll(&fds, 2, timeout < 0 ? -1 : Int32((timeout * 1000).rounded(.up)))
             if ready < 0 {
                 if errno == EINTR { continue }
                 return .gone(SystemError("poll", errno: errno).description)
             }
             if stopping { return .stopped }
-            let events = Int32(waitSet[0].revents)
+            let events = Int32(fds[0].revents)
             if events & Int32(POLLIN) != 0 {
                 let n: Int?
                 do {
@@ -265,18 +261,15 @@ final class NMEAReader {
         if let sky = parser.takeChangedSky() { send(.sky(sky)) }
     }
 
-    /// Publishes the counts for `status` when they changed (once per read, not per fix); returns the
-    /// parser's statistics they came from.
-    @discardableResult
-    private func publish() -> NMEAStatistics {
+    /// Publishes the counts for `status` when they changed (once per read, not per fix).
+    private func publish() {
         let s = parser.statistics
         let counts = SourceCounts(
             attempts: attempts, connections: opens, lines: s.sentences, unreadable: s.badChecksums + s.malformed,
             fixes: s.epochs, timeless: s.undatedEpochs, late: s.lateSentences)
-        guard counts != published else { return s }
+        guard counts != published else { return }
         published = counts
         control.publish(counts)
-        return s
     }
 
     private func report(_ state: SourceState, _ detail: String) {

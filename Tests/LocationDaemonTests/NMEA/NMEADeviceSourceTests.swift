@@ -92,7 +92,7 @@ import TestSupport
     }
 
     /// Epochs without a date (no RMC yet) give no fix, and the reader says why once; the first dated
-    /// epoch is its fix. (The reader compares the undated count with what it last published.)
+    /// epoch is its fix.
     @Test func aReceiverWithoutADateYetIsReportedAsNoFixUntilOneComes() async throws {
         let receiver = try NMEAFakeReceiver()
         let source = NMEADeviceSource(path: receiver.devicePath, baud: 9600)
