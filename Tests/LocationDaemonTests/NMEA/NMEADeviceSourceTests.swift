@@ -91,6 +91,31 @@ import TestSupport
         #expect(log.states.map(\.0) == [.connected, .fix, .noFix, .fix])
     }
 
+    /// Epochs without a date (no RMC yet) give no fix, and the reader says why once; the first dated
+    /// epoch is its fix.
+    @Test func aReceiverWithoutADateYetIsReportedAsNoFixUntilOneComes() async throws {
+        let receiver = try NMEAFakeReceiver()
+        let source = NMEADeviceSource(path: receiver.devicePath, baud: 9600)
+        let log = NMEAEventLog(source.start())
+        defer { source.stop() }
+        #expect(await log.wait { $0.count(.connected) == 1 })
+        receiver.releaseTerminal()
+        func undated(_ second: Int) -> String {
+            NMEASourceText.sentence("GPGGA,12000\(second).00,4807.038,N,01131.324,E,1,08,0.9,545.4,M,46.9,M,,")
+                + NMEASourceText.sentence("GPGSA,A,3,05,07,12,30,,,,,,,,,1.5,0.9,1.2")
+        }
+        receiver.send(undated(0) + undated(1) + undated(2))
+        #expect(await log.wait { $0.count(.noFix, containing: "no time and date yet") == 1 })
+        #expect(log.fixes.isEmpty)
+        // The third undated epoch ends with the line's silence (and is counted); a read after it adds none.
+        #expect(await waitUntil(timeout: 10) { source.counts?.timeless == 3 }, "\(String(describing: source.counts))")
+        receiver.send(NMEASourceText.epoch(5))
+        #expect(await log.wait { $0.fixes.count == 1 })
+        #expect(log.fixes.map(NMEASourceText.second) == [5])
+        #expect(log.states.map(\.0) == [.connected, .noFix, .fix])
+        #expect(log.count(.noFix) == 1)
+    }
+
     @Test func fifoIsReopenedWhenItsWriterCloses() async throws {
         let scratch = try ScratchDirectory("nmea")
         let fifo = scratch.path + "/nmea.fifo"
