@@ -77,12 +77,8 @@ import TestSupport
     }
 
     @Test func receiverLosingItsFixIsReportedOnceEachWay() async throws {
-        let receiver = try NMEAFakeReceiver()
-        let source = NMEADeviceSource(path: receiver.devicePath, baud: 9600)
-        let log = NMEAEventLog(source.start())
+        let (receiver, source, log) = try await connectedReceiver()
         defer { source.stop() }
-        #expect(await log.wait { $0.count(.connected) == 1 })
-        receiver.releaseTerminal()
         var text = ""
         for second in 0..<8 { text += NMEASourceText.epoch(second, fix: !(3...5).contains(second)) }
         receiver.send(text)
@@ -94,12 +90,8 @@ import TestSupport
     /// Epochs without a date (no RMC yet) give no fix, and the reader says why once; the first dated
     /// epoch is its fix.
     @Test func aReceiverWithoutADateYetIsReportedAsNoFixUntilOneComes() async throws {
-        let receiver = try NMEAFakeReceiver()
-        let source = NMEADeviceSource(path: receiver.devicePath, baud: 9600)
-        let log = NMEAEventLog(source.start())
+        let (receiver, source, log) = try await connectedReceiver()
         defer { source.stop() }
-        #expect(await log.wait { $0.count(.connected) == 1 })
-        receiver.releaseTerminal()
         func undated(_ second: Int) -> String {
             NMEASourceText.sentence("GPGGA,12000\(second).00,4807.038,N,01131.324,E,1,08,0.9,545.4,M,46.9,M,,")
                 + NMEASourceText.sentence("GPGSA,A,3,05,07,12,30,,,,,,,,,1.5,0.9,1.2")
@@ -158,15 +150,11 @@ import TestSupport
     /// The sky goes out when it changed, named by the path, and not again while it stays the same
     /// (what `status` and the programs show comes from these), whatever the reads' chunks.
     @Test func theSkyIsHandedOnWhenItChangesNamedByThePath() async throws {
-        let receiver = try NMEAFakeReceiver()
-        let source = NMEADeviceSource(path: receiver.devicePath, baud: 9600)
-        let log = NMEAEventLog(source.start())
+        let (receiver, source, log) = try await connectedReceiver()
         defer { source.stop() }
         func skies(_ log: NMEAEventLog) -> [SkyView] {
             log.events.compactMap { if case .sky(let view) = $0 { view } else { nil } }
         }
-        #expect(await log.wait { $0.count(.connected) == 1 })
-        receiver.releaseTerminal()
 
         receiver.send(NMEASourceText.epoch(0))
         #expect(await log.wait { $0.fixes.count == 1 && skies($0).last?.satellitesUsed == $0.fixes.first?.satellitesUsed })
@@ -205,12 +193,8 @@ import TestSupport
     }
 
     @Test func garbageAtTheWrongBaudRateIsPointedOut() async throws {
-        let receiver = try NMEAFakeReceiver()
-        let source = NMEADeviceSource(path: receiver.devicePath, baud: 115200)
-        let log = NMEAEventLog(source.start())
+        let (receiver, source, log) = try await connectedReceiver(baud: 115200)
         defer { source.stop() }
-        #expect(await log.wait { $0.count(.connected) == 1 })
-        receiver.releaseTerminal()
         // What 4800 baud looks like when read at 115200: bytes, never a sentence.
         receiver.send(String(repeating: "\u{7F}x\u{1}~", count: 700))
         #expect(await log.wait { $0.states.contains { $0.1.contains("is 115200 baud right?") } })

@@ -4,6 +4,7 @@ import Glibc
 import LocationCore
 import LocationDaemon
 import Synchronization
+import Testing
 import TestSupport
 
 /// Collects a source's events on a task, for tests to wait on (every wait
@@ -40,4 +41,17 @@ final class NMEAEventLog: Sendable {
     func count(_ state: SourceState, containing text: String = "") -> Int {
         states.filter { $0.0 == state && (text.isEmpty || $0.1.contains(text)) }.count
     }
+}
+
+/// A fake receiver and a source reading it at `baud`, returned once the source says it is connected
+/// and the terminal it set up is released. The caller stops the source.
+func connectedReceiver(baud: Int = 9600) async throws
+    -> (receiver: NMEAFakeReceiver, source: NMEADeviceSource, log: NMEAEventLog)
+{
+    let receiver = try NMEAFakeReceiver()
+    let source = NMEADeviceSource(path: receiver.devicePath, baud: baud)
+    let log = NMEAEventLog(source.start())
+    #expect(await log.wait { $0.count(.connected) == 1 })
+    receiver.releaseTerminal()
+    return (receiver, source, log)
 }
