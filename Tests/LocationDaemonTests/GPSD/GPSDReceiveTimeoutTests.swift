@@ -42,18 +42,24 @@ import Testing
         #expect(armings >= 9 && armings <= 11, "\(armings) timeouts armed in a second")
     }
 
-    /// One epoch a second: each epoch's sync deadline is a second after the last, so the waits
-    /// after the first keep its timeout.
-    @Test func atOneEpochASecondTheTimeoutIsArmedOnce() {
+    /// A deadline that moves on with the input (the liveness probe: so long after the last
+    /// report) keeps the timeout armed at the first wait.
+    @Test func aDeadlineThatMovesOnWithTheInputKeepsItsTimeout() {
         var timeout = GPSDReceiveTimeout()
         var values: Set<Int32> = []
         for second in 0..<10 {
-            let epoch = 100.0 + Double(second) + (second % 2 == 0 ? 0.004 : -0.003)
-            // The epoch's TPV and, 20 ms later, its GST: the line written at the TPV is due 1.1 s on.
-            values.insert(timeout.milliseconds(until: epoch + 1.1, now: epoch + 0.0005))
-            values.insert(timeout.milliseconds(until: epoch + 1.1, now: epoch + 0.02))
+            let epoch = 100.0 + Double(second) + (second % 2 == 0 ? 0.0004 : -0.0003)
+            values.insert(timeout.milliseconds(until: epoch + 5, now: epoch))
         }
-        #expect(values == [1000])
+        #expect(values == [4900])
+    }
+
+    /// One epoch a second whose line's sync is due 1.1 s on, and a second report 0.8 s after the
+    /// epoch's: each wait needs a timeout of its own, as each needed a poll(2) before.
+    @Test func aFixedDeadlineLaterInTheSecondIsArmedAgainByTheWaitsBeforeIt() {
+        var timeout = GPSDReceiveTimeout()
+        #expect(timeout.milliseconds(until: 101.1, now: 100) == 1000)
+        #expect(timeout.milliseconds(until: 101.1, now: 100.8) == 200)
     }
 
     /// A deadline closer than twice the band (an epoch's silence) is armed for half the time

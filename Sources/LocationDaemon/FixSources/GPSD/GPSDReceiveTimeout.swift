@@ -6,10 +6,12 @@
 /// coming the deadline stays put and every wait starts later, so the timeout
 /// is armed `band` short of the deadline and serves the waits of the next
 /// `band` seconds: at gpsd's 146 reports a second about ten setsockopt(2) a
-/// second instead of 146 poll(2); at one epoch a second, whose sync and
-/// probe deadlines move on by a second with every epoch, none. The price is
-/// paid only in silence: a wait that runs out up to `band` early finds its
-/// deadline not yet come and waits once more, armed for the rest exactly.
+/// second instead of 146 poll(2). A deadline that moves on with the input
+/// (the liveness probe) keeps its timeout. At one epoch a second, where the
+/// next report comes most of a second later, each wait arms its own: a
+/// setsockopt(2) where there was a poll(2). A wait that runs out up to
+/// `band` early finds its deadline not yet come and waits once more, armed
+/// for the rest exactly.
 struct GPSDReceiveTimeout: Sendable, Equatable {
     /// How much earlier than its deadline a wait may end.
     static let band = 0.1
