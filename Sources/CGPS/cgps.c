@@ -622,6 +622,7 @@ cgps_session *cgps_offline(void)
     session->gps.gps_fd = -1;
     session->start = session->end = 0;
     session->drained = true;
+    session->armed_ms = -1;
     return session;
 }
 
