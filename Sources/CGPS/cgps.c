@@ -17,13 +17,14 @@
 #include <math.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <poll.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -56,6 +57,10 @@ struct cgps_session {
      * when no complete line is buffered, wait for the socket before reading
      * again instead of asking it for nothing. */
     bool drained;
+    /* The receive timeout armed on the socket (SO_RCVTIMEO), in ms; -1: none,
+     * a recv(2) blocks until bytes come. Set only when the caller asks for
+     * another. */
+    int armed_ms;
     char buffer[CGPS_LINE_MAX];
 };
 
@@ -233,6 +238,7 @@ int cgps_open(const char *host, const char *port, cgps_session **session)
     opened->start = 0;
     opened->end = 0;
     opened->drained = false;
+    opened->armed_ms = -1;
 
     errno = 0;
     if (lib.gps_open(host, port, &opened->gps) != 0) {
@@ -248,6 +254,16 @@ int cgps_open(const char *host, const char *port, cgps_session **session)
     }
 
     enable_keepalive(opened->gps.gps_fd);
+    /* libgps leaves the socket non-blocking (it connects that way). The
+     * reader waits in recv(2) itself, so the socket blocks; the reads that
+     * only take what is there pass MSG_DONTWAIT. */
+    int flags = fcntl(opened->gps.gps_fd, F_GETFL);
+    if (flags < 0 || fcntl(opened->gps.gps_fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+        int code = errno;
+        (void)lib.gps_close(&opened->gps);
+        free(opened);
+        return code;
+    }
 
     int status = start_watch(opened);
     if (status != 0) {
@@ -486,6 +502,29 @@ static bool unpack_line(cgps_session *session, char *line, cgps_report *report, 
     return false;
 }
 
+/* No complete line is buffered: make room at the front, then recv(2) what
+ * gpsd sent (flags: MSG_DONTWAIT, or 0 to block until bytes come or the
+ * armed timeout passes). Returns recv's result; 0 also when the buffer is
+ * full with no line end, which libgps treats as the end of the session too. */
+static ssize_t fill(cgps_session *session, int flags)
+{
+    size_t length = session->end - session->start;
+    if (session->start > 0) {
+        memmove(session->buffer, session->buffer + session->start, length);
+        session->start = 0;
+        session->end = length;
+    }
+    size_t room = sizeof session->buffer - session->end;
+    if (room == 0)
+        return 0;
+    ssize_t got = recv(session->gps.gps_fd, session->buffer + session->end, room, flags);
+    if (got > 0) {
+        session->end += (size_t)got;
+        session->drained = (size_t)got < room;
+    }
+    return got;
+}
+
 int cgps_read(cgps_session *session, cgps_report *report, int *sys_errno)
 {
     *sys_errno = 0;
@@ -504,25 +543,11 @@ int cgps_read(cgps_session *session, cgps_report *report, int *sys_errno)
         }
         if (session->drained)
             return 0;
-        /* No complete line: make room at the front, then read what gpsd sent. */
-        if (session->start > 0) {
-            memmove(session->buffer, first, length);
-            session->start = 0;
-            session->end = length;
-        }
-        size_t room = sizeof session->buffer - session->end;
-        if (room == 0) {
-            /* A line longer than the buffer: libgps ends the session here too. */
-            return -1;
-        }
-        ssize_t got = recv(session->gps.gps_fd, session->buffer + session->end, room, MSG_DONTWAIT);
-        if (got > 0) {
-            session->end += (size_t)got;
-            session->drained = (size_t)got < room;
+        ssize_t got = fill(session, MSG_DONTWAIT);
+        if (got > 0)
             continue;
-        }
         if (got == 0)
-            return -1; /* gpsd closed the connection */
+            return -1; /* gpsd closed the connection, or a line longer than the buffer */
         if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
             session->drained = true;
             return 0;
@@ -532,28 +557,46 @@ int cgps_read(cgps_session *session, cgps_report *report, int *sys_errno)
     }
 }
 
-int cgps_wait(cgps_session *session, int wake_fd, int timeout_ms)
+int cgps_wait(cgps_session *session, int timeout_ms)
 {
     /* A complete line already read needs no syscall at all. */
     if (session->end > session->start && memchr(session->buffer + session->start, '\n', session->end - session->start) != NULL)
         return CGPS_WAIT_READY;
 
-    struct pollfd fds[2] = {
-        {.fd = session->gps.gps_fd, .events = POLLIN, .revents = 0},
-        {.fd = wake_fd, .events = POLLIN, .revents = 0},
-    };
-    nfds_t count = wake_fd >= 0 ? 2 : 1;
-    int ready = poll(fds, count, timeout_ms);
-    if (ready < 0)
-        return errno == EINTR ? CGPS_WAIT_TIMEOUT : -errno;
-    if (ready == 0)
+    int flags = 0;
+    if (timeout_ms == 0) {
+        flags = MSG_DONTWAIT;
+    } else {
+        int wanted = timeout_ms < 0 ? -1 : timeout_ms;
+        if (wanted != session->armed_ms) {
+            /* A zero timeval means none: recv(2) blocks until bytes come. */
+            struct timeval limit = {.tv_sec = 0, .tv_usec = 0};
+            if (wanted > 0) {
+                limit.tv_sec = wanted / 1000;
+                limit.tv_usec = (wanted % 1000) * 1000;
+            }
+            if (setsockopt(session->gps.gps_fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit) != 0)
+                return -errno;
+            session->armed_ms = wanted;
+        }
+    }
+    ssize_t got = fill(session, flags);
+    if (got > 0)
+        return CGPS_WAIT_READY;
+    if (got == 0) {
+        /* gpsd closed the connection (or a stop shut the socket down): the
+         * next cgps_read reports the end of the session. */
+        session->drained = false;
+        return CGPS_WAIT_READY;
+    }
+    if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
         return CGPS_WAIT_TIMEOUT;
-    if (count == 2 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) != 0)
-        return CGPS_WAIT_WOKEN;
-    /* New bytes (or a hangup) arrived: the next read takes them, and may
-     * complete the line or report the end of the session. */
-    session->drained = false;
-    return CGPS_WAIT_READY;
+    return -errno;
+}
+
+int cgps_descriptor(const cgps_session *session)
+{
+    return session->gps.gps_fd;
 }
 
 void cgps_close(cgps_session *session)
@@ -579,6 +622,7 @@ cgps_session *cgps_offline(void)
     session->gps.gps_fd = -1;
     session->start = session->end = 0;
     session->drained = true;
+    session->armed_ms = -1;
     return session;
 }
 

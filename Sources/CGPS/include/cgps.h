@@ -12,7 +12,7 @@
  * -------
  * `cgps_open` connects and starts a JSON watch. The reader then alternates
  * `cgps_read` (one gpsd report per call) and `cgps_wait` (block until there
- * is input, a wakeup, or a timeout).
+ * is input, a timeout, or the socket is shut down).
  *
  * The shim reads gpsd's socket itself rather than through gps_read(), and
  * hands each complete line to libgps's gps_unpack(). gps_read() does one
@@ -23,10 +23,12 @@
  * every complete line it holds without a syscall, reads the socket once
  * when it holds none (MSG_DONTWAIT), and after a read that left the socket
  * empty returns 0 at once; `cgps_wait` answers "ready" without a syscall
- * while a complete line is buffered and otherwise polls the socket together
- * with the caller's wakeup descriptor, so an idle reader sleeps in poll(2)
- * with no periodic wakeups and can be stopped at once. A report costs one
- * poll(2) and one recv(2), as it does gpxlogger. Outcomes keep libgps's
+ * while a complete line is buffered and otherwise sleeps in a blocking
+ * recv(2) that takes what gpsd sends next (the socket is made blocking at
+ * open), with a receive timeout armed only when the caller's changes. A
+ * report costs one recv(2) where gpxlogger spends a poll(2) and a recv(2);
+ * a stop shuts the socket down, which ends a recv(2) blocked on it at once
+ * (docs/performance.md, "Waiting in recv"). Outcomes keep libgps's
  * meaning: a line longer than the buffer, or gpsd closing the connection,
  * ends the session with errno 0; a socket error ends it with its errno.
  *
@@ -214,7 +216,6 @@ typedef struct cgps_report {
 enum {
     CGPS_WAIT_TIMEOUT = 0,
     CGPS_WAIT_READY = 1,  /* call cgps_read */
-    CGPS_WAIT_WOKEN = 2,  /* the wakeup descriptor became readable */
 };
 
 /*
@@ -283,11 +284,23 @@ int cgps_watch(cgps_session *session);
 int cgps_read(cgps_session *session, cgps_report *report, int *sys_errno);
 
 /**
- * Waits up to timeout_ms (-1 forever) until cgps_read has something to do,
- * or wake_fd (-1 for none) is readable. Returns a CGPS_WAIT_* value, or
- * -errno when poll(2) fails. EINTR counts as a timeout.
+ * Waits in recv(2) on gpsd's socket until cgps_read has something to do:
+ * bytes came, gpsd closed the connection, or the socket was shut down (the
+ * way another thread stops a reader blocked here: shutdown(2) of
+ * `cgps_descriptor`). timeout_ms: -1 none, 0 do not block, > 0 the receive
+ * timeout (SO_RCVTIMEO, counted from the start of each wait). The timeout is
+ * armed on the socket only when it differs from the one armed before, so a
+ * caller that keeps passing the same value makes one system call a wait.
+ * Returns a CGPS_WAIT_* value, or -errno when recv(2) or setsockopt(2)
+ * fails. EINTR counts as a timeout.
  */
-int cgps_wait(cgps_session *session, int wake_fd, int timeout_ms);
+int cgps_wait(cgps_session *session, int timeout_ms);
+
+/**
+ * The session's socket, for shutdown(2) by a thread that stops the reader.
+ * The caller makes sure the session is not closed meanwhile.
+ */
+int cgps_descriptor(const cgps_session *session);
 
 /** Ends the session (no WATCH disable is sent: closing is enough) and frees it. */
 void cgps_close(cgps_session *session);

@@ -1,4 +1,5 @@
 import CGPS
+import Synchronization
 import Testing
 import TestSupport
 
@@ -91,40 +92,61 @@ import Glibc
     }
 
     @Test(.enabled(if: GPSFake.isAvailable, "needs gpsfake, gpsd and python3-gps"))
-    func aWakeupInterruptsTheWaitAndAVanishedGPSDEndsTheSession() async throws {
+    func aWaitEndsByItsTimeoutOrAShutdownAndAVanishedGPSDEndsTheSession() async throws {
         let log = NMEALogWriter.write(NMEALogWriter.walk(count: 3), name: "shim-wake")
         defer { unlink(log) }
         let fake = try await GPSFake.start(log: log)
         defer { fake.stop() }
+        var report = cgps_report()
+        var kinds: [cgps_kind] = []
+        var sysErrno: Int32 = 0
+
+        // The first session: nothing comes after the greeting (the log is held back), so a wait
+        // with a timeout ends by it, and one without ends when another thread shuts the socket down.
         var opened: OpaquePointer?
         #expect(cgps_open("127.0.0.1", String(fake.port), &opened) == 0)
         let session = try #require(opened)
         defer { cgps_close(session) }
-
-        var report = cgps_report()
-        var kinds: [cgps_kind] = []
-        var sysErrno: Int32 = 0
-        // Drain the greeting, then nothing more comes: the log is held back.
         #expect(await Self.next(session, &report, &kinds) { $0.kind == CGPS_REPORT_WATCH })
+        #expect(cgps_read(session, &report, &sysErrno) == 0)
+        #expect(cgps_wait(session, 50) == CGPS_WAIT_TIMEOUT)
+        let waited = Mutex<Int32?>(nil)
+        let blocked = SendableSession(session)
+        DedicatedThread.run {
+            let result = cgps_wait(blocked.session, -1)
+            waited.withLock { $0 = result }
+        }
+        await pause(0.05)
+        #expect(shutdown(cgps_descriptor(session), Int32(SHUT_RDWR)) == 0)
+        let until = monotonicNow() + 60
+        while waited.withLock({ $0 }) == nil && monotonicNow() < until { await pause(0.01) }
+        #expect(waited.withLock { $0 } == Int32(CGPS_WAIT_READY))
+        #expect(cgps_read(session, &report, &sysErrno) == -1)
+        #expect(sysErrno == 0)
 
-        var ends: [Int32] = [-1, -1]
-        #expect(pipe(&ends) == 0)
-        defer { ends.forEach { close($0) } }
-        var byte: UInt8 = 1
-        #expect(write(ends[1], &byte, 1) == 1)
-        #expect(cgps_wait(session, ends[0], 5000) == CGPS_WAIT_WOKEN)
-
+        // The second: gpsd goes away.
+        var second: OpaquePointer?
+        #expect(cgps_open("127.0.0.1", String(fake.port), &second) == 0)
+        let other = try #require(second)
+        defer { cgps_close(other) }
+        #expect(await Self.next(other, &report, &kinds) { $0.kind == CGPS_REPORT_WATCH })
         #expect(fake.killGPSD())
         var status: Int32 = 0
         let end = monotonicNow() + 60
         repeat {
-            status = cgps_read(session, &report, &sysErrno)
-            if status == 0 && cgps_wait(session, -1, 0) == CGPS_WAIT_TIMEOUT {
+            status = cgps_read(other, &report, &sysErrno)
+            if status == 0 && cgps_wait(other, 0) == CGPS_WAIT_TIMEOUT {
                 await pause(0.01)
             }
         } while status >= 0 && monotonicNow() < end
         #expect(status == -1)
         #expect(sysErrno == 0 || sysErrno == ECONNRESET)
+    }
+
+    /// A session handed to the thread that blocks in its wait.
+    private struct SendableSession: @unchecked Sendable {
+        let session: OpaquePointer
+        init(_ session: OpaquePointer) { self.session = session }
     }
 
     /// Reads reports until one matches (true), the session ends or 60 s pass
@@ -143,7 +165,7 @@ import Glibc
                 continue
             }
             if status < 0 { return false }
-            if cgps_wait(session, -1, 0) == CGPS_WAIT_TIMEOUT {
+            if cgps_wait(session, 0) == CGPS_WAIT_TIMEOUT {
                 await pause(0.01)
             }
         }

@@ -55,7 +55,7 @@ struct GPSDReader {
             publish()
             let end: SessionEnd
             do {
-                var session = try GPSDSession(host: host, port: port)
+                var session = try GPSDSession(host: host, port: port, control: control)
                 // connect(2) may have blocked past a stop (an unreachable host).
                 end = control.isStopping ? .stopped : serve(&session)
             } catch {
@@ -129,7 +129,8 @@ struct GPSDReader {
                     if control.isStopping { return .stopped }
                 }
             } catch {
-                return ended(error)
+                // A stop shuts the socket down, which reads as gpsd closing it.
+                return control.isStopping ? .stopped : ended(error)
             }
             if control.isStopping { return .stopped }
 
@@ -166,7 +167,7 @@ struct GPSDReader {
                 do {
                     try session.watch()
                 } catch {
-                    return ended(error)
+                    return control.isStopping ? .stopped : ended(error)
                 }
                 probeSentAt = now
                 if reporter.state == .fix || reporter.state == .noFix {
@@ -181,10 +182,9 @@ struct GPSDReader {
             }
             if let due = pause(now: now) { deadline = min(deadline ?? due, due) }
             do {
-                let woken = try session.wait(wakeFD: control.wakeup.descriptor, timeout: deadline.map { $0 - now })
-                if woken == .woken { return .stopped }
+                _ = try session.wait(until: deadline, now: now)
             } catch {
-                return ended(error)
+                return control.isStopping ? .stopped : ended(error)
             }
         }
     }

@@ -2,11 +2,20 @@ import Dispatch
 import LocationCore
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What a `GPSDSource` and its reader thread share: the stop request and its
-/// wakeup, the sink events go to, and the published statistics.
+/// wakeup, the socket of the open session, the sink events go to, and the
+/// published statistics.
 final class GPSDReaderControl: Sendable {
-    /// Wakes the reader out of poll(2) when a stop is requested.
+    /// Wakes the reader out of its wait between attempts when a stop is requested.
     let wakeup: Wakeup
+    /// The open session's socket (-1: none). The reader waits in recv(2) on it, which no
+    /// wakeup descriptor can end: a stop shuts it down instead. Lent and taken back under
+    /// this lock, so a stop never shuts down a descriptor after the session closed it.
+    private let socket = Mutex<Int32>(-1)
     private let sink: any SourceSink
     private let stopping = Atomic<Bool>(false)
     private let readerDone = Atomic<Bool>(false)
@@ -32,6 +41,20 @@ final class GPSDReaderControl: Sendable {
     func requestStop() {
         stopping.store(true, ordering: .releasing)
         wakeup.signal()
+        socket.withLock { descriptor in
+            if descriptor >= 0 { _ = shutdown(descriptor, Int32(SHUT_RDWR)) }
+        }
+    }
+
+    /// The session opened `descriptor`: a stop from now on shuts it down. (A stop requested
+    /// before this is seen by the reader's own look at `isStopping` after opening.)
+    func lend(socket descriptor: Int32) {
+        socket.withLock { $0 = descriptor }
+    }
+
+    /// The session is about to close its socket.
+    func takeBackSocket() {
+        socket.withLock { $0 = -1 }
     }
 
     /// Asks the reader to stop and waits up to `grace` seconds for it; then

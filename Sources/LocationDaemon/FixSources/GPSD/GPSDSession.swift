@@ -6,26 +6,30 @@ import Glibc
 #endif
 
 /// One connection to gpsd through the CGPS shim: open, read reports, wait,
-/// close on deinit. Used by a single thread.
+/// close on deinit. Used by a single thread; while it is open its socket is
+/// lent to `control`, whose stop shuts it down to end a wait.
 struct GPSDSession: ~Copyable {
     /// What `wait` saw.
     enum WaitResult: Sendable, Hashable {
-        /// Input is there: read.
+        /// Input is there, or the connection ended: read.
         case ready
         /// The timeout passed.
         case timeout
-        /// The wakeup descriptor fired.
-        case woken
     }
 
     private let handle: OpaquePointer
     private let endpoint: String
+    private let control: GPSDReaderControl?
+    private var timeout = GPSDReceiveTimeout()
+    /// The last wait ran out: no input came.
+    private var ranOut = false
     private var report = cgps_report()
     /// The receiver path of the last TPV or SKY: gpsd names the same receiver in every report.
     private var lastDevice = DeviceName()
 
-    /// Connects to gpsd at `host:port` and starts a JSON watch.
-    init(host: String, port: Int) throws(GPSDError) {
+    /// Connects to gpsd at `host:port` and starts a JSON watch. A stop of
+    /// `control` shuts the socket down while the session is open.
+    init(host: String, port: Int, control: GPSDReaderControl? = nil) throws(GPSDError) {
         let endpoint = GPSDSession.endpoint(host: host, port: port)
         // libgps reads these two names as its shared-memory and D-Bus exports.
         let exports: Set<String> = ["shared memory", "DBUS export"]
@@ -40,9 +44,13 @@ struct GPSDSession: ~Copyable {
         }
         self.handle = opened
         self.endpoint = endpoint
+        self.control = control
+        control?.lend(socket: cgps_descriptor(opened))
     }
 
     deinit {
+        // Taken back first: a stop must never shut down a descriptor number reused after the close.
+        control?.takeBackSocket()
         cgps_close(handle)
     }
 
@@ -74,21 +82,19 @@ struct GPSDSession: ~Copyable {
         if status != 0 { throw GPSDError(code: .io(errno: status), endpoint: endpoint) }
     }
 
-    /// Blocks until there is input, `wakeFD` is readable, or `timeout`
-    /// seconds pass (`nil`: no timeout).
-    func wait(wakeFD: Int32, timeout: Double?) throws(GPSDError) -> WaitResult {
-        let milliseconds: Int32
-        if let timeout {
-            // Round up: waking a millisecond early would spin once more for nothing.
-            milliseconds = Int32(min(max(0, (timeout * 1000).rounded(.up)), Double(Int32.max)))
-        } else {
-            milliseconds = -1
-        }
-        let result = cgps_wait(handle, wakeFD, milliseconds)
+    /// Blocks in recv(2) until there is input, the connection ends (a stop
+    /// shuts it down) or `deadline` (monotonic seconds; nil: none) comes. The
+    /// timeout armed on the socket changes only when it would end the wait
+    /// too late or too early (`GPSDReceiveTimeout`).
+    mutating func wait(until deadline: Double?, now: Double) throws(GPSDError) -> WaitResult {
+        let result = cgps_wait(handle, timeout.milliseconds(until: deadline, now: now, afterTimeout: ranOut))
         switch result {
-        case Int32(CGPS_WAIT_READY): return .ready
-        case Int32(CGPS_WAIT_WOKEN): return .woken
-        case Int32(CGPS_WAIT_TIMEOUT): return .timeout
+        case Int32(CGPS_WAIT_READY):
+            ranOut = false
+            return .ready
+        case Int32(CGPS_WAIT_TIMEOUT):
+            ranOut = true
+            return .timeout
         default: throw GPSDError(code: .io(errno: -result), endpoint: endpoint)
         }
     }
