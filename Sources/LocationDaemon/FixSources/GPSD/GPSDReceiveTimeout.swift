@@ -40,8 +40,8 @@ struct GPSDReceiveTimeout: Sendable, Equatable {
             let ends = Double(armed) / 1000
             if ends <= remaining + Self.grain && ends >= earliest { return armed }
         }
-        // Short of the deadline by `band` (by half of it when that is less than half), so that
-        // the waits that start while the deadline comes closer keep it.
+        // `band` short of the deadline (half the time left when that is under twice `band`), so
+        // that the waits that start while the deadline comes closer keep it.
         let target: Double
         if afterTimeout {
             target = remaining
