@@ -87,8 +87,10 @@ struct GPSDReader {
         var deviceCount: Int?
         var lastInput = openedAt
         var probeSentAt: Double?
+        // A stop shuts the socket down, which reads as gpsd closing it: while stopping, any end is the stop.
         func ended(_ error: GPSDError) -> SessionEnd {
-            .ended(error, watching: watching, duration: SystemClock.monotonic() - openedAt)
+            if control.isStopping { return .stopped }
+            return .ended(error, watching: watching, duration: SystemClock.monotonic() - openedAt)
         }
 
         while true {
@@ -129,8 +131,7 @@ struct GPSDReader {
                     if control.isStopping { return .stopped }
                 }
             } catch {
-                // A stop shuts the socket down, which reads as gpsd closing it.
-                return control.isStopping ? .stopped : ended(error)
+                return ended(error)
             }
             if control.isStopping { return .stopped }
 
@@ -167,7 +168,7 @@ struct GPSDReader {
                 do {
                     try session.watch()
                 } catch {
-                    return control.isStopping ? .stopped : ended(error)
+                    return ended(error)
                 }
                 probeSentAt = now
                 if reporter.state == .fix || reporter.state == .noFix {
@@ -182,9 +183,9 @@ struct GPSDReader {
             }
             if let due = pause(now: now) { deadline = min(deadline ?? due, due) }
             do {
-                _ = try session.wait(until: deadline, now: now)
+                try session.wait(until: deadline, now: now)
             } catch {
-                return control.isStopping ? .stopped : ended(error)
+                return ended(error)
             }
         }
     }

@@ -9,17 +9,9 @@ import Glibc
 /// close on deinit. Used by a single thread; while it is open its socket is
 /// lent to `control`, whose stop shuts it down to end a wait.
 struct GPSDSession: ~Copyable {
-    /// What `wait` saw.
-    enum WaitResult: Sendable, Hashable {
-        /// Input is there, or the connection ended: read.
-        case ready
-        /// The timeout passed.
-        case timeout
-    }
-
     private let handle: OpaquePointer
     private let endpoint: String
-    private let control: GPSDReaderControl?
+    private let control: GPSDReaderControl
     private var timeout = GPSDReceiveTimeout()
     /// The last wait ran out: no input came.
     private var ranOut = false
@@ -29,7 +21,7 @@ struct GPSDSession: ~Copyable {
 
     /// Connects to gpsd at `host:port` and starts a JSON watch. A stop of
     /// `control` shuts the socket down while the session is open.
-    init(host: String, port: Int, control: GPSDReaderControl? = nil) throws(GPSDError) {
+    init(host: String, port: Int, control: GPSDReaderControl) throws(GPSDError) {
         let endpoint = GPSDSession.endpoint(host: host, port: port)
         // libgps reads these two names as its shared-memory and D-Bus exports.
         let exports: Set<String> = ["shared memory", "DBUS export"]
@@ -45,12 +37,12 @@ struct GPSDSession: ~Copyable {
         self.handle = opened
         self.endpoint = endpoint
         self.control = control
-        control?.lend(socket: cgps_descriptor(opened))
+        control.lend(socket: cgps_descriptor(opened))
     }
 
     deinit {
         // Taken back first: a stop must never shut down a descriptor number reused after the close.
-        control?.takeBackSocket()
+        control.takeBackSocket()
         cgps_close(handle)
     }
 
@@ -85,16 +77,13 @@ struct GPSDSession: ~Copyable {
     /// Blocks in recv(2) until there is input, the connection ends (a stop
     /// shuts it down) or `deadline` (monotonic seconds; nil: none) comes. The
     /// timeout armed on the socket changes only when it would end the wait
-    /// too late or too early (`GPSDReceiveTimeout`).
-    mutating func wait(until deadline: Double?, now: Double) throws(GPSDError) -> WaitResult {
+    /// too late or too early (`GPSDReceiveTimeout`). Either way the caller
+    /// reads next: what came, or nothing.
+    mutating func wait(until deadline: Double?, now: Double) throws(GPSDError) {
         let result = cgps_wait(handle, timeout.milliseconds(until: deadline, now: now, afterTimeout: ranOut))
         switch result {
-        case Int32(CGPS_WAIT_READY):
-            ranOut = false
-            return .ready
-        case Int32(CGPS_WAIT_TIMEOUT):
-            ranOut = true
-            return .timeout
+        case Int32(CGPS_WAIT_READY): ranOut = false
+        case Int32(CGPS_WAIT_TIMEOUT): ranOut = true
         default: throw GPSDError(code: .io(errno: -result), endpoint: endpoint)
         }
     }
