@@ -64,6 +64,10 @@ public final class GPSFake: Sendable {
 
     /// The TCP port gpsd listens on (127.0.0.1).
     public let port: Int
+    /// Which try of its `start` this run is: each one before it was a gpsfake stopped in one of
+    /// its races (see `start`), whose gpsd a client may already have connected to, on the
+    /// same port when one is asked for.
+    public let startAttempt: Int
     /// gpsfake and its output.
     public let process: ChildProcess
     /// gpsfake's TMPDIR, where it puts gpsd's control socket
@@ -122,7 +126,7 @@ public final class GPSFake: Sendable {
             }
             let fake: GPSFake
             do {
-                fake = try GPSFake(logs: logs, options: options)
+                fake = try GPSFake(logs: logs, options: options, attempt: attempt)
             } catch {
                 GPSFakeSlots.shared.release()
                 throw error
@@ -185,7 +189,7 @@ public final class GPSFake: Sendable {
     }
 
     /// Starts gpsfake on `logs`; it may not be listening yet.
-    private init(logs: [String], options: Options) throws(GPSFakeError) {
+    private init(logs: [String], options: Options, attempt: Int) throws(GPSFakeError) {
         if let reason = GPSFake.unavailableReason { throw GPSFakeError(description: reason) }
         guard !options.gated || options.once else {
             throw GPSFakeError(description: "a gated gpsfake must play its log once")
@@ -196,6 +200,7 @@ public final class GPSFake: Sendable {
             lines += n
         }
         receivers = logs.count
+        startAttempt = attempt
         // Each sentence consumes one line from the gate; more is harmless.
         prompts = lines + 16
         // The gate is written in one go: it must fit in the pipe.

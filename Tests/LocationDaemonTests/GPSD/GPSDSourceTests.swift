@@ -123,7 +123,12 @@ struct GPSDSourceTests {
         let lost = after.firstIndex(of: .connecting)
         let reconnected = after.firstIndex(of: .connected)
         #expect(lost != nil && reconnected != nil && lost! < reconnected!)
-        #expect(source.statistics.connections == 2)
+        // One connection to each gpsd: the first, and the second's (on a loaded machine the harness
+        // may start the second more than once, when gpsd never got gpsfake's receiver: the source
+        // connects to each of those gpsds too, and gets no fix from it until it is replaced).
+        #expect(
+            (2...(1 + second.startAttempt)).contains(source.statistics.connections),
+            "\(source.statistics.connections) connections, the second gpsd started in \(second.startAttempt) tries")
         // gpsfake needs a second or two to bring gpsd back; the backoff
         // (0.125 s doubling to 5 s) spends only a handful of attempts on that.
         #expect(source.statistics.connectionAttempts <= 12, "\(source.statistics)")
