@@ -3,8 +3,8 @@ import Glibc
 #endif
 
 /// Where things are: the package root (from this file's own path), the
-/// project's fixtures, the shared real captures in `../shared` beside the
-/// package (absent in a user's clone), and the built executables.
+/// project's fixtures (its own tracks and gpsd's real captures), and the built
+/// executables.
 public enum PackagePaths {
     /// The package root: this file is `Tests/TestSupport/PackagePaths.swift`.
     public static let root: String = {
@@ -24,14 +24,9 @@ public enum PackagePaths {
     /// One of the project's NMEA fixtures.
     public static func fixture(_ name: String) -> String { projectNMEA + "/" + name }
 
-    /// `../shared` beside the package.
-    public static let shared = root + "/../shared"
-
-    /// The real receiver captures with gpsd's expected output (`../shared/fixtures/nmea`).
-    public static let sharedNMEA = shared + "/fixtures/nmea"
-
-    /// Whether the shared captures are present (a clone of the project alone has none).
-    public static var hasSharedNMEA: Bool { access(sharedNMEA + "/README.md", R_OK) == 0 }
+    /// Real receiver captures from gpsd's regression corpus with gpsd's expected
+    /// output (`fixtures/gpsd`, kept in the repository so a clone runs every test).
+    public static let gpsdCaptures = path("fixtures/gpsd")
 
     /// A debug executable that `swift build --build-tests` builds (`.build/debug/NAME`).
     public static func product(_ name: String) -> String { path(".build/debug/" + name) }

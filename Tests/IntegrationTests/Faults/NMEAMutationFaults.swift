@@ -14,12 +14,10 @@ import TestSupport
 /// `locationd replay`: no crash, no hang, and no logged value out of range.
 @Suite(.enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
 struct NMEAMutationFaults {
-    /// The captures: the project's fixtures, and the shared receiver captures when present.
+    /// The captures: the project's fixtures, and the real receiver captures of fixtures/gpsd.
     static func captures() throws -> [String] {
         var paths = try FileIO.list(PackagePaths.projectNMEA).filter { $0.hasSuffix(".nmea") }.sorted().map(PackagePaths.fixture)
-        if PackagePaths.hasSharedNMEA {
-            paths += try FileIO.list(PackagePaths.sharedNMEA).filter { $0.hasSuffix(".log") }.sorted().map { PackagePaths.sharedNMEA + "/" + $0 }
-        }
+        paths += try FileIO.list(PackagePaths.gpsdCaptures).filter { $0.hasSuffix(".log") }.sorted().map { PackagePaths.gpsdCaptures + "/" + $0 }
         return paths
     }
 

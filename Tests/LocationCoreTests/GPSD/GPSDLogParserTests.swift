@@ -229,9 +229,9 @@ import TestSupport
 
     /// gpsd's regression output (`*.chk`: gpsd's JSON with the NMEA it read between): every TPV is read, the NMEA
     /// lines counted beside, every line once.
-    @Test(.enabled(if: PackagePaths.hasSharedNMEA, "needs ../shared/fixtures/nmea/gpsd-corpus (gpsd's regression output)"))
+    @Test
     func gpsdsRegressionOutputReadsWithCountsThatAddUp() throws {
-        let corpus = PackagePaths.sharedNMEA + "/gpsd-corpus"
+        let corpus = PackagePaths.gpsdCaptures + "/gpsd-corpus"
         let files = try FileIO.list(corpus).filter { $0.hasSuffix(".chk") }
         #expect(files.count >= 60)
         var tpvs = 0

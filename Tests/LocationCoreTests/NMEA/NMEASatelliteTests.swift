@@ -89,7 +89,7 @@ import TestSupport
 
     // MARK: gpsd's own output
 
-    static let corpus = PackagePaths.sharedNMEA + "/gpsd-corpus"
+    static let corpus = PackagePaths.gpsdCaptures + "/gpsd-corpus"
 
     /// gpsd's SKY satellites of a `.chk` file: `(PRN, gnssid, svid)` of every one listed.
     static func gpsdSatellites(_ file: String) throws -> [JSONValue] {
@@ -102,7 +102,7 @@ import TestSupport
         return all
     }
 
-    @Test(.enabled(if: PackagePaths.hasSharedNMEA, "needs ../shared/fixtures/nmea/gpsd-corpus (gpsd's regression output)"))
+    @Test
     func theFirstGLONASSCycleOfANeoM8NIsTheSkyGPSDReports() throws {
         // neo-m8n.log opens with five comment lines and one GLGSV cycle of three sentences; gpsd's first SKY is it.
         // Split on the byte: as Characters, "\r\n" is one and "\n" would not split it.
@@ -121,7 +121,7 @@ import TestSupport
     }
 
     /// Every capture's last sky: each satellite listed is one gpsd's SKY of that file lists, with its numbering.
-    @Test(.enabled(if: PackagePaths.hasSharedNMEA, "needs ../shared/fixtures/nmea/gpsd-corpus (gpsd's regression output)"))
+    @Test
     func everySatelliteOfTheCorpusIsNumberedAsGPSDNumbersIt() throws {
         let files = try FileIO.list(Self.corpus).filter { $0.hasSuffix(".log") }.map { String($0.dropLast(4)) }
         var compared = 0

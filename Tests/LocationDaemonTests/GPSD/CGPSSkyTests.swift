@@ -15,7 +15,7 @@ import TestSupport
         return withUnsafeBytes(of: &report.satellites) { Array($0.bindMemory(to: cgps_satellite.self).prefix(count)) }
     }
 
-    @Test(.enabled(if: PackagePaths.hasSharedNMEA, "needs ../shared/fixtures/nmea/gpsd-corpus (gpsd's regression output)"))
+    @Test
     func everySatelliteOfEverySKYInGPSDsCorpusIsCopied() throws {
         let session = try #require(cgps_offline())
         defer { cgps_close(session) }

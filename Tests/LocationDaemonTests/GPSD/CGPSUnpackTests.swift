@@ -67,8 +67,7 @@ import Glibc
         return try body(session)
     }
 
-    @Test(
-        .enabled(if: PackagePaths.hasSharedNMEA, "needs ../shared/fixtures/nmea/gpsd-corpus (gpsd's regression output)"))
+    @Test
     func everyTPVOfGPSDsRegressionCorpusReadsAsLibgpsReadsIt() throws {
         let tpvs = try GPSDCorpusOutput.lines(of: "TPV")
         var lines = 0

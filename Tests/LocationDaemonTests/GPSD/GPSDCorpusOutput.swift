@@ -1,7 +1,7 @@
 import TestSupport
 
 /// gpsd's own output for its regression captures (the `.chk` files beside the
-/// logs in ../shared/fixtures/nmea/gpsd-corpus): the JSON lines of some classes,
+/// logs in fixtures/gpsd/gpsd-corpus): the JSON lines of some classes,
 /// which the shim and the parsers are checked against line by line.
 enum GPSDCorpusOutput {
     /// One line of gpsd's output.
@@ -14,7 +14,7 @@ enum GPSDCorpusOutput {
         var text: String
     }
 
-    static let directory = PackagePaths.sharedNMEA + "/gpsd-corpus"
+    static let directory = PackagePaths.gpsdCaptures + "/gpsd-corpus"
 
     /// Every line of every `.chk` file whose class is one of `classes` (`"TPV"`, `"SKY"`), in file order.
     static func lines(of classes: String...) throws -> [Line] {

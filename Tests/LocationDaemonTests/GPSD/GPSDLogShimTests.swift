@@ -78,7 +78,7 @@ import TestSupport
         }
     }
 
-    @Test(.enabled(if: PackagePaths.hasSharedNMEA, "needs ../shared/fixtures/nmea/gpsd-corpus (gpsd's regression output)"))
+    @Test
     func everyTPVAndSKYOfGPSDsRegressionOutputReadsAsTheLiveSourceReadsIt() throws {
         let session = try #require(cgps_offline())
         defer { cgps_close(session) }

@@ -12,7 +12,7 @@ import TestSupport
 @Suite(.serialized, .enabled(if: GPSFake.isAvailable, "needs gpsfake (gpsd-clients), gpsd and python3-gps"))
 struct GPSDParserAgreementTests {
     static let ownFixtures = FileIO.files(in: PackagePaths.projectNMEA, suffix: ".nmea")
-    static let sharedCaptures = FileIO.files(in: PackagePaths.sharedNMEA, suffix: ".log")
+    static let sharedCaptures = FileIO.files(in: PackagePaths.gpsdCaptures, suffix: ".log")
 
     @Test func theProjectHasItsOwnFixtures() {
         #expect(Self.ownFixtures.count >= 5, "fixtures/nmea should hold the generated tracks")
@@ -24,10 +24,9 @@ struct GPSDParserAgreementTests {
     }
 
     @Test(
-        .enabled(if: PackagePaths.hasSharedNMEA, "../shared/fixtures/nmea is absent: the real captures are not checked"),
         arguments: sharedCaptures)
     func gpsdSourceAgreesWithTheParserOnRealCapture(_ name: String) async throws {
-        try await check(PackagePaths.sharedNMEA + "/" + name, name: name)
+        try await check(PackagePaths.gpsdCaptures + "/" + name, name: name)
     }
 
     private func check(_ path: String, name: String) async throws {

@@ -4,22 +4,19 @@ import Testing
 @testable import LocationDaemon
 import TestSupport
 
-/// The real receiver captures in `../shared/fixtures/nmea`, replayed through
+/// The real receiver captures in `fixtures/gpsd`, replayed through
 /// gpsd: the source's fixes must be gpsd's own epochs, and agree with the
 /// expected output gpsd's project ships with each capture (`.chk`).
 @Suite(
     .serialized,
-    .enabled(if: GPSFake.isAvailable, "needs gpsfake (gpsd-clients), gpsd and python3-gps"),
-    .enabled(
-        if: PackagePaths.hasSharedNMEA,
-        "needs ../shared/fixtures/nmea (absent in a clone; GPSDSourceTests covers the behaviour with generated logs)")
+    .enabled(if: GPSFake.isAvailable, "needs gpsfake (gpsd-clients), gpsd and python3-gps")
 )
 struct GPSDSharedCaptureTests {
-    static let captures = FileIO.files(in: PackagePaths.sharedNMEA, suffix: ".log")
+    static let captures = FileIO.files(in: PackagePaths.gpsdCaptures, suffix: ".log")
 
     @Test(arguments: captures)
     func fixesEqualGPSDsOwnViewAndItsExpectedOutput(capture: String) async throws {
-        let path = PackagePaths.sharedNMEA + "/" + capture
+        let path = PackagePaths.gpsdCaptures + "/" + capture
         let replay = try await GPSDReplay.run(log: path, cycle: 0.001)
         replay.expectFixesMatchReference()
         let times = replay.fixes.compactMap(\.time)

@@ -1,5 +1,5 @@
 /// Every deliberate disagreement between the NMEA parser and gpsd 3.22's
-/// `gpsdecode` over the captures in ../shared/fixtures/nmea/gpsd-corpus, file
+/// `gpsdecode` over the captures in fixtures/gpsd/gpsd-corpus, file
 /// by file and epoch by epoch, with the reason (the kinds in docs/nmea.md §9).
 /// `GPSDCorpusTests` fails if one stops happening, so the list stays true.
 /// The reasons shared with the captures one folder up are in

@@ -3,10 +3,10 @@ import Testing
 import TestSupport
 
 /// The NMEA parser over gpsd's regression corpus in
-/// ../shared/fixtures/nmea/gpsd-corpus (70 captures, see its README): each
+/// fixtures/gpsd/gpsd-corpus (70 captures, see its README): each
 /// capture against the system's `gpsdecode` (gpsd 3.22, Debian 12), epoch by
 /// epoch on time of day, position, mode and eph, like `NMEAOracleTests` for
-/// the captures one folder up. Skipped with a message where ../shared is absent.
+/// the captures one folder up.
 ///
 /// The oracle is `gpsdecode`, not the `.chk` files beside the captures: the
 /// `.chk` files are gpsd master run as a daemon under gpsfake, which reports
@@ -17,18 +17,16 @@ import TestSupport
 /// (#8) names and the gpsd the project ships with; where the parser departs
 /// from it, `GPSDCorpusExpectations` says where and why.
 @Suite struct GPSDCorpusTests {
-    static let corpus = PackagePaths.sharedNMEA + "/gpsd-corpus"
-    static let present = PackagePaths.hasSharedNMEA && (try? FileIO.read(corpus + "/README.md")) != nil
-    static let names = present ? FileIO.files(in: corpus, suffix: ".log") : []
+    static let corpus = PackagePaths.gpsdCaptures + "/gpsd-corpus"
+    static let names = FileIO.files(in: corpus, suffix: ".log")
 
-    @Test(.enabled(if: present, "../shared/fixtures/nmea/gpsd-corpus is absent: the gpsd corpus is not checked"))
+    @Test
     func theWholeCorpusIsThere() {
         #expect(Self.names.count == 70)
         for name in Self.names { #expect((try? FileIO.read(Self.corpus + "/" + name + ".chk")) != nil, "\(name) has no .chk") }
     }
 
-    @Test(.enabled(if: present, "../shared/fixtures/nmea/gpsd-corpus is absent: the gpsd corpus is not checked"),
-          .enabled(if: ExternalTool.isAvailable("gpsdecode"), "needs gpsdecode (gpsd-clients)"),
+    @Test(.enabled(if: ExternalTool.isAvailable("gpsdecode"), "needs gpsdecode (gpsd-clients)"),
           arguments: names)
     func decodesAsGpsdDoes(_ name: String) async throws {
         _ = try await NMEAOracle.checkAgainstGpsdecode(

@@ -53,7 +53,7 @@ enum NMEAOracleExpectations {
             for second in 50...57 { e.modes["03:15:\(second).000"] = staleFix }
         case "corrupted.nmea":
             e.gpsdSilent = ["17:45:00.000": firstCycle, "17:45:10.000": cycleEndLost]
-        // Real captures from gpsd's regression corpus (../shared/fixtures/nmea).
+        // Real captures from gpsd's regression corpus (fixtures/gpsd).
         case "bundg_zeus_9.log":
             e.modes = ["09:49:45.000": rmcOnly]
         case "ch-4711.log":

@@ -3,12 +3,11 @@ import Testing
 import TestSupport
 
 /// The NMEA parser against gpsd's own decoder (`gpsdecode`, gpsd 3.22) and a
-/// real gpsd fed by `gpsfake`, on the project's fixtures and, when present,
-/// the real captures in ../shared/fixtures/nmea.
+/// real gpsd fed by `gpsfake`, on the project's fixtures and the real
+/// captures in fixtures/gpsd.
 @Suite struct NMEAOracleTests {
     static let ownFixtures = PackagePaths.projectNMEA
-    static let sharedFixtures = PackagePaths.sharedNMEA
-    static let sharedPresent = PackagePaths.hasSharedNMEA
+    static let sharedFixtures = PackagePaths.gpsdCaptures
 
     static let ownNames = [
         "walk.nmea", "equator-meridian.nmea", "antimeridian.nmea", "high-latitude.nmea",
@@ -33,15 +32,14 @@ import TestSupport
         #expect(comparison.matchedWithFix >= 35, "\(name): too few epochs compared to mean anything")
     }
 
-    @Test(.enabled(if: sharedPresent, "../shared/fixtures/nmea is absent: the real captures are not checked"),
-          arguments: sharedNames)
+    @Test(arguments: sharedNames)
     func realCapturesAgreeWithGpsdecode(_ name: String) async throws {
         let comparison = try await check(Self.sharedFixtures + "/" + name, name: name)
         // tn200 never has a fix and gpsd gives its reports no time: nothing to match.
         if name != "tn200.log" { #expect(comparison.matched > 0, "\(name): nothing compared") }
     }
 
-    @Test(.enabled(if: sharedPresent, "../shared/fixtures/nmea is absent"))
+    @Test
     func everyRealCaptureIsChecked() {
         #expect(Self.sharedNames.count == 10)
     }

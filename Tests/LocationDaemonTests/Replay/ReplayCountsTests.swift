@@ -7,12 +7,11 @@ import TestSupport
 /// #32: `locationd replay`'s counts add up. Every sentence framed is counted once, by what
 /// became of it; fragments that never became sentences are counted apart, so "malformed"
 /// can no longer exceed the sentences. Checked on the project's recordings and on every
-/// capture of gpsd's corpus in ../shared (skipped with a message where it is absent).
+/// capture of gpsd's corpus in fixtures/gpsd.
 @Suite struct ReplayCountsTests {
-    static let corpus = PackagePaths.sharedNMEA + "/gpsd-corpus"
-    static let corpusPresent = PackagePaths.hasSharedNMEA && (try? FileIO.read(corpus + "/README.md")) != nil
+    static let corpus = PackagePaths.gpsdCaptures + "/gpsd-corpus"
     static let projectRecordings = FileIO.files(in: PackagePaths.projectNMEA, suffix: ".nmea")
-    static let corpusCaptures = corpusPresent ? FileIO.files(in: corpus, suffix: ".log") : []
+    static let corpusCaptures = FileIO.files(in: corpus, suffix: ".log")
 
     static func checkSums(_ path: String) throws {
         let dir = try ScratchDirectory("replay-counts")
@@ -31,8 +30,7 @@ import TestSupport
         try Self.checkSums(PackagePaths.fixture(name))
     }
 
-    @Test(.enabled(if: corpusPresent, "../shared/fixtures/nmea/gpsd-corpus is absent: its captures' sums are not checked"),
-          arguments: corpusCaptures)
+    @Test(arguments: corpusCaptures)
     func gpsdsCapturesAddUp(_ name: String) throws {
         try Self.checkSums(Self.corpus + "/" + name)
     }
