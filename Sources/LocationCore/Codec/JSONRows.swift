@@ -2,7 +2,9 @@
 /// JSON array in a file (`{"apps":[{…},{…}]}`), each parsed on its own, so
 /// one bad row is reported with its place and skipped while the others are
 /// kept. Memory is bounded by `maximumRowBytes`, whatever the file's size: a
-/// longer row is scanned past, not kept, and reported.
+/// longer row is scanned past, not kept, and reported. A row is on one line
+/// (written so, or all on the file's one line): a row still open at a line's
+/// end is reported as cut there, and the next line read afresh.
 public struct JSONRows {
     /// One row: its place in the array (0-based) and its value, or why it is skipped.
     public struct Row: Sendable {
@@ -83,6 +85,14 @@ public struct JSONRows {
     }
 
     private mutating func take(_ byte: UInt8, _ body: (Row) -> Void) {
+        // A row as written never holds a raw line break (JSON escapes it in strings): one inside a
+        // row means the row was cut there. It ends, bad, and the next line starts afresh.
+        if byte == 0x0A, depth > 0 || inString {
+            inString = false
+            escaped = false
+            end(body, cut: true)
+            return
+        }
         if inString {
             keep(byte)
             skipString(byte)
@@ -120,9 +130,11 @@ public struct JSONRows {
         if rowLength <= maximumRowBytes { row.append(byte) }
     }
 
-    private mutating func end(_ body: (Row) -> Void) {
+    private mutating func end(_ body: (Row) -> Void, cut: Bool = false) {
         let value: Result<JSONValue, Skipped>
-        if rowLength > maximumRowBytes {
+        if cut {
+            value = .failure(Skipped("it ends with its line, unfinished"))
+        } else if rowLength > maximumRowBytes {
             value = .failure(Skipped("it is \(rowLength) bytes long, more than a row may be (\(maximumRowBytes))"))
         } else {
             do {
