@@ -360,7 +360,8 @@ final class GeoClueFace: @unchecked Sendable {
     /// A `DesktopId` about to be set, checked by the one rule (`DesktopId`) where it lies in the
     /// bus message: one longer than the rule allows is refused before anything copies it.
     private static func checkDesktopId(_ value: UnsafePointer<CChar>?, length: Int, error: OpaquePointer?) -> Int32 {
-        guard let value else { return 0 }
+        // Empty is no id set (Start then says to set one).
+        guard let value, length > 0 else { return 0 }
         guard DesktopId.fits(length: length) else {
             return cbus_error_set(error, invalidArgs, "DesktopId of \(length) bytes is refused: \(DesktopId.rule)")
         }

@@ -1,0 +1,77 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LocationCore
+import Testing
+import TestSupport
+
+/// The GeoClue face's edges (#47) on a private bus, with the tests' own client
+/// (Tests/Scripts/geoclue-client.py): odd and oversized `DesktopId`s are refused
+/// where they come in, the daemon's memory, `status`, `prompts` and another
+/// app's positions stay as they were, and the prompt of an app that left is
+/// withdrawn.
+@Suite(
+    .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"),
+    .enabled(
+        if: ExternalTool.isAvailable("dbus-daemon", "busctl", "dbus-send", "/usr/bin/python3")
+            && ExternalTool.isAvailable(when: access(GeoClueBed.pythonGI, R_OK) == 0),
+        "needs dbus-daemon (dbus-daemon), busctl (systemd), dbus-send (dbus-bin), python3 and its Gio bindings (python3-gi)"))
+struct GeoClueEdgesRunTests {
+    @Test(.timeLimit(.minutes(5)))
+    func oddAndOversizedDesktopIdsAreRefusedAtTheEdgeAndALeavingAppsPromptIsWithdrawn() async throws {
+        let bed = try await GeoClueBed("edges")
+        defer { bed.stop() }
+        // Another app, allowed and served, whose positions must go on through all of it.
+        let served = try bed.client("served", label: "served")
+        defer { served.kill() }
+        try await bed.allow(GeoClueClientRunTests.ownClient("served"))
+        try #require(await waitUntil(timeout: 30) { !GeoClueBed.updates(served.stdout).isEmpty }, "\(served.stdout)\n\(bed.daemon.stderr)")
+        let pid = bed.daemon.pid
+        let before = try #require(ProcFS.residentBytes(of: pid))
+
+        // Five DesktopIds of 20 MB (before the rule one grew the daemon by 130 MB), then the odd ones.
+        let flood = try bed.client("org.example.Edge", ["oversize=20000000x5", "odd=yes"], label: "flood")
+        defer { flood.kill() }
+        try #require(
+            await waitUntil(timeout: 120) { GeoClueBed.said(flood.stdout).contains { $0["started"] != nil || $0["error"] != nil } },
+            "\(flood.stdout)\n\(bed.daemon.stderr)")
+        let said = GeoClueBed.said(flood.stdout)
+        let refused = said.filter { $0["refused"] != nil }
+        #expect(said.filter { $0["accepted"] != nil }.isEmpty, "\(said)")
+        #expect(refused.count == 5 + 7, "\(said)")
+        for refusal in refused {
+            #expect(refusal["refused"]?.stringValue == "org.freedesktop.DBus.Error.InvalidArgs", "\(refusal)")
+            #expect(refusal["message"]?.stringValue?.contains("1 to 255 bytes") == true, "\(refusal)")
+        }
+        let after = try #require(ProcFS.residentBytes(of: pid))
+        #expect(after - before < 48 << 20, "VmRSS grew from \(before >> 20) MiB to \(after >> 20) MiB")
+
+        // The app started with its own id: one prompt, shown as one line; status answers.
+        let name = GeoClueClientRunTests.ownClient("org_example_Edge")
+        let daemon = bed.daemon
+        try #require(await waitUntil(timeout: 30) { daemon.stderr.contains("\(name) asks (while-using)") }, "\(daemon.stderr)")
+        let prompts = try await bed.plane.ctl(["prompts"])
+        #expect(prompts.status == 0, "\(prompts.stderr)")
+        #expect(prompts.stdout.split(separator: "\n").filter { $0.hasPrefix("PROMPT") } == ["PROMPT  \(name) asks for while-using authorization"])
+        let status = try await bed.plane.ctl(["status"])
+        #expect(status.status == 0 && status.stdout.contains("GeoClue app org.example.Edge"), "\(status.stdout)\(status.stderr)")
+        #expect(!status.stdout.unicodeScalars.contains { $0 != "\n" && PeerText.isHidden($0) })
+        let seen = GeoClueBed.updates(served.stdout).count
+        try #require(await waitUntil(timeout: 30) { GeoClueBed.updates(served.stdout).count >= seen + 3 }, "\(served.stdout)")
+
+        // A watcher, then the app leaves the bus: its prompt is withdrawn, the app stays known as ask.
+        let watch = try ChildProcess(
+            [PackagePaths.product("locationctl"), "--socket", bed.sandbox.socketPath, "watch", name], environment: .only([:]),
+            stdoutPath: bed.sandbox.file("watch.out"))
+        defer { watch.kill() }
+        try #require(await waitUntil(timeout: 30) { watch.stdout.contains("prompt while-using") }, "\(watch.stdout)")
+        flood.kill()
+        try #require(
+            await waitUntil(timeout: 30) { daemon.stderr.contains("\(name)'s while-using prompt withdrawn, unanswered: its app left the bus") },
+            "\(daemon.stderr)")
+        try #require(await waitUntil(timeout: 30) { watch.stdout.contains("\(name) prompt while-using withdrawn: its app left the bus") }, "\(watch.stdout)")
+        #expect(try await bed.plane.ctl(["prompts"]).stdout == "No prompts are waiting.\n")
+        let left = try await bed.plane.status(of: name)
+        #expect(left.authorization.stored == .ask && left.prompt == nil, "\(left)")
+    }
+}
