@@ -71,7 +71,7 @@ extension Engine {
             let known = c.settings.purposes.keys.sorted()
             let list = known.isEmpty ? "it has none" : "known keys: " + known.joined(separator: ", ")
             return .failure(
-                CommandError(.unknownPurpose, "\(name) has no purpose.\(purpose) in [client.\(name)]; \(list)"))
+                CommandError(.unknownPurpose, "\(name) has no purpose.\(PeerText.escaped(purpose, limit: 64)) in [client.\(name)]; \(list)"))
         }
         if c.accuracy.deliversFull {
             // As requestTemporaryFullAccuracyAuthorization: already full completes at once, without a prompt.
