@@ -74,4 +74,41 @@ struct GeoClueEdgesRunTests {
         let left = try await bed.plane.status(of: name)
         #expect(left.authorization.stored == .ask && left.prompt == nil, "\(left)")
     }
+
+    /// An app the operator set to `never` stays `never` across a restart whose two saved files each
+    /// got a bad row: a 5 MB desktop id before the app's row in `geoclue-apps.json`, a client with
+    /// a status no build knows in `state.json` (before #47 the first dropped the whole list).
+    @Test(.timeLimit(.minutes(5)))
+    func aNeverStaysNeverAcrossARestartWithABadRowInEachSavedFile() async throws {
+        var bed = try await GeoClueBed("never")
+        defer { bed.stop() }
+        let name = GeoClueClientRunTests.ownClient("org.example.Never")
+            .replacing(".", with: "_")
+        let app = try bed.client("org.example.Never", label: "never")
+        let daemon = bed.daemon
+        try #require(await waitUntil(timeout: 30) { daemon.stderr.contains("\(name) asks (while-using)") }, "\(daemon.stderr)")
+        #expect(try await bed.plane.ctl(["answer", name, "deny"]).status == 0)
+        app.kill()
+        let apps = bed.sandbox.stateDirectory + "/geoclue-apps.json"
+        let state = bed.sandbox.stateDirectory + "/state.json"
+        try await bed.restart {
+            let list = try #require(FileIO.text(apps))
+            let junk = #"{"name":"gc-junk-1","desktopId":"\#(String(repeating: "j", count: 5 << 20))","uid":1},"#
+            try FileIO.write(apps, list.replacing("{\"apps\":[\n", with: "{\"apps\":[\n" + junk + "\n"))
+            let saved = try #require(FileIO.text(state))
+            let bad = #"{"name":"gc-bad-1","status":"sometimes"},"#
+            try FileIO.write(state, saved.replacing(#""clients":["#, with: #""clients":["# + bad))
+        }
+        let restarted = bed.daemon
+        #expect(restarted.stderr.contains("geoclue-apps.json: app 0 skipped"), "\(restarted.stderr)")
+        #expect(restarted.stderr.contains("a saved client is skipped: at clients[0]"), "\(restarted.stderr)")
+        #expect(try await bed.plane.status(of: name).authorization.stored == .never)
+        // The app comes back: refused at Start, no new prompt.
+        let again = try bed.client("org.example.Never", label: "never-again")
+        defer { again.kill() }
+        try #require(await waitUntil(timeout: 30) { GeoClueBed.said(again.stdout).contains { $0["error"] != nil } }, "\(again.stdout)")
+        let refusal = try #require(GeoClueBed.said(again.stdout).first { $0["error"] != nil })
+        #expect(refusal["error"]?.stringValue == "org.freedesktop.DBus.Error.AccessDenied", "\(refusal)")
+        #expect(try await bed.plane.ctl(["prompts"]).stdout == "No prompts are waiting.\n")
+    }
 }
