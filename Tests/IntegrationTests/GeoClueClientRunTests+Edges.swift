@@ -5,18 +5,11 @@ import LocationCore
 import Testing
 import TestSupport
 
-/// The GeoClue face's edges (#47) on a private bus, with the tests' own client
-/// (Tests/Scripts/geoclue-client.py): odd and oversized `DesktopId`s are refused
-/// where they come in, the daemon's memory, `status`, `prompts` and another
-/// app's positions stay as they were, and the prompt of an app that left is
-/// withdrawn.
-@Suite(
-    .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"),
-    .enabled(
-        if: ExternalTool.isAvailable("dbus-daemon", "busctl", "dbus-send", "/usr/bin/python3")
-            && ExternalTool.isAvailable(when: access(GeoClueBed.pythonGI, R_OK) == 0),
-        "needs dbus-daemon (dbus-daemon), busctl (systemd), dbus-send (dbus-bin), python3 and its Gio bindings (python3-gi)"))
-struct GeoClueEdgesRunTests {
+/// The GeoClue face's edges (#47), in the bed of `GeoClueClientRunTests`: odd and
+/// oversized `DesktopId`s are refused where they come in, the daemon's memory,
+/// `status`, `prompts` and another app's positions stay as they were, the prompt of
+/// an app that left is withdrawn, and a `never` survives a bad row in each saved file.
+extension GeoClueClientRunTests {
     @Test(.timeLimit(.minutes(5)))
     func oddAndOversizedDesktopIdsAreRefusedAtTheEdgeAndALeavingAppsPromptIsWithdrawn() async throws {
         let bed = try await GeoClueBed("edges")
@@ -24,7 +17,7 @@ struct GeoClueEdgesRunTests {
         // Another app, allowed and served, whose positions must go on through all of it.
         let served = try bed.client("served", label: "served")
         defer { served.kill() }
-        try await bed.allow(GeoClueClientRunTests.ownClient("served"))
+        try await bed.allow(Self.ownClient("served"))
         try #require(await waitUntil(timeout: 30) { !GeoClueBed.updates(served.stdout).isEmpty }, "\(served.stdout)\n\(bed.daemon.stderr)")
         let pid = bed.daemon.pid
         let before = try #require(ProcFS.residentBytes(of: pid))
@@ -47,7 +40,7 @@ struct GeoClueEdgesRunTests {
         #expect(after - before < 48 << 20, "VmRSS grew from \(before >> 20) MiB to \(after >> 20) MiB")
 
         // The app started with its own id: one prompt, shown as one line; status answers.
-        let name = GeoClueClientRunTests.ownClient("org_example_Edge")
+        let name = Self.ownClient("org_example_Edge")
         let daemon = bed.daemon
         try #require(await waitUntil(timeout: 30) { daemon.stderr.contains("\(name) asks (while-using)") }, "\(daemon.stderr)")
         let prompts = try await bed.plane.ctl(["prompts"])
@@ -82,7 +75,7 @@ struct GeoClueEdgesRunTests {
     func aNeverStaysNeverAcrossARestartWithABadRowInEachSavedFile() async throws {
         var bed = try await GeoClueBed("never")
         defer { bed.stop() }
-        let name = GeoClueClientRunTests.ownClient("org.example.Never")
+        let name = Self.ownClient("org.example.Never")
             .replacing(".", with: "_")
         let app = try bed.client("org.example.Never", label: "never")
         let daemon = bed.daemon
