@@ -56,8 +56,8 @@ final class GeoClueApps: Sendable {
     /// The list's file name inside `state_dir`.
     static let fileName = "geoclue-apps.json"
     /// Apps of their own in all, every uid's together: with `max_apps` a uid, what keeps the list
-    /// (at most some 700 bytes a row) a few MiB whoever starts what.
-    static let maximumApps = 16384
+    /// (at most some 700 bytes a row) a few MiB whoever starts what. Tests make it smaller.
+    let maximumApps: Int
     /// A row of the file longer than this is no app of ours (a valid one is well under 1 KiB).
     static let maximumRowBytes = 4096
 
@@ -71,9 +71,10 @@ final class GeoClueApps: Sendable {
     private let state = Mutex(State())
 
     /// The list kept in `directory`; a missing or unreadable file is an empty list (said once).
-    init(directory: String, settings: GeoClueSettings) {
+    init(directory: String, settings: GeoClueSettings, maximumApps: Int = 16384) {
         path = DaemonConfig.join(directory, Self.fileName)
         self.settings = settings
+        self.maximumApps = maximumApps
         let apps = Self.load(path)
         state.withLock { $0.apps = apps }
     }
@@ -96,16 +97,21 @@ final class GeoClueApps: Sendable {
             if owned >= settings.maximumApps {
                 guard let old = apps.firstIndex(where: { $0.uid == uid && undecided($0) }) else { return .failure(.tooMany(owned)) }
                 forgotten = apps.remove(at: old)
+            } else if apps.count >= maximumApps {
+                // The whole list is full: the oldest app of anyone's that never got a decision makes
+                // room, so no uid's junk locks another uid out.
+                guard let old = apps.firstIndex(where: undecided) else { return .failure(.full(apps.count)) }
+                forgotten = apps.remove(at: old)
             }
-            guard apps.count < Self.maximumApps else { return .failure(.full(apps.count)) }
             let taken = configured.union(apps.map(\.name))
             let app = App(name: Self.name(desktopId: desktopId, uid: uid, taken: taken), desktopId: desktopId, uid: uid)
             apps.append(app)
             if let error = Self.save(apps, to: path) { return .failure(.unsaved(error)) }
             state.apps = apps
             if let forgotten {
+                let limit = owned >= settings.maximumApps ? "uid \(uid) is at max_apps (\(settings.maximumApps))" : "the list is full (\(maximumApps) apps)"
                 Diagnostics.geoclue.notice(
-                    "uid \(uid) is at max_apps (\(settings.maximumApps)): forgot \(forgotten.name) (\(PeerText.escaped(forgotten.desktopId))), "
+                    "\(limit): forgot \(forgotten.name) (\(PeerText.escaped(forgotten.desktopId))), "
                         + "which never got a decision, to make room for \(app.name)")
             }
             return .success((app, true))

@@ -106,6 +106,21 @@ import TestSupport
         }
     }
 
+    /// When the whole list is full, one uid's undecided apps make room for another uid's; decided
+    /// ones never do.
+    @Test func aFullListNeverLocksAnotherUidOutWithJunk() throws {
+        let dir = try ScratchDirectory("geoclue-apps-full")
+        let apps = GeoClueApps(directory: dir.path, settings: GeoClueSettings(maximumApps: 8), maximumApps: 3)
+        for id in ["j1", "j2", "kept"] { _ = try apps.client(desktopId: id, uid: 1, configured: []).get() }
+        let undecided: (GeoClueApps.App) -> Bool = { $0.desktopId != "kept" }
+        #expect(try apps.client(desktopId: "real", uid: 2, configured: [], undecided: undecided).get().new)
+        #expect(apps.apps.map(\.desktopId) == ["j2", "kept", "real"])
+        guard case .failure(.full(3)) = apps.client(desktopId: "more", uid: 3, configured: [], undecided: { _ in false }) else {
+            Issue.record("a decided app was forgotten to make room")
+            return
+        }
+    }
+
     @Test func aRequestIsLaidOverTheConfiguredClientNeverBelowItsFilter() throws {
         let dir = try ScratchDirectory("geoclue-apps-request")
         let apps = GeoClueApps(directory: dir.path, settings: GeoClueSettings())
