@@ -24,6 +24,12 @@ enum Console {
         write(2, Array(PeerText.printable(text).utf8))
     }
 
+    /// Returns to the start of standard error's line and clears it (`\r`, ESC `[K`): the one control
+    /// sequence locationctl writes itself, for a progress line rewritten in place.
+    static func eraseErrorLine() {
+        write(2, Array("\r\u{1B}[K".utf8))
+    }
+
     /// Writes bytes to a descriptor, whole. A reader that went away ends the
     /// program quietly, as SIGPIPE does for other tools.
     static func write(_ fd: Int32, _ bytes: [UInt8]) {
