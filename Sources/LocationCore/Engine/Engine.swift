@@ -204,7 +204,8 @@ public struct Engine: Sendable {
 
     /// What `state.json` holds.
     public var savedState: SavedState {
-        SavedState(services: services, clients: clients.map(\.saved) + unconfigured)
+        let configured = clients.map(\.saved)
+        return SavedState(services: services, clients: unconfigured.isEmpty ? configured : configured + unconfigured)
     }
 
     /// One client's authorization as clients and `status` see it.
