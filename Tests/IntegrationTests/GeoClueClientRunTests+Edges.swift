@@ -104,4 +104,23 @@ extension GeoClueClientRunTests {
         #expect(refusal["error"]?.stringValue == "org.freedesktop.DBus.Error.AccessDenied", "\(refusal)")
         #expect(try await bed.plane.ctl(["prompts"]).stdout == "No prompts are waiting.\n")
     }
+
+    /// `Stop` with the prompt still pending withdraws it as leaving does; the app, still on the bus,
+    /// asks again with its next `Start`.
+    @Test(.timeLimit(.minutes(5)))
+    func aStopWithThePromptPendingWithdrawsIt() async throws {
+        let bed = try await GeoClueBed("stop-withdraws")
+        defer { bed.stop() }
+        let name = Self.ownClient("stopper")
+        let app = try bed.client("stopper", label: "stopper")
+        defer { app.kill() }
+        let daemon = bed.daemon
+        try #require(await waitUntil(timeout: 30) { daemon.stderr.contains("\(name) asks (while-using)") }, "\(daemon.stderr)")
+        app.signal(SIGUSR2)
+        try #require(
+            await waitUntil(timeout: 30) { daemon.stderr.contains("\(name)'s while-using prompt withdrawn, unanswered: its app stopped (Stop)") },
+            "\(app.stdout)\n\(daemon.stderr)")
+        #expect(try await bed.plane.ctl(["prompts"]).stdout == "No prompts are waiting.\n")
+        #expect(try await bed.plane.status(of: name).authorization.stored == .ask)
+    }
 }

@@ -10,6 +10,8 @@ one connection to the bus at ADDRESS, for what where-am-i cannot do:
 * clients=create: GetClient twice and CreateClient twice, then two created
   clients started (one client of the engine held by two bus clients); each
   SIGUSR1 deletes the first started client still there (DeleteClient).
+  Whatever the options, SIGUSR2 stops every started client (Stop) and says
+  {"stopped": PATH} for each.
   Otherwise: GetClient, Start.
 * oversize=NxK: first sets DesktopId to N bytes, K times; odd=yes: first
   sets each of a list of odd DesktopIds (escape sequences, a line break, a
@@ -114,6 +116,13 @@ def try_desktop_id(path, value):
         say(refused=Gio.DBusError.get_remote_error(error), message=error.message, size=len(value.encode()))
 
 
+def stop_all():
+    for path in started:
+        call(path, NAME + ".Client", "Stop")
+        say(stopped=path)
+    return GLib.SOURCE_CONTINUE
+
+
 address, desktop_id = sys.argv[1], sys.argv[2]
 options = dict(argument.split("=", 1) for argument in sys.argv[3:])
 bus = Gio.DBusConnection.new_for_address_sync(
@@ -148,4 +157,5 @@ except GLib.Error as error:
     say(error=Gio.DBusError.get_remote_error(error), message=error.message)
     sys.exit(1)
 GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGUSR1, delete_one)
+GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGUSR2, stop_all)
 GLib.MainLoop().run()
