@@ -224,13 +224,19 @@ static int append_client_property(sd_bus_message *m, const struct cbus_client_pr
 /* A writable client property: stored, then told to the writer alone (PropertiesChanged, unicast). */
 static int set_client(sd_bus *bus, const char *path, const char *iface, const char *property, sd_bus_message *value,
                       void *userdata, sd_bus_error *error) {
-    (void)iface; (void)error;
+    (void)iface;
     struct cbus_client_props *p = userdata;
     int r;
     if (strcmp(property, "DesktopId") == 0) {
         const char *text = NULL;
         r = sd_bus_message_read(value, "s", &text);
         if (r < 0) return r;
+        /* Checked where it lies in the message: a value over the rule's length is never copied. */
+        struct cbus *c = current();
+        if (c->handlers.check_string) {
+            r = c->handlers.check_string(c->handlers.context, property, text, strlen(text), error_of(error));
+            if (r < 0) return r;
+        }
         r = cbus_set_string(&p->desktop_id, text);
     } else {
         uint32_t number = 0;

@@ -2,14 +2,16 @@
 import Glibc
 #endif
 import LocationClient
+import LocationCore
 import LocationSystem
 
 /// Standard output and error, written with `write(2)` line by line, so
 /// `watch` and `tail -f` lines appear at once even in a pipe.
 enum Console {
-    /// Writes `text` to standard output.
+    /// Writes `text` to standard output, every control character but its line breaks escaped
+    /// (`PeerText.printable`): nothing a daemon's reply holds can drive the terminal.
     static func out(_ text: String) {
-        write(1, Array(text.utf8))
+        write(1, Array(PeerText.printable(text).utf8))
     }
 
     /// Writes bytes to standard output.
@@ -19,7 +21,13 @@ enum Console {
 
     /// Writes `text` to standard error.
     static func error(_ text: String) {
-        write(2, Array(text.utf8))
+        write(2, Array(PeerText.printable(text).utf8))
+    }
+
+    /// Returns to the start of standard error's line and clears it (`\r`, ESC `[K`): the one control
+    /// sequence locationctl writes itself, for a progress line rewritten in place.
+    static func eraseErrorLine() {
+        write(2, Array("\r\u{1B}[K".utf8))
     }
 
     /// Writes bytes to a descriptor, whole. A reader that went away ends the

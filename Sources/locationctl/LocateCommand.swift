@@ -21,7 +21,7 @@ enum LocateCommand {
         let terminal = isatty(STDERR_FILENO) == 1
         var shown = false
         func clear() {
-            if shown { Console.error("\r\u{1B}[K") }
+            if shown { Console.eraseErrorLine() }
             shown = false
         }
         do throws(ControlClientError) {
@@ -75,7 +75,8 @@ enum LocateCommand {
                         } else {
                             lastReason = LocateWait.reason(client)
                             if terminal {
-                                Console.error("\r\u{1B}[K" + LocateWait.progress(client))
+                                Console.eraseErrorLine()
+                                Console.error(LocateWait.progress(client))
                                 shown = true
                             }
                         }

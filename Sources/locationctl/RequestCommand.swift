@@ -31,7 +31,8 @@ enum RequestCommand {
         let (text, exitCode, isError) = ReplyRenderer.render(reply, for: operation)
         if json {
             if case .status = operation, reply.isOK, let status = reply["status"] {
-                Console.out(status.serialized + "\n")
+                // JSON as it is: escaping is for the text a person reads.
+                Console.out(bytes: Array((status.serialized + "\n").utf8))
             } else {
                 Console.out(bytes: line + [0x0A])
             }

@@ -8,10 +8,12 @@ enum SummaryCommand {
         let summary = TrackSummary(read.track, bytes: read.bytes, badLines: read.badLines)
         let files = logs.logs.map { $0 == "-" ? "standard input" : $0 }
         let receivers = logs.reference.map { ReceiverAccuracy.all(read.track, reference: $0) } ?? []
-        Console.out(
-            json
-                ? SummaryRenderer.renderJSON(summary, files: files, reference: logs.reference, receivers: receivers)
-                : SummaryRenderer.render(summary, files: files, reference: logs.reference, receivers: receivers))
+        if json {
+            // JSON as it is: escaping is for the text a person reads.
+            Console.out(bytes: Array(SummaryRenderer.renderJSON(summary, files: files, reference: logs.reference, receivers: receivers).utf8))
+        } else {
+            Console.out(SummaryRenderer.render(summary, files: files, reference: logs.reference, receivers: receivers))
+        }
         return .ok
     }
 }

@@ -255,11 +255,13 @@ struct GeoClueBed {
         try #require(up, "\(daemon.stderr)\n\(bus.stderr)")
     }
 
-    /// Stops locationd (SIGTERM, its state saved) and starts it again with a new feed.
-    mutating func restart() async throws {
+    /// Stops locationd (SIGTERM, its state saved) and starts it again with a new feed; `between`
+    /// runs while it is stopped (to change its files).
+    mutating func restart(between: () throws -> Void = {}) async throws {
         daemon.signal(SIGTERM)
         try #require(await daemon.wait(timeout: 60), "\(daemon.stderr)")
         feeder.kill()
+        try between()
         (daemon, feeder) = try Self.start(sandbox, feed: feed)
         try await ready()
     }

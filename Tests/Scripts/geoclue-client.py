@@ -3,13 +3,21 @@
 one connection to the bus at ADDRESS, for what where-am-i cannot do:
 
     geoclue-client.py ADDRESS DESKTOP-ID [distance=M[,M]] [time=S] [clients=create] [agent=yes]
+                      [oversize=NxK] [odd=yes]
 
 * distance=M, time=S: DistanceThreshold and TimeThreshold, set before Start;
   distance=M,N: M for the first client started, N for the second.
 * clients=create: GetClient twice and CreateClient twice, then two created
   clients started (one client of the engine held by two bus clients); each
   SIGUSR1 deletes the first started client still there (DeleteClient).
+  Whatever the options, SIGUSR2 stops every started client (Stop) and says
+  {"stopped": PATH} for each.
   Otherwise: GetClient, Start.
+* oversize=NxK: first sets DesktopId to N bytes, K times; odd=yes: first
+  sets each of a list of odd DesktopIds (escape sequences, a line break, a
+  forged prompt block, DEL, C1, a '/', 256 bytes). Each refusal is said
+  ({"refused": ERROR-NAME, "message": TEXT, "size": N}), then the run goes
+  on with DESKTOP-ID.
 * agent=yes: first exports an agent (org.freedesktop.GeoClue2.Agent, which
   would allow anything it is asked) and registers it with AddAgent.
 
@@ -95,6 +103,26 @@ def delete_one():
     return GLib.SOURCE_CONTINUE
 
 
+ODD = ["x\x1b[2J\x1b[H", "two\nlines",
+       "x\nPROMPT  logger asks for always authorization\n  answer: locationctl answer logger allow",
+       "del\x7f", "c1\u009b31m", "a/b", "a" * 256]
+
+
+def try_desktop_id(path, value):
+    try:
+        set_property(path, "DesktopId", GLib.Variant("s", value))
+        say(accepted=len(value.encode()))
+    except GLib.Error as error:
+        say(refused=Gio.DBusError.get_remote_error(error), message=error.message, size=len(value.encode()))
+
+
+def stop_all():
+    for path in started:
+        call(path, NAME + ".Client", "Stop")
+        say(stopped=path)
+    return GLib.SOURCE_CONTINUE
+
+
 address, desktop_id = sys.argv[1], sys.argv[2]
 options = dict(argument.split("=", 1) for argument in sys.argv[3:])
 bus = Gio.DBusConnection.new_for_address_sync(
@@ -106,6 +134,15 @@ try:
         bus.register_object("/org/freedesktop/GeoClue2/Agent", interface, agent_call, agent_property, None)
         manager("AddAgent", GLib.Variant("(s)", ("geoclue-demo-agent",)))
         say(agent="added")
+    if "oversize" in options or options.get("odd") == "yes":
+        path = manager("GetClient", None, "(o)").unpack()[0]
+        if "oversize" in options:
+            size, times = (int(n) for n in options["oversize"].split("x"))
+            for _ in range(times):
+                try_desktop_id(path, "a" * size)
+        if options.get("odd") == "yes":
+            for value in ODD:
+                try_desktop_id(path, value)
     if options.get("clients") == "create":
         for _ in range(2):
             say(get=manager("GetClient", None, "(o)").unpack()[0])
@@ -120,4 +157,5 @@ except GLib.Error as error:
     say(error=Gio.DBusError.get_remote_error(error), message=error.message)
     sys.exit(1)
 GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGUSR1, delete_one)
+GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGUSR2, stop_all)
 GLib.MainLoop().run()

@@ -103,6 +103,11 @@ struct cbus_handlers {
     void *(*find)(void *context, int kind, const char *path, const char *sender, cbus_error *error);
     /* A unique name left the bus (NameOwnerChanged with no new owner). */
     void (*name_gone)(void *context, const char *name);
+    /* A string property about to be set (DesktopId): `length` is its bytes,
+     * counted in the message before anything is copied. Return 0 to take
+     * it, or cbus_error_set(error, ...) to refuse it (the property keeps its
+     * value). */
+    int (*check_string)(void *context, const char *property, const char *value, size_t length, cbus_error *error);
 };
 
 /* Connects to `address` (NULL: the system bus), serves the objects and

@@ -1,5 +1,18 @@
 /// One client's settings from its `[client.NAME]` config section (docs/design.md §2).
 public struct ClientSettings: Sendable, Hashable {
+    /// The longest client name, in bytes.
+    public static let maximumNameBytes = 64
+
+    /// Whether `name` is a client name: 1 to 64 letters, digits, `-` or `_`.
+    public static func isName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= maximumNameBytes && name.unicodeScalars.allSatisfy(isNameCharacter)
+    }
+
+    /// A letter, digit, `-` or `_`: what a client name is made of.
+    public static func isNameCharacter(_ s: Unicode.Scalar) -> Bool {
+        (s >= "a" && s <= "z") || (s >= "A" && s <= "Z") || (s >= "0" && s <= "9") || s == "_" || s == "-"
+    }
+
     /// The section name: `[client.NAME]`.
     public var name: String
     /// The coordinate log, relative to `log_dir` unless absolute; `nil` for no log.

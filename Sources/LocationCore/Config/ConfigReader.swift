@@ -152,7 +152,7 @@ struct ConfigReader {
 
     private mutating func readClient(_ section: INIParser.Section) -> (settings: ClientSettings, logLine: Int)? {
         let name = String(section.name.dropFirst("client.".count))
-        guard isClientName(name) else {
+        guard ClientSettings.isName(name) else {
             errors.append(.unknownSection(
                 file: file, line: section.line, section: section.name,
                 note: "a client name is 1 to 64 letters, digits, - or _"))
@@ -213,8 +213,8 @@ struct ConfigReader {
             case "locate_timeout":
                 if let s = value(entry, section, Self.decimal, accepted: "a number of seconds greater than 0", where: { $0 > 0 }) { client.locateTimeout = s }
             case "geoclue_id":
-                let accepted = "a GeoClue desktop id (org.gnome.Maps, where-am-i), or nothing"
-                if let id = optionalValue(entry, section, accepted: accepted, Self.isDesktopId) { client.geoclueId = id }
+                let accepted = "a GeoClue desktop id (org.gnome.Maps, where-am-i), or nothing; " + DesktopId.rule
+                if let id = optionalValue(entry, section, accepted: accepted, DesktopId.isValid) { client.geoclueId = id }
             case let key where ProgramSettings.keys.contains(key):
                 readProgramKey(entry, section, into: &client.programs)
             case let key where AppSettings.keys.contains(key):
@@ -319,12 +319,6 @@ struct ConfigReader {
     private static func isLogPath(_ text: String) -> Bool {
         guard !text.hasSuffix("/"), !text.contains("\0") else { return false }
         return !text.split(separator: "/").contains("..")
-    }
-
-    private func isClientName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.count <= 64 && name.unicodeScalars.allSatisfy { s in
-            (s >= "a" && s <= "z") || (s >= "A" && s <= "Z") || (s >= "0" && s <= "9") || s == "_" || s == "-"
-        }
     }
 
     static func isGroupName(_ name: String) -> Bool {

@@ -88,8 +88,4 @@ extension ConfigReader {
         return settings
     }
 
-    /// `geoclue_id`: a GeoClue desktop id (`org.gnome.Maps`), or nothing.
-    static func isDesktopId(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.count <= 255 && !text.unicodeScalars.contains { $0.value <= 32 || $0 == "/" }
-    }
 }

@@ -55,7 +55,7 @@ public struct ConnectedProgram: Sendable, Hashable {
 
     /// `gpspipe (pid 4242, uid 1000) on gpsd_port, watching, 12 fixes`.
     public var summary: String {
-        var who = name ?? "a program"
+        var who = name.map(PeerText.escaped) ?? "a program"
         var ids: [String] = []
         if let pid { ids.append("pid \(pid)") }
         if let uid { ids.append("uid \(uid)") }

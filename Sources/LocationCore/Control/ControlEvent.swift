@@ -86,7 +86,7 @@ public struct ControlEvent: Sendable, Hashable {
         case .log: "log"
         case .state: "state"
         case .engine(.authorization): "authorization"
-        case .engine(.prompt): "prompt"
+        case .engine(.prompt), .engine(.promptWithdrawn): "prompt"
         case .engine(.error): "error"
         case .engine(.use): "use"
         case .engine(.source), .engine(.timeJump): "source"
@@ -102,7 +102,7 @@ public struct ControlEvent: Sendable, Hashable {
         case .log(let change): change.client
         case .state: nil
         case .engine(.authorization(let a)): a.client
-        case .engine(.prompt(let p, _)): p.client
+        case .engine(.prompt(let p, _)), .engine(.promptWithdrawn(let p, _)): p.client
         case .engine(.error(let client, _, _)): client
         case .engine(.use(let change)): change.client
         case .engine(.source), .engine(.timeJump), .engine(.receiver): nil
@@ -139,6 +139,11 @@ public struct ControlEvent: Sendable, Hashable {
                 var promptMembers = prompt.jsonMembers
                 promptMembers.insert(("open", .bool(open)), at: 2)
                 members.append(contentsOf: promptMembers)
+            case .promptWithdrawn(let prompt, let reason):
+                var promptMembers = prompt.jsonMembers
+                promptMembers.insert(contentsOf: [("open", .bool(false)), ("withdrawn", .bool(true))], at: 2)
+                members.append(contentsOf: promptMembers)
+                members.append(("message", .string(reason)))
             case .error(let client, let code, let message):
                 members.append(contentsOf: [
                     ("client", .string(client)), ("code", .string(code.rawValue)), ("message", .string(message)),
@@ -237,7 +242,11 @@ public struct ControlEvent: Sendable, Hashable {
         case "prompt":
             let prompt = try Prompt(json: value)
             do throws(FieldReader.FieldError) {
-                self.init(.prompt(prompt, open: try f.optionalBool("open") ?? true), time: time)
+                if try f.optionalBool("withdrawn") == true {
+                    self.init(.promptWithdrawn(prompt, reason: try f.optionalString("message") ?? ""), time: time)
+                } else {
+                    self.init(.prompt(prompt, open: try f.optionalBool("open") ?? true), time: time)
+                }
             } catch {
                 throw error.decodeError
             }

@@ -42,6 +42,19 @@ extension Engine {
         }
     }
 
+    /// Withdraws `client`'s pending prompt, unanswered, because its app went away (docs/geoclue.md,
+    /// "Prompts of apps that left"): nobody is left to get the answer. The status stays as it is,
+    /// so the next time the app asks, a new prompt opens. Nothing when no prompt is pending.
+    public mutating func withdrawPrompt(of client: String, reason: String, now: Double) -> [Effect] {
+        noteTime(now)
+        guard let i = index[client], let pending = clients[i].prompt else { return [] }
+        clients[i].prompt = nil
+        var effects = EffectList()
+        effects.use(names: clientNames)
+        effects.append(.event(.promptWithdrawn(pending.prompt(client: client), reason: reason)))
+        return effects.effects
+    }
+
     mutating func open(_ pending: PendingPrompt, _ i: Int, effects: inout EffectList) -> CommandOutcome {
         clients[i].prompt = pending
         let prompt = pending.prompt(client: clients[i].settings.name)
@@ -58,7 +71,7 @@ extension Engine {
             let known = c.settings.purposes.keys.sorted()
             let list = known.isEmpty ? "it has none" : "known keys: " + known.joined(separator: ", ")
             return .failure(
-                CommandError(.unknownPurpose, "\(name) has no purpose.\(purpose) in [client.\(name)]; \(list)"))
+                CommandError(.unknownPurpose, "\(name) has no purpose.\(PeerText.escaped(purpose, limit: 64)) in [client.\(name)]; \(list)"))
         }
         if c.accuracy.deliversFull {
             // As requestTemporaryFullAccuracyAuthorization: already full completes at once, without a prompt.

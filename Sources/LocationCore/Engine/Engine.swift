@@ -24,6 +24,10 @@ public struct Engine: Sendable {
     var index: [String: Int]
     var services: Bool
     let seed: UInt64
+    /// Saved states of clients the configuration does not name (yet): kept as they were and
+    /// written back, so a client configured later (a GeoClue app whose row of
+    /// `geoclue-apps.json` could not be read, a reload) starts from its decisions.
+    var unconfigured: [SavedClientState] = []
 
     // Source and outage bookkeeping (`now` seconds).
     var source: SourceState = .connecting
@@ -86,6 +90,8 @@ public struct Engine: Sendable {
                 settings: client, restricted: settings.restricted.contains(client.name), saved: saved?.client(client.name),
                 seed: seed)
         }
+        var seen = Set(index.keys)
+        unconfigured = (saved?.clients ?? []).filter { seen.insert($0.name).inserted }
     }
 
     // MARK: Inputs
@@ -134,7 +140,8 @@ public struct Engine: Sendable {
     /// Takes a reloaded config (SIGHUP): clients that remain keep their state
     /// (settings such as the distance filter take effect, the `authorization`,
     /// `precise`, `updating` and `in_use` first-start values do not), new
-    /// clients start from their config, removed ones are dropped (their prompts
+    /// clients start from their config, or from the saved state the start found
+    /// for them (`unconfigured`), removed ones are dropped (their prompts
     /// close). The Location Services switch keeps its current position.
     public mutating func handle(_ settings: EngineSettings, now: Double) -> [Effect] {
         var effects = EffectList()
@@ -155,7 +162,8 @@ public struct Engine: Sendable {
                 kept.configure(client, restricted: restricted)
                 newClients.append(kept)
             } else {
-                newClients.append(ClientState(settings: client, restricted: restricted, saved: nil, seed: seed))
+                let kept = unconfigured.firstIndex { $0.name == client.name }.map { unconfigured.remove(at: $0) }
+                newClients.append(ClientState(settings: client, restricted: restricted, saved: kept, seed: seed))
             }
         }
         receivers.failover = settings.failover
@@ -196,7 +204,8 @@ public struct Engine: Sendable {
 
     /// What `state.json` holds.
     public var savedState: SavedState {
-        SavedState(services: services, clients: clients.map(\.saved))
+        let configured = clients.map(\.saved)
+        return SavedState(services: services, clients: unconfigured.isEmpty ? configured : configured + unconfigured)
     }
 
     /// One client's authorization as clients and `status` see it.

@@ -13,6 +13,9 @@ public enum Event: Sendable, Hashable {
     case authorization(ClientAuthorization)
     /// A prompt opened (`open: true`) or closed.
     case prompt(Prompt, open: Bool)
+    /// A prompt closed unanswered because the app that asked went away (`reason` says how); the
+    /// client's status stays as it was (`ask`).
+    case promptWithdrawn(Prompt, reason: String)
     /// A client-facing error.
     case error(client: String, code: ClientErrorCode, message: String)
     /// The source's state changed.

@@ -24,6 +24,15 @@ extension SavedState {
 
     /// Reads a state object; refuses a version this build does not read and anything malformed, naming where.
     public init(json value: JSONValue) throws(SavedStateError) {
+        var skipped: [SavedStateError] = []
+        try self.init(json: value, skipped: &skipped)
+        if let first = skipped.first { throw first }
+    }
+
+    /// Reads a state object row by row: a client that cannot be read (or names a client read
+    /// before) is added to `skipped`, naming where, and left out; the others are kept. The top
+    /// (`version`, `services`, the `clients` array itself) must be whole.
+    public init(json value: JSONValue, skipped: inout [SavedStateError]) throws(SavedStateError) {
         let top = StateField(value: value, path: "")
         let version = try top.member("version").int()
         guard version >= 1, version <= Self.currentVersion else {
@@ -32,8 +41,18 @@ extension SavedState {
         }
         let services = try top.member("services").bool()
         var clients: [SavedClientState] = []
+        var names = Set<String>()
         for client in try top.member("clients").elements() {
-            clients.append(try SavedClientState(client, version: version))
+            do throws(SavedStateError) {
+                let read = try SavedClientState(client, version: version)
+                guard names.insert(read.name).inserted else {
+                    skipped.append(client.error("\(read.name) is saved before; the first is kept"))
+                    continue
+                }
+                clients.append(read)
+            } catch {
+                skipped.append(error)
+            }
         }
         self.init(services: services, clients: clients)
     }

@@ -16,6 +16,12 @@ extension DaemonCore {
         geoclueOverlay.withLock { $0 = GeoClueOverlay(file: file, apps: apps) }
     }
 
+    /// `client`'s pending prompt is withdrawn, unanswered: the GeoClue app that asked went away
+    /// and no other holds the client (docs/geoclue.md, "Prompts of apps that left").
+    func withdrawPrompt(of client: String, reason: String) {
+        owner.withLock { $0.withdrawPrompt(of: client, reason: reason) }
+    }
+
     /// The apps or requests changed: the engine takes the file's configuration with them laid over,
     /// as a reload does (every client keeps its state; a new app's client starts as `ask`).
     func reapplyOverlay() {

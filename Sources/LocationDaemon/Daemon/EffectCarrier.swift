@@ -130,11 +130,14 @@ public final class EffectCarrier {
             if open {
                 counted.promptsOpened += 1
                 let answers = prompt.answers.map(\.rawValue).joined(separator: "|")
+                // The text may hold a GeoClue app's desktop id: escaped, as everything a peer chose.
                 Diagnostics.clients.notice(
-                    "\(prompt.client) asks (\(prompt.kind.rawValue)): \"\(prompt.text)\"; answer with: locationctl answer \(prompt.client) \(answers)")
+                    "\(prompt.client) asks (\(prompt.kind.rawValue)): \"\(PeerText.escaped(prompt.text))\"; answer with: locationctl answer \(prompt.client) \(answers)")
             } else {
                 Diagnostics.clients.info("\(prompt.client)'s \(prompt.kind.rawValue) prompt closed")
             }
+        case .promptWithdrawn(let prompt, let reason):
+            Diagnostics.clients.notice("\(prompt.client)'s \(prompt.kind.rawValue) prompt withdrawn, unanswered: \(reason)")
         case .error(let client, let code, let message):
             counted.errors[code, default: 0] += 1
             Diagnostics.clients.log(code == .denied ? .notice : .info, "\(client): \(code.rawValue): \(message)")

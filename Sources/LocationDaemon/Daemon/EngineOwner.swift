@@ -438,6 +438,15 @@ final class EngineOwner {
         peer.disclosure(services: engine.servicesOn)
     }
 
+    /// Withdraws `client`'s pending prompt: the app that asked went away (`Engine.withdrawPrompt`).
+    func withdrawPrompt(of client: String, reason: String) {
+        guard !stopped else { return }
+        let now = clock.monotonic()
+        effects = EffectList(engine.withdrawPrompt(of: client, reason: reason, now: now))
+        carry(now: now)
+        rearm(now: now)
+    }
+
     /// A program-socket event (a refused peer) for the audit log.
     func auditProgram(_ record: AuditRecord) {
         guard !stopped else { return }

@@ -50,7 +50,17 @@ public final class StateKeeper {
             return nil
         case .bytes(let bytes):
             do {
-                onDisk = try StateCodec.decode(bytes)
+                var skipped: [SavedStateError] = []
+                let state = try StateCodec.decode(bytes, skipped: &skipped)
+                if !skipped.isEmpty {
+                    // The file as it was stays for a person to look at; the next save writes the rest.
+                    let aside = store.setAside(reason: "\(skipped.count) saved client\(skipped.count == 1 ? "" : "s") could not be read")
+                    let kept = aside.movedTo.map { "the file as it was is kept at \($0)" } ?? "it could not be kept aside"
+                    for problem in skipped { Diagnostics.state.warning("\(store.path): a saved client is skipped: \(problem)") }
+                    Diagnostics.state.warning("\(store.path): \(state.clients.count) saved clients kept, \(skipped.count) skipped; \(kept)")
+                    return state
+                }
+                onDisk = state
                 return onDisk
             } catch {
                 let report = store.setAside(reason: error.description)

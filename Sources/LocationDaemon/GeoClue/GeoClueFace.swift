@@ -34,6 +34,7 @@ final class GeoClueFace: @unchecked Sendable {
     }
 
     private static let accessDenied = "org.freedesktop.DBus.Error.AccessDenied"
+    private static let invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs"
     private static let clientPrefix = "/org/freedesktop/GeoClue2/Client/"
     /// Client objects one connection may hold at once.
     static let maximumClientsPerConnection = 64
@@ -86,6 +87,9 @@ final class GeoClueFace: @unchecked Sendable {
         handlers.name_gone = { context, name in
             guard let name else { return }
             Unmanaged<GeoClueFace>.fromOpaque(context!).takeUnretainedValue().gone(String(cString: name))
+        }
+        handlers.check_string = { _, _, value, length, error in
+            GeoClueFace.checkDesktopId(value, length: length, error: error)
         }
         var opened: OpaquePointer?
         let address: String? =
@@ -188,11 +192,11 @@ final class GeoClueFace: @unchecked Sendable {
             guard client.owner == sender else {
                 return cbus_error_set(error, Self.accessDenied, "\(argument) belongs to another connection")
             }
-            remove(client)
+            remove(client, "its app deleted its client (DeleteClient)")
             return cbus_reply_empty(call)
         case CBUS_ADD_AGENT.rawValue:
             // No GUI agent answers here: the person answers with locationctl (docs/geoclue.md).
-            Diagnostics.geoclue.info("\(sender) registered the agent \(argument ?? "?"); not used: prompts are answered with locationctl answer")
+            Diagnostics.geoclue.info("\(sender) registered the agent \(PeerText.escaped(argument ?? "?", limit: 255)); not used: prompts are answered with locationctl answer")
             return cbus_reply_empty(call)
         case CBUS_START.rawValue:
             guard let client = clients[path] else { return -ENOENT }
@@ -200,6 +204,7 @@ final class GeoClueFace: @unchecked Sendable {
         case CBUS_STOP.rawValue:
             guard let client = clients[path] else { return -ENOENT }
             stop(client)
+            withdrawPrompt(of: client, "its app stopped (Stop)")
             return cbus_reply_empty(call)
         default:
             return -EOPNOTSUPP
@@ -252,6 +257,9 @@ final class GeoClueFace: @unchecked Sendable {
         guard !desktopId.isEmpty else {
             return cbus_error_set(
                 error, Self.accessDenied, "set the DesktopId property (the app's .desktop file name without .desktop) before Start")
+        }
+        guard DesktopId.isValid(desktopId) else {
+            return cbus_error_set(error, Self.invalidArgs, "DesktopId \(PeerText.escaped(desktopId, limit: 64)) is refused: \(DesktopId.rule)")
         }
         let name: String
         switch engineClient(desktopId: desktopId, peer: peer) {
@@ -325,18 +333,43 @@ final class GeoClueFace: @unchecked Sendable {
         updateInUse()
     }
 
-    private func remove(_ client: GeoClueClient) {
+    /// `DeleteClient` or the connection gone (`why`, for a prompt it withdraws).
+    private func remove(_ client: GeoClueClient, _ why: String) {
         stop(client)
+        withdrawPrompt(of: client, why)
         clients[client.path] = nil
         if given[client.owner] == client.path { given[client.owner] = nil }
         let prefix = client.path + "/"
         locations = locations.filter { !$0.key.hasPrefix(prefix) }
     }
 
-    /// A connection left the bus: its clients' sessions end at once.
+    /// A connection left the bus: its clients' sessions end at once, and a prompt it left with no
+    /// other holder is withdrawn.
     private func gone(_ name: String) {
-        for client in clients.values where client.owner == name { remove(client) }
+        for client in clients.values where client.owner == name { remove(client, "its app left the bus") }
         given[name] = nil
+    }
+
+    /// After `client` stopped: when nobody else holds its engine client, a prompt pending for it
+    /// has nobody to tell the answer to and is withdrawn (the client stays `ask`).
+    private func withdrawPrompt(of client: GeoClueClient, _ why: String) {
+        guard let name = client.engineClient, holders[name] == nil else { return }
+        core.withdrawPrompt(of: name, reason: why)
+    }
+
+    /// A `DesktopId` about to be set, checked by the one rule (`DesktopId`) where it lies in the
+    /// bus message: one longer than the rule allows is refused before anything copies it.
+    private static func checkDesktopId(_ value: UnsafePointer<CChar>?, length: Int, error: OpaquePointer?) -> Int32 {
+        // Empty is no id set (Start then says to set one).
+        guard let value, length > 0 else { return 0 }
+        guard DesktopId.fits(length: length) else {
+            return cbus_error_set(error, invalidArgs, "DesktopId of \(length) bytes is refused: \(DesktopId.rule)")
+        }
+        let text = String(cString: value)
+        guard DesktopId.isValid(text) else {
+            return cbus_error_set(error, invalidArgs, "DesktopId \(PeerText.escaped(text)) is refused: \(DesktopId.rule)")
+        }
+        return 0
     }
 
     // MARK: - The engine
@@ -355,7 +388,7 @@ final class GeoClueFace: @unchecked Sendable {
             guard let app = ProgramAllowList.app(client).0 else { return .success(client.name) }
             if app.matches(uid: peer.uid, gid: peer.gid, groups: nil, unit: peer.unit) { return .success(client.name) }
         }
-        switch apps.client(desktopId: desktopId, uid: peer.uid, configured: Set(config.clients.map(\.name))) {
+        switch apps.client(desktopId: desktopId, uid: peer.uid, configured: Set(config.clients.map(\.name)), undecided: undecided) {
         case .success(let (app, new)):
             if new {
                 core.reapplyOverlay()
@@ -372,9 +405,22 @@ final class GeoClueFace: @unchecked Sendable {
                 Refusal(
                     description: "uid \(peer.uid) has \(count) GeoClue apps already ([geoclue] max_apps); "
                         + "the administrator can raise max_apps or name this app with geoclue_id = \(desktopId)"))
+        case .failure(.full(let count)):
+            return .failure(
+                Refusal(
+                    description: "locationd knows \(count) GeoClue apps already, the most it keeps; "
+                        + "the administrator can name this app with geoclue_id = \(desktopId)"))
         case .failure(.unsaved(let error)):
             return .failure(Refusal(description: "locationd cannot keep its list of GeoClue apps (\(error)); try again later"))
         }
+    }
+
+    /// Whether the app of its own `app` never got a decision and may be forgotten to make room
+    /// (`GeoClueApps.client`): still `ask`, no prompt pending, no bus client holding it.
+    private func undecided(_ app: GeoClueApps.App) -> Bool {
+        guard holders[app.name] == nil else { return false }
+        guard let client = core.statusReport().status.clients.first(where: { $0.authorization.client == app.name }) else { return true }
+        return client.authorization.stored == .ask && client.prompt == nil
     }
 
     /// What the started bus clients of `name` ask for together: reduced only if all ask no more,

@@ -109,7 +109,7 @@ final class ProgramConversation: ServerConversation {
         let credentials = peer?.credentials ?? ControlPeer(pid: 0, uid: UInt32.max, gid: UInt32.max, mayChange: false)
         let key = RefusalThrottle.Key(client: endpoint.client, socket: endpoint.key, uid: credentials.uid)
         guard let unrecorded = throttle.record(key, now: SystemClock.monotonic()) else { return }
-        let who = peer.map { "\($0.name ?? "a program") (\($0.credentials))" } ?? "a program"
+        let who = peer.map { "\($0.name.map(PeerText.escaped) ?? "a program") (\($0.credentials))" } ?? "a program"
         let repeats = unrecorded == 0 ? "" : " (and \(unrecorded) refusal\(unrecorded == 1 ? "" : "s") of the same peer before, counted in status, not recorded)"
         Diagnostics.programs.notice("\(endpoint.name): refused \(who): \(why)\(repeats)")
         var arguments: [(String, JSONValue)] = [("via", .string(endpoint.key)), ("refused", .string(why))]
@@ -297,7 +297,8 @@ final class ProgramConversation: ServerConversation {
         guard let program = programs[connection.id] else { return }
         let endpoint = endpoints[program.endpoint]
         sinks.countCutOff(endpoint.client)
-        Diagnostics.programs.info("\(endpoint.name): cut off \(program.peer.name ?? "a program") (\(program.peer.credentials)): it fell too far behind")
+        Diagnostics.programs.info(
+            "\(endpoint.name): cut off \(program.peer.name.map(PeerText.escaped) ?? "a program") (\(program.peer.credentials)): it fell too far behind")
     }
 
     func closed(_ connection: ServerConnection, loop: ServerLoop<ProgramConversation>) {

@@ -18,6 +18,16 @@ public enum StateCodec {
 
     /// The saved state in `bytes`, or why there is none.
     public static func decode(_ bytes: [UInt8]) throws(DecodeError) -> SavedState {
+        var skipped: [SavedStateError] = []
+        let state = try decode(bytes, skipped: &skipped)
+        if let first = skipped.first { throw DecodeError(description: "not a locationd state: \(first)") }
+        return state
+    }
+
+    /// The saved state in `bytes` read client by client: a client that cannot be read is added to
+    /// `skipped` (naming where) and left out, the others kept; only a file whose top cannot be
+    /// read is no state at all.
+    public static func decode(_ bytes: [UInt8], skipped: inout [SavedStateError]) throws(DecodeError) -> SavedState {
         let value: JSONValue
         do {
             value = try JSONValue.parse(bytes)
@@ -25,7 +35,7 @@ public enum StateCodec {
             throw DecodeError(description: "not JSON (\(error))")
         }
         do throws(SavedStateError) {
-            return try SavedState(json: value)
+            return try SavedState(json: value, skipped: &skipped)
         } catch {
             throw DecodeError(description: "not a locationd state: \(error)")
         }

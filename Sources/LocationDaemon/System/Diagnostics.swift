@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationCore
 import LocationSystem
 import Synchronization
 
@@ -49,7 +50,9 @@ public enum Diagnostics {
         guard isEnabled(level) else { return }
         var line = priorityPrefixes ? "<\(level.rawValue)>" : ""
         // One line per entry: a multi-line message would lose its level after the first line.
-        for scalar in message().unicodeScalars {
+        // Call sites escape the strings a peer chose (`PeerText`); whatever control character
+        // still reaches here is shown as `\xNN`, never written raw to the journal.
+        for scalar in PeerText.printable(message()).unicodeScalars {
             line.unicodeScalars.append(scalar == "\n" ? " " : scalar)
         }
         line += "\n"

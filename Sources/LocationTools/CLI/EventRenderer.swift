@@ -24,14 +24,17 @@ public enum EventRenderer {
         case .engine(.authorization(let a)):
             return time + "\(a.client) authorization \(arrow)\(TextFormat.authorization(a))"
         case .engine(.prompt(let prompt, let open)):
-            guard open else { return time + "\(prompt.client) prompt \(prompt.kind.rawValue) closed" }
-            var text = time + "\(prompt.client) prompt \(prompt.kind.rawValue)"
-            if !prompt.text.isEmpty { text += " \"\(prompt.text)\"" }
+            let client = PeerText.escaped(prompt.client)
+            guard open else { return time + "\(client) prompt \(prompt.kind.rawValue) closed" }
+            var text = time + "\(client) prompt \(prompt.kind.rawValue)"
+            if !prompt.text.isEmpty { text += " \"\(PeerText.escaped(prompt.text))\"" }
             return text + " — answer: \(TextFormat.answers(prompt))"
+        case .engine(.promptWithdrawn(let prompt, let reason)):
+            return time + "\(PeerText.escaped(prompt.client)) prompt \(prompt.kind.rawValue) withdrawn: \(PeerText.escaped(reason))"
         case .engine(.error(let client, let code, let message)):
-            return time + "\(client) error \(code.rawValue)" + (message.isEmpty ? "" : ": \(message)")
+            return time + "\(client) error \(code.rawValue)" + (message.isEmpty ? "" : ": \(PeerText.escaped(message))")
         case .engine(.use(let change)):
-            return time + "\(change.client) \(change.kind.rawValue): \(change.message)"
+            return time + "\(change.client) \(change.kind.rawValue): \(PeerText.escaped(change.message))"
         case .engine(.source(let state)):
             return time + "source \(arrow)\(state.rawValue)"
         case .engine(.timeJump(let jump)):

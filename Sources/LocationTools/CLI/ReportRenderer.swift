@@ -21,9 +21,10 @@ public enum ReportRenderer {
             lines.append("  accuracy: full \(full), reduced \(reduced)")
             for peer in client["peers"]?.arrayValue ?? [] {
                 // The user's name where the daemon's user database has one (`nobody`), else the uid.
-                var who = peer["user"]?.stringValue ?? peer["uid"]?.numberValue.map { "uid \(Int($0))" } ?? "uid unknown"
-                if let unit = peer["unit"]?.stringValue { who += " \(unit)" }
-                if let process = peer["name"]?.stringValue { who += " (\(process))" }
+                // Unit and process names are the peer's choice: escaped.
+                var who = peer["user"]?.stringValue.map(PeerText.escaped) ?? peer["uid"]?.numberValue.map { "uid \(Int($0))" } ?? "uid unknown"
+                if let unit = peer["unit"]?.stringValue { who += " \(PeerText.escaped(unit))" }
+                if let process = peer["name"]?.stringValue { who += " (\(PeerText.escaped(process)))" }
                 let sink = peer["sink"]?.stringValue ?? "?"
                 lines.append("  \(who) via \(sink): \(Int(peer["count"]?.numberValue ?? 0))")
             }

@@ -14,10 +14,12 @@ extension StatusRenderer {
     static func geoClueLines(_ report: StatusReport, client: String) -> [String] {
         guard let app = report.sections[GeoClueSection.self]?.clients[client] else { return [] }
         let who = app.uid.map { " (uid \($0))" } ?? ""
-        guard !app.peers.isEmpty else { return ["  GeoClue app \(app.desktopId)\(who): not started"] }
+        // Every name here is the app's or the bus's choice: escaped, one line whatever it holds.
+        let desktopId = PeerText.escaped(app.desktopId)
+        guard !app.peers.isEmpty else { return ["  GeoClue app \(desktopId)\(who): not started"] }
         let peers = app.peers.map { peer in
-            "\(peer.busName) (pid \(peer.pid), uid \(peer.uid)" + (peer.unit.map { ", \($0)" } ?? "") + ")"
+            "\(PeerText.escaped(peer.busName)) (pid \(peer.pid), uid \(peer.uid)" + (peer.unit.map { ", \(PeerText.escaped($0))" } ?? "") + ")"
         }
-        return ["  GeoClue app \(app.desktopId)\(who): started by " + peers.joined(separator: ", ")]
+        return ["  GeoClue app \(desktopId)\(who): started by " + peers.joined(separator: ", ")]
     }
 }

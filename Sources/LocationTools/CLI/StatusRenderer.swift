@@ -161,8 +161,10 @@ public enum StatusRenderer {
     /// A pending prompt, standing out, with every answer as a command.
     /// Answering is the user's side: a reader who is not the operator is told whom to ask.
     public static func promptLines(_ prompt: Prompt, reader: ControlRole? = nil) -> [String] {
-        var lines = ["PROMPT  \(prompt.client) asks for \(TextFormat.promptKind(prompt.kind))"]
-        if !prompt.text.isEmpty { lines.append("        \"\(prompt.text)\"") }
+        // A new GeoClue app's prompt text holds its desktop id: escaped, so no text passes for
+        // another prompt's lines.
+        var lines = ["PROMPT  \(PeerText.escaped(prompt.client)) asks for \(TextFormat.promptKind(prompt.kind))"]
+        if !prompt.text.isEmpty { lines.append("        \"\(PeerText.escaped(prompt.text))\"") }
         if reader?.isOperator == false {
             lines.append("  the operator (root or the socket group) answers it: \(TextFormat.answers(prompt))")
         } else {

@@ -132,13 +132,34 @@ import Testing
         #expect(throws: SavedStateError.self) { try SavedState(json: JSONValue.parse(Array(missing.utf8))) }
     }
 
-    @Test func savedStateForAClientNoLongerConfiguredIsIgnoredAndNewClientsStartFromConfig() {
+    /// A saved client the configuration does not name (a GeoClue app whose row of the apps list
+    /// could not be read) is kept and written back, and a client of that name configured later
+    /// starts from it: its `never` stays `never` (#47).
+    @Test func savedStateForAClientNotConfiguredIsKeptAndRestoredWhenItIsConfigured() {
         var engine = E.engine([E.client("old", authorization: .always)])
         _ = engine.run(.authorize(client: "old", status: .never))
-        let restarted = E.engine([E.client("new", authorization: .whileUsing)], saved: engine.savedState)
+        var restarted = E.engine([E.client("new", authorization: .whileUsing)], saved: engine.savedState)
         #expect(restarted.authorizations.map(\.client) == ["new"])
         #expect(restarted.auth("new").status == .whileUsing)
-        #expect(restarted.savedState.client("old") == nil)
+        #expect(restarted.savedState.client("old")?.status == .never, "written back as it was")
+        let settings = EngineSettings(
+            clients: [E.client("new"), E.client("old", authorization: .ask)], services: true, restricted: [], policySource: "test")
+        _ = restarted.handle(settings, now: E.t0 + 1)
+        #expect(restarted.auth("old").status == .never)
+        #expect(restarted.savedState.clients.map(\.name) == ["new", "old"], "once, in config order")
+    }
+
+    /// `state.json` read client by client: a bad row is skipped, naming where; the others are kept.
+    @Test func aBadSavedClientIsSkippedNamingWhereAndTheOthersKept() throws {
+        var engine = E.engine([E.client("a"), E.client("b"), E.client("c")])
+        _ = engine.run(.authorize(client: "a", status: .never))
+        _ = engine.run(.authorize(client: "c", status: .never))
+        let text = engine.savedState.json.serialized.replacingOccurrences(of: "\"name\":\"b\",\"status\":\"ask\"", with: "\"name\":\"b\",\"status\":\"sometimes\"")
+        var skipped: [SavedStateError] = []
+        let read = try SavedState(json: JSONValue.parse(text), skipped: &skipped)
+        #expect(read.clients.map(\.name) == ["a", "c"] && read.clients.allSatisfy { $0.status == .never })
+        #expect(skipped.count == 1 && skipped[0].description.hasPrefix("at clients[1].status: \"sometimes\" is not one of"), "\(skipped)")
+        #expect(throws: SavedStateError.self, "read whole, it is refused as before") { try SavedState(json: JSONValue.parse(text)) }
     }
 
     @Test func configInitialValuesApplyOnlyTheFirstTime() {

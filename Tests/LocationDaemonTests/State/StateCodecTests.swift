@@ -1,6 +1,7 @@
 import LocationCore
 import LocationDaemon
 import Testing
+import TestSupport
 
 /// `state.json` through the project's JSON codec.
 @Suite struct StateCodecTests {
@@ -103,5 +104,26 @@ import Testing
         } throws: { error in
             "\(error)".contains(message)
         }
+    }
+}
+
+/// `state.json` read client by client at start (#47): one bad entry costs that entry alone.
+@Suite struct StateKeeperRowsTests {
+    @Test func aBadSavedClientIsSkippedTheOthersKeptAndTheFileSetAside() throws {
+        let dir = try ScratchDirectory("state-rows")
+        let store = StateStore(directory: dir.path)
+        let random = #""random":["1","2","3","4"]"#
+        func row(_ name: String, _ status: String) -> String {
+            #"{"name":"\#(name)","status":"\#(status)","provisional":false,"fullAccuracy":true,"upgradePromptShown":false,"#
+                + #""shareConsent":false,"reduced":{"offsetEast":0,"offsetNorth":0,\#(random)}}"#
+        }
+        let text = #"{"version":2,"services":true,"clients":["#
+            + [row("gc-a-1000", "never"), row("gc-b-1000", "sometimes"), row("logger", "always")].joined(separator: ",") + "]}\n"
+        try store.save(Array(text.utf8))
+        let loaded = try #require(StateKeeper(store: store).load())
+        #expect(loaded.clients.map(\.name) == ["gc-a-1000", "logger"])
+        #expect(loaded.client("gc-a-1000")?.status == .never)
+        let entries = try dir.entries()
+        #expect(entries.contains { $0.hasPrefix("state.json.corrupt-") } && !entries.contains("state.json"), "\(entries)")
     }
 }
