@@ -43,9 +43,9 @@ struct DiskFullFaults {
         try #require(await waitUntil(timeout: 120) { daemon.stderr.contains(full) }, "the log never filled: \(daemon.stderr)")
         let linesWhenFull = sandbox.records().count
         // Fixes keep coming and are held; the daemon serves as before.
-        await pause(1)
-        #expect(!daemon.hasExited, "\(daemon.stderr)")
         let control = ControlPlane(sandbox: sandbox)
+        #expect(await control.fixesCame(2, after: try await control.sourceFixes()), "\(daemon.stderr)")
+        #expect(!daemon.hasExited, "\(daemon.stderr)")
         let status = try await control.ctl(["status"])
         #expect(status.status == 0, "\(status.stderr)")
         // Status says so (#8): the error, since when, the lines held in memory and those lost.

@@ -117,8 +117,9 @@ import TestSupport
         #expect(try await held.request(.hello).isOK)
         let refused = try ControlClient(path: fixture.path, timeout: 5)
         #expect(await fixture.eventually { fixture.server.statistics.refusedBusy == 1 })
-        try await Task.sleep(for: .milliseconds(100))
-        // The server has sent busy and closed: sending now fails, the reply is still there to read.
+        // The server has sent busy and closed (the socket reports the hang-up): sending now
+        // fails, the reply is still there to read.
+        #expect(await fixture.eventually { SocketState.peerClosed(refused.fileDescriptor) })
         let (_, reply) = try refused.request(.status(client: nil), timeout: 5)
         #expect(reply.error?.code == "busy")
         #expect(reply.error?.message.contains("already serves 1 control connections") == true)

@@ -46,12 +46,7 @@ final class ServerFixture {
     }
 
     static func eventually(within seconds: Double = 30, _ condition: () -> Bool) async -> Bool {
-        let deadline = ControlClient.now() + seconds
-        while ControlClient.now() < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return condition()
+        await waitUntil(timeout: seconds, every: 0.01, condition)
     }
 }
 
