@@ -197,6 +197,7 @@ struct ControlPlaneEndToEndTests {
             } else {
                 failures += 1
             }
+            // The pace of the timed requests (on a thread of their own), not a wait for anything.
             usleep(20_000)
         }
         return (seconds, failures)

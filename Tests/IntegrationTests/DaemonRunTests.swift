@@ -235,6 +235,7 @@ struct DaemonRunTests {
             let problems = LogFileRecords.parse(Array(restarted[..<(restarted.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0)]), name: "log").problems
             torn += problems.count
             #expect(problems.isEmpty, "round \(round): after the restart: \(problems)")
+            // A random moment to kill it at is the point (any moment must keep every line): not a wait.
             await pause(Double(random.next() % 250) / 1000)
             let seen = sandbox.logBytes()
             daemon.signal(SIGKILL)

@@ -41,6 +41,7 @@ struct SeveralSourcesRunTests {
                 let lines = poor[(epoch * 5)..<min(poor.count, epoch * 5 + 5)].joined(separator: "\r\n") + "\r\n"
                 try? FileIO.append(file, Array(lines.utf8))
                 epoch += 1
+                // The receiver's pace, one epoch a second, is what the test is about: not a wait.
                 try? await Task.sleep(for: .seconds(1))
             }
         }
