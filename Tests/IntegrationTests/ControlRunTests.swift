@@ -9,6 +9,7 @@ import Glibc
 
 /// The running daemon driven by the built `locationctl` over its socket.
 @Suite(
+    .timeLimit(.minutes(10)),
     .serialized, .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"),
     .enabled(if: GPSFake.isAvailable, "gpsfake, gpsd or python3-gps is missing"))
 struct ControlRunTests {

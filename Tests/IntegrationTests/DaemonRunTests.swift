@@ -12,6 +12,7 @@ import Glibc
 /// signals, files and sockets. Serialized: each test keeps gpsd and the
 /// daemon busy, and the machine is small.
 @Suite(
+    .timeLimit(.minutes(10)),
     .serialized, .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"),
     .enabled(if: GPSFake.isAvailable, "gpsfake, gpsd or python3-gps is missing"))
 struct DaemonRunTests {

@@ -10,6 +10,7 @@ import TestSupport
 /// `org.freedesktop.GeoClue2` there, fixes from a live NMEA feed
 /// (Tests/Scripts/nmea-feed.py into a FIFO, one epoch a second).
 @Suite(
+    .timeLimit(.minutes(10)),
     .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"),
     .enabled(
         if: ExternalTool.isAvailable("dbus-daemon", "dbus-monitor", "dbus-send", "python3", GeoClueBed.whereAmI),

@@ -12,7 +12,7 @@ import TestSupport
 /// counts `status` shows in `logWrite` — never a coordinate. The failure is real: the daemon
 /// runs under a file-size limit (`ulimit -f`, as `DiskFullFaults` without a tmpfs) and its log
 /// is already at it; logrotate's rename and SIGHUP make room again.
-@Suite(.enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
 struct LogWriteEventRunTests {
     /// What a `log` event may carry: the client, its log's path and counts, the error, a sentence.
     static let members: Set<String> = [

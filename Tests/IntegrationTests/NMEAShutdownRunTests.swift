@@ -14,7 +14,7 @@ import TestSupport
 /// after SIGTERM, within a generous deadline; the measured time is in the
 /// failure message, and docs/design.md §9's one second is checked by
 /// `DaemonRunTests.sigtermExitsZeroWithinASecondWithLogsAndStateWritten`.
-@Suite(.timeLimit(.minutes(5)), .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
 struct NMEAShutdownRunTests {
     enum Device: String, CaseIterable, CustomTestStringConvertible {
         /// A FIFO whose writer holds it open and sends nothing: the reader sits in poll(2).

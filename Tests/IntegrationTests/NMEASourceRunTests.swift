@@ -8,7 +8,7 @@ import TestSupport
 #endif
 
 /// `locationd run` with `[source] type = nmea`: no gpsd at all.
-@Suite(.enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
 struct NMEASourceRunTests {
     @Test func aRecordedFileAsTheDeviceIsLoggedAsItsFiveMetreChain() async throws {
         let sandbox = try DaemonSandbox("nmea")

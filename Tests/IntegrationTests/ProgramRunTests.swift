@@ -12,6 +12,7 @@ import Glibc
 /// locationd fed by gpsfake get a client's fixes exactly as its permission
 /// allows, and their coming and going is the client's app state.
 @Suite(
+    .timeLimit(.minutes(10)),
     .serialized, .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"),
     .enabled(if: GPSFake.isAvailable, "gpsfake, gpsd or python3-gps is missing"),
     .enabled(if: ExternalTool.isAvailable("gpspipe", "gpxlogger", "gpsdecode"), "needs gpspipe, gpxlogger, gpsdecode (gpsd-clients)"))

@@ -14,6 +14,7 @@ import TestSupport
 /// in CI's container); otherwise a file-size limit (`ulimit -f`), with
 /// logrotate's rename and SIGHUP as the room made again.
 @Suite(
+    .timeLimit(.minutes(30)),
     .serialized, .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"),
     .enabled(if: GPSFake.isAvailable, "gpsfake, gpsd or python3-gps is missing"))
 struct DiskFullFaults {

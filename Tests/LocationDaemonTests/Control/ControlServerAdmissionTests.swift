@@ -11,7 +11,7 @@ import TestSupport
 /// Nobody can lock the control socket (#9): a per-user limit, slots kept for
 /// root and `socket_group`, an idle timeout that blank or partial lines do
 /// not reset, a bound on sending one line, and `busy` told before the close.
-@Suite(.serialized) struct ControlServerAdmissionTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct ControlServerAdmissionTests {
     /// Peers made unprivileged while `attacking` is set: uid 65534, or a uid of their own with `manyUsers`.
     final class Attack: Sendable {
         let attacking = Mutex(true)

@@ -7,6 +7,7 @@ import TestSupport
 
 /// Who a peer's process is: pinned by a pidfd so a reused pid is never taken
 /// for the app, and its unit read from its cgroup.
+@Suite(.timeLimit(.minutes(10)))
 struct PeerProcessTests {
     @Test(arguments: [
         ("0::/system.slice/survey.service\n", "survey.service"),

@@ -19,7 +19,7 @@ private func threadName() -> String {
 
 /// The core thread's alarms: what the daemon's ticks are made of, so a tick
 /// wakes that one thread and no thread of the cooperative pool.
-@Suite struct CoreExecutorTests {
+@Suite(.timeLimit(.minutes(10))) struct CoreExecutorTests {
     @Test func anAlarmIsOnlyBroughtForwardAndFiresOnceOnTheCoreThreadWhenDue() async throws {
         try CoreExecutor.shared.start()
         let executor = CoreExecutor.shared

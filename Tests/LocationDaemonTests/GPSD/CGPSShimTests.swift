@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// The C shim on its own: error codes, and a real TPV from a real gpsd.
-@Suite struct CGPSShimTests {
+@Suite(.timeLimit(.minutes(10))) struct CGPSShimTests {
     /// libgps is opened on first use (`cgps_library_load`, as a gpsd source does when it first
     /// connects), and `cgps_open` refuses with ELIBACC before that: each test here opens it
     /// itself rather than count on another test, run before it or beside it, having done so.

@@ -9,7 +9,7 @@ import Glibc
 #endif
 
 /// `GPSDSource` against a real gpsd fed by gpsfake.
-@Suite(.serialized, .enabled(if: GPSFake.isAvailable, "needs gpsfake (gpsd-clients), gpsd and python3-gps"))
+@Suite(.timeLimit(.minutes(10)), .serialized, .enabled(if: GPSFake.isAvailable, "needs gpsfake (gpsd-clients), gpsd and python3-gps"))
 struct GPSDSourceTests {
     /// Generated logs, so these tests need nothing outside the package.
     enum GeneratedLog: String, CaseIterable, CustomTestStringConvertible {

@@ -8,7 +8,7 @@ import Testing
 import TestSupport
 
 /// The bounded queue between a reading thread and an async consumer.
-@Suite(.timeLimit(.minutes(2))) struct SourceChannelTests {
+@Suite(.timeLimit(.minutes(10))) struct SourceChannelTests {
     private func event(_ n: Int) -> SourceEvent { .state(.connected, detail: "\(n)") }
 
     @Test func aFullQueueHoldsTheReaderUntilTheConsumerCatchesUp() async {

@@ -9,7 +9,7 @@ import Testing
 import TestSupport
 
 /// The systemd service against a real datagram socket standing in for `$NOTIFY_SOCKET`.
-@Suite struct NotifierServiceTests {
+@Suite(.timeLimit(.minutes(10))) struct NotifierServiceTests {
     /// A running service whose notifications reach a real datagram socket,
     /// with WATCHDOG_USEC 0.2 s (a ping every 0.1 s).
     struct Watched {

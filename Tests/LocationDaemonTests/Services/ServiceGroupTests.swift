@@ -47,7 +47,7 @@ final class RecordingService: Service {
     }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct ServiceGroupTests {
+@Suite(.timeLimit(.minutes(10))) struct ServiceGroupTests {
     @Test func servicesStopInReverseStartOrderEachFinishedBeforeTheNext() async throws {
         let journal = Journal()
         let services = ["core", "control", "source"].map { RecordingService($0, journal, held: true) }

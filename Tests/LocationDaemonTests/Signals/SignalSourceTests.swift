@@ -8,7 +8,7 @@ import TestSupport
 
 /// Real signals sent to this test process (SIGHUP only, one test at a time)
 /// and to child processes (SIGTERM, SIGINT, SIGPIPE, SIGXFSZ).
-@Suite(.serialized) struct SignalSourceTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct SignalSourceTests {
     /// The handler currently installed for `signo`, as an address (SIG_DFL is 0, SIG_IGN is 1).
     private static func disposition(_ signo: Int32) -> Int {
         var action = sigaction()

@@ -3,7 +3,7 @@ import LocationDaemon
 import Testing
 
 /// `state.json` through the project's JSON codec.
-@Suite struct StateCodecTests {
+@Suite(.timeLimit(.minutes(10))) struct StateCodecTests {
     func engineState() -> SavedState {
         let clients = [
             ClientSettings(name: "logger", precise: false, authorization: .always, updating: true, inUse: true),
