@@ -60,6 +60,8 @@ import TestSupport
                 return true
             }
             if case .end = try client.connection.pollLine() { return true }
+            // The pace of the pieces is what is tested (each comes before the idle or line
+            // timeout would end the connection), not a wait for anything.
             try await Task.sleep(for: interval)
         }
         return false
