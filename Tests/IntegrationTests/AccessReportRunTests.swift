@@ -9,7 +9,7 @@ import TestSupport
 
 /// The access report against the built daemon: its counts against the log's
 /// records, across a restart and across SIGKILL (a finished minute is on disk).
-@Suite(.enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
 struct AccessReportRunTests {
     /// The logger's figures in `locationctl --json report` (as root).
     static func logger(_ plane: ControlPlane) async throws -> JSONValue? {

@@ -12,6 +12,7 @@ import TestSupport
 /// positions on its own connection, and its session ending with its
 /// connection (issue #30's figures).
 @Suite(
+    .timeLimit(.minutes(10)),
     .enabled(if: getuid() == 0, "needs root to run peers as another user"),
     .enabled(if: ExternalTool.isAvailable("setpriv", "python3"), "needs setpriv (util-linux) and python3"),
     .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"),

@@ -12,6 +12,7 @@ import TestSupport
 /// `locate` says at once why no position can come, and the app is told what to ask the
 /// operator for.
 @Suite(
+    .timeLimit(.minutes(10)),
     .enabled(if: getuid() == 0, "needs root to run peers as another user"),
     .enabled(if: ExternalTool.isAvailable("setpriv"), "needs setpriv (util-linux)"),
     .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"),

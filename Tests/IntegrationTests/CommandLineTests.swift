@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// `locationd`'s commands, help and exit codes (docs/design.md §4), as a process.
-@Suite(.enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
 struct CommandLineTests {
     @Test func checkConfigPrintsAnEffectiveConfigurationThatReadsBackTheSame() async throws {
         let sandbox = try DaemonSandbox("check")

@@ -15,6 +15,7 @@ import Glibc
 /// state, what a flood of bad input and many watchers cost it, the socket
 /// file, and `locationctl`'s reading commands on the daemon's real log.
 @Suite(
+    .timeLimit(.minutes(10)),
     .serialized, .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"),
     .enabled(if: GPSFake.isAvailable, "gpsfake, gpsd or python3-gps is missing"))
 struct ControlPlaneEndToEndTests {
@@ -197,6 +198,7 @@ struct ControlPlaneEndToEndTests {
             } else {
                 failures += 1
             }
+            // The pace of the timed requests (on a thread of their own), not a wait for anything.
             usleep(20_000)
         }
         return (seconds, failures)

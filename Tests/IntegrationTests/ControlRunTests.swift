@@ -9,6 +9,7 @@ import Glibc
 
 /// The running daemon driven by the built `locationctl` over its socket.
 @Suite(
+    .timeLimit(.minutes(10)),
     .serialized, .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"),
     .enabled(if: GPSFake.isAvailable, "gpsfake, gpsd or python3-gps is missing"))
 struct ControlRunTests {
@@ -30,7 +31,9 @@ struct ControlRunTests {
         #expect(asking.status == 0)
         #expect(asking.stdout.contains("not authorized yet (ask)"))
         #expect(asking.stdout.contains("locationctl authorize logger while-using"))
-        await pause(1)
+        // Fixes come (three handed on by the source), and none is logged.
+        let plane = ControlPlane(sandbox: sandbox)
+        #expect(await plane.fixesCame(3, after: 0), "\(daemon.stderr)")
         #expect(sandbox.records().isEmpty)
 
         #expect(try await locationctl(sandbox, ["request", "logger", "while-using"]).status == 0)
@@ -39,7 +42,7 @@ struct ControlRunTests {
 
         #expect(try await locationctl(sandbox, ["authorize", "logger", "never"]).status == 0)
         let stopped = sandbox.records().count
-        await pause(1.5)
+        #expect(await plane.fixesCame(3, after: try await plane.sourceFixes()), "\(daemon.stderr)")
         let denied = try await locationctl(sandbox, ["status", "logger"])
         #expect(denied.stdout.contains("the user denied location (never)"))
         // At most a fix that was already on its way when the answer came.

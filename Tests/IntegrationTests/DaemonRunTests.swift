@@ -12,6 +12,7 @@ import Glibc
 /// signals, files and sockets. Serialized: each test keeps gpsd and the
 /// daemon busy, and the machine is small.
 @Suite(
+    .timeLimit(.minutes(10)),
     .serialized, .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"),
     .enabled(if: GPSFake.isAvailable, "gpsfake, gpsd or python3-gps is missing"))
 struct DaemonRunTests {
@@ -235,6 +236,7 @@ struct DaemonRunTests {
             let problems = LogFileRecords.parse(Array(restarted[..<(restarted.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0)]), name: "log").problems
             torn += problems.count
             #expect(problems.isEmpty, "round \(round): after the restart: \(problems)")
+            // A random moment to kill it at is the point (any moment must keep every line): not a wait.
             await pause(Double(random.next() % 250) / 1000)
             let seen = sandbox.logBytes()
             daemon.signal(SIGKILL)

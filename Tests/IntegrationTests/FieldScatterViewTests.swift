@@ -6,7 +6,7 @@ import TestSupport
 /// `locationctl summary --reference` and `plot --reference` as a user runs them, on the
 /// GeographicLib fixture (`Tests/LocationToolsTests/Vectors`): the JSON's figures, and a
 /// scatter that is XML, self-contained and renders with rsvg-convert in the receivers' colours.
-@Suite(.enabled(if: PackagePaths.productMissing("locationctl") == nil, "locationctl is not built"))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: PackagePaths.productMissing("locationctl") == nil, "locationctl is not built"))
 struct FieldScatterViewTests {
     static let log = PackagePaths.path("Tests/LocationToolsTests/Vectors/field.jsonl")
     static let mark = "35.6811990,139.7670669,40.2"

@@ -11,6 +11,7 @@ import TestSupport
 /// DeleteClient, an agent; `busctl` and `dbus-send` as another connection. Same bed as
 /// `GeoClueRunTests`: a private `dbus-daemon`, locationd on it, a live NMEA feed.
 @Suite(
+    .timeLimit(.minutes(10)),
     .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"),
     .enabled(
         if: ExternalTool.isAvailable("dbus-daemon", "busctl", "dbus-send", "/usr/bin/python3")

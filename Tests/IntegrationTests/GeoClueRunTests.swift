@@ -10,6 +10,7 @@ import TestSupport
 /// `org.freedesktop.GeoClue2` there, fixes from a live NMEA feed
 /// (Tests/Scripts/nmea-feed.py into a FIFO, one epoch a second).
 @Suite(
+    .timeLimit(.minutes(10)),
     .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"),
     .enabled(
         if: ExternalTool.isAvailable("dbus-daemon", "dbus-monitor", "dbus-send", "python3", GeoClueBed.whereAmI),
@@ -27,8 +28,8 @@ struct GeoClueRunTests {
         try #require(await waitUntil(timeout: 30) { bed.daemon.stderr.contains("\(Self.rootApp) asks (while-using)") }, "\(bed.daemon.stderr)")
         let prompts = try await bed.plane.ctl(["prompts"])
         #expect(prompts.stdout.contains("locationctl answer \(Self.rootApp)"), "\(prompts.stdout)")
-        // Fixes keep coming; none reaches an app nobody allowed.
-        _ = await pause(2)
+        // Fixes keep coming (two more handed on by the source); none reaches an app nobody allowed.
+        #expect(await bed.plane.fixesCame(2, after: try await bed.plane.sourceFixes()), "\(bed.daemon.stderr)")
         #expect(!app.stdout.contains("New location"), "\(app.stdout)")
         _ = try await bed.plane.ctl(["answer", Self.rootApp, "allow-while-using"])
         try #require(await waitUntil(timeout: 30) { GeoClueBed.locations(app.stdout).count >= 2 }, "\(app.stdout)\n\(bed.daemon.stderr)")
@@ -303,11 +304,7 @@ struct GeoClueBed {
 
     /// Polls `condition` for up to 30 s.
     func eventually(_ condition: () async throws -> Bool) async -> Bool {
-        for _ in 0..<300 {
-            if (try? await condition()) == true { return true }
-            _ = await pause(0.1)
-        }
-        return false
+        await waitUntilAsync(timeout: 30, every: 0.1) { (try? await condition()) == true }
     }
 
     /// Stops what the test started, by pid.

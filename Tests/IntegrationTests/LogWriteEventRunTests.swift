@@ -12,7 +12,7 @@ import TestSupport
 /// counts `status` shows in `logWrite` — never a coordinate. The failure is real: the daemon
 /// runs under a file-size limit (`ulimit -f`, as `DiskFullFaults` without a tmpfs) and its log
 /// is already at it; logrotate's rename and SIGHUP make room again.
-@Suite(.enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
 struct LogWriteEventRunTests {
     /// What a `log` event may carry: the client, its log's path and counts, the error, a sentence.
     static let members: Set<String> = [
@@ -61,10 +61,13 @@ struct LogWriteEventRunTests {
                 sendEpoch()
                 return !Self.logEvents(watcher).isEmpty
             }, "no log event: \(watcher.stdout) \(daemon.stderr)")
-        // More fixes while it fails: held, and not told again.
+        // More fixes while it fails, each handed on by the source before the next is sent: held,
+        // and not told again.
+        let plane = ControlPlane(sandbox: sandbox)
         for _ in 0..<5 {
+            let handed = try await plane.sourceFixes()
             sendEpoch()
-            await pause(0.1)
+            #expect(await plane.fixesCame(1, after: handed), "\(daemon.stderr)")
         }
         try #require(await waitUntil(timeout: 60) { daemon.stderr.contains("cannot write \(log) (") }, "\(daemon.stderr)")
         let failing = try #require(Self.logEvents(watcher).first)
@@ -90,8 +93,9 @@ struct LogWriteEventRunTests {
                 return Self.logEvents(watcher).count >= 2
             }, "no log event for the recovery: \(watcher.stdout) \(daemon.stderr)")
         for _ in 0..<5 {
+            let handed = try await plane.sourceFixes()
             sendEpoch()
-            await pause(0.1)
+            #expect(await plane.fixesCame(1, after: handed), "\(daemon.stderr)")
         }
         let events = Self.logEvents(watcher)
         #expect(events.count == 2, "once to failing, once back: \(events)")

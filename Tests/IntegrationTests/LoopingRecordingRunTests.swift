@@ -11,6 +11,7 @@ import TestSupport
 /// the receiver time goes back to the recording's start. Each loop is a new
 /// time base; the log goes on, and status counts the jumps (issue #8).
 @Suite(
+    .timeLimit(.minutes(10)),
     .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"),
     .enabled(if: GPSFake.isAvailable, "gpsfake, gpsd or python3-gps is missing"))
 struct LoopingRecordingRunTests {

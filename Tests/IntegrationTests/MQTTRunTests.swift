@@ -9,6 +9,7 @@ import Glibc
 
 /// `locationd run` publishing a client's log to a real mosquitto.
 @Suite(
+    .timeLimit(.minutes(10)),
     .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"),
     .enabled(if: ExternalTool.isAvailable("mosquitto", "mosquitto_sub", "mosquitto_pub"), "needs mosquitto and mosquitto-clients"))
 struct MQTTRunTests {

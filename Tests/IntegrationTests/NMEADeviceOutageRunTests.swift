@@ -10,7 +10,7 @@ import TestSupport
 /// `locationd run` on an NMEA serial device (a pty behind a udev-style symlink) that is
 /// unplugged and plugged in again: `status` says the outage with the same numbers as for gpsd
 /// (#8: status says only what is true, with numbers), and says nothing of it once it is over.
-@Suite(.enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
 struct NMEADeviceOutageRunTests {
     /// The device source's waits between attempts to open (`NMEAReader.Timing`).
     static let firstWait = 0.25

@@ -14,7 +14,7 @@ import TestSupport
 /// after SIGTERM, within a generous deadline; the measured time is in the
 /// failure message, and docs/design.md §9's one second is checked by
 /// `DaemonRunTests.sigtermExitsZeroWithinASecondWithLogsAndStateWritten`.
-@Suite(.enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
 struct NMEAShutdownRunTests {
     enum Device: String, CaseIterable, CustomTestStringConvertible {
         /// A FIFO whose writer holds it open and sends nothing: the reader sits in poll(2).
@@ -49,10 +49,13 @@ struct NMEAShutdownRunTests {
         try #require(await waitUntil(timeout: 60) { daemon.stderr.contains("ready:") }, "\(daemon.stderr)")
         switch device {
         case .silentWriter, .absent:
-            // No fix: the clients are told, and the reader is in its wait (poll(2) on the silent
-            // FIFO, or the pause before opening the absent path again, which grows; a second on).
+            // No fix: the clients are told, and the reader is in its wait: its thread asleep in
+            // poll(2) (on the silent FIFO, or the pause before opening the absent path again),
+            // as /proc/PID/task/TID says.
             try #require(await waitUntil(timeout: 60) { daemon.stderr.contains("location-unknown") }, "\(daemon.stderr)")
-            try await Task.sleep(for: .seconds(1))
+            try #require(
+                await waitUntil(timeout: 60) { !ProcFS.waitingThreads(named: "nmea-reader", of: daemon.pid).isEmpty },
+                "the reader never slept in poll(2): \(daemon.stderr)")
         case .fileAtItsEnd:
             // The whole file is logged, then the reader follows it.
             let expected = distanceFilterChain(try nmeaFixes(path), filter: 5).count

@@ -8,7 +8,7 @@ import TestSupport
 #endif
 
 /// `locationd run` with `[source] type = nmea`: no gpsd at all.
-@Suite(.enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
 struct NMEASourceRunTests {
     @Test func aRecordedFileAsTheDeviceIsLoggedAsItsFiveMetreChain() async throws {
         let sandbox = try DaemonSandbox("nmea")
@@ -40,8 +40,10 @@ struct NMEASourceRunTests {
             environment: .only([:]), stdoutPath: sandbox.file("watch.jsonl"), stderrPath: sandbox.file("watch.err"))
         defer { watcher.kill() }
         try #require(await waitUntil(timeout: 60) { watcher.stdout.contains(#""state":"end-of-file""#) }, "\(watcher.stdout)")
-        // Past the engine's 5 s outage delay.
-        await pause(6)
+        // Past the engine's 5 s outage delay, by the daemon's own account: its last fix over 6 s old.
+        #expect(
+            await waitUntilAsync(timeout: 60, every: 0.5) { ((try? await plane.status().status.lastFixAge) ?? 0) > 6 },
+            "\(daemon.stderr)")
         #expect(!watcher.stdout.contains("location-unknown"), "no error for a file at its end: \(watcher.stdout)")
         let text = try await plane.ctl(["status"])
         #expect(text.stdout.contains(": at end of file, following it; last fix "), "\(text.stdout)")

@@ -11,7 +11,7 @@ import Glibc
 /// to each receiver log only their receiver; a `best` client follows the rule; when the good
 /// receiver stops, its pinned client is told `location-unknown` once and `status` says why, while
 /// the other two go on. A program on the `best` client's `gpsd_port` sees each TPV name its receiver.
-@Suite(.serialized, .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
+@Suite(.timeLimit(.minutes(10)), .serialized, .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
 struct PinnedReceiversRunTests {
     static let goodEnd = SeveralReceiversRunTests.goodEnd
     static let poorEnd = SeveralReceiversRunTests.poorEnd

@@ -12,6 +12,7 @@ import Glibc
 /// locationd fed by gpsfake get a client's fixes exactly as its permission
 /// allows, and their coming and going is the client's app state.
 @Suite(
+    .timeLimit(.minutes(10)),
     .serialized, .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"),
     .enabled(if: GPSFake.isAvailable, "gpsfake, gpsd or python3-gps is missing"),
     .enabled(if: ExternalTool.isAvailable("gpspipe", "gpxlogger", "gpsdecode"), "needs gpspipe, gpxlogger, gpsdecode (gpsd-clients)"))
@@ -136,9 +137,12 @@ struct ProgramRunTests {
 
         // authorize never: the watching session gets nothing more; a new gpspipe is told why and how to change it.
         #expect(try await setup.ctl(["authorize", "qgis", "never"]) == 0)
-        await pause(1)
+        // Once a fix has come after the change, what was on its way is out; then three more come
+        // and the session gets at most one of them.
+        let atChange = try await setup.plane.sourceFixes()
+        #expect(await setup.plane.fixesCame(1, after: atChange))
         let before = tpvs(python.stdout).count
-        await pause(2)
+        #expect(await setup.plane.fixesCame(3, after: try await setup.plane.sourceFixes()))
         #expect(tpvs(python.stdout).count <= before + 1)
         let refused = try await ChildProcess.run(["timeout", "3", "gpspipe", "-w", "127.0.0.1:\(setup.port)"], timeout: 60)
         #expect(tpvs(refused.output).isEmpty)

@@ -12,6 +12,7 @@ import Glibc
 /// the client has full accuracy (and cgps draws them), and none once it is
 /// reduced; `locationctl status --sky` shows the same satellites to root.
 @Suite(
+    .timeLimit(.minutes(10)),
     .serialized, .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"),
     .enabled(if: GPSFake.isAvailable, "gpsfake, gpsd or python3-gps is missing"),
     .enabled(if: ExternalTool.isAvailable("gpspipe"), "needs gpspipe (gpsd-clients)"))

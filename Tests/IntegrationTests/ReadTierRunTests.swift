@@ -9,6 +9,7 @@ import TestSupport
 /// The read tiers against the built daemon and `locationctl`, with uid
 /// nobody (via setpriv) on a socket an administrator opened to everyone.
 @Suite(
+    .timeLimit(.minutes(10)),
     .enabled(if: getuid() == 0, "needs root to run locationctl as another user"),
     .enabled(if: ExternalTool.isAvailable("setpriv"), "needs setpriv (util-linux)"),
     .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))

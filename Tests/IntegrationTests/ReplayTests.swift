@@ -9,7 +9,7 @@ import TestSupport
 
 /// `locationd replay` as a process: the walk through the same engine and
 /// log writer as the daemon, deterministic, with events.
-@Suite(.enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
 struct ReplayTests {
     static let walk = PackagePaths.fixture("walk.nmea")
 

@@ -10,7 +10,7 @@ import Glibc
 /// fixtures/receivers/good.nmea (20 s, HDOP about 1) and poor.nmea (40 s, 30 m north, DOPs x8),
 /// each on its own pty, at about one epoch a second each. The logger's one track follows the good
 /// receiver while both report and the poor one within `failover` seconds after the good one stops.
-@Suite(.serialized, .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
+@Suite(.timeLimit(.minutes(10)), .serialized, .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
 struct SeveralReceiversRunTests {
     static let good = PackagePaths.path("fixtures/receivers/good.nmea")
     static let poor = PackagePaths.path("fixtures/receivers/poor.nmea")

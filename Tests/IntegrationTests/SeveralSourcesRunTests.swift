@@ -12,7 +12,7 @@ import Glibc
 /// an epoch a second. One reader thread per source; the logger's one track follows the good
 /// receiver while both report and the poor one after the good one stops; both receivers in
 /// `status` with the source that brought each.
-@Suite(.serialized, .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
+@Suite(.timeLimit(.minutes(10)), .serialized, .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
 struct SeveralSourcesRunTests {
     @Test(.enabled(if: GPSFake.isAvailable, "gpsfake, gpsd or python3-gps is missing"))
     func gpsdAndAnNMEAFileAtOnceGiveOneTrackNamingEachReceiver() async throws {
@@ -41,6 +41,7 @@ struct SeveralSourcesRunTests {
                 let lines = poor[(epoch * 5)..<min(poor.count, epoch * 5 + 5)].joined(separator: "\r\n") + "\r\n"
                 try? FileIO.append(file, Array(lines.utf8))
                 epoch += 1
+                // The receiver's pace, one epoch a second, is what the test is about: not a wait.
                 try? await Task.sleep(for: .seconds(1))
             }
         }

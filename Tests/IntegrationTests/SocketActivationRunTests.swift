@@ -12,6 +12,7 @@ import Glibc
 /// the socket as descriptor 3 (LISTEN_FDS=1, LISTEN_PID its pid), and the
 /// daemon answers that connection on the socket it was handed.
 @Suite(
+    .timeLimit(.minutes(10)),
     .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"),
     .enabled(if: ExternalTool.isAvailable("systemd-socket-activate"), "needs systemd-socket-activate (systemd)"))
 struct SocketActivationRunTests {

@@ -10,7 +10,7 @@ import TestSupport
 /// `locationd run` on an NMEA device that sends good epochs and corrupted sentences:
 /// `status` counts every sentence, the unreadable ones and the fixes (#8: status says only
 /// what is true, with numbers), in JSON and for people.
-@Suite(.enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
 struct SourceCountsRunTests {
     @Test func statusCountsTheSentencesTheUnreadableOnesAndTheFixes() async throws {
         let sandbox = try DaemonSandbox("source-counts")

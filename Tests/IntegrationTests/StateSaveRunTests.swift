@@ -13,6 +13,7 @@ import TestSupport
 /// `stateSave`), a watcher gets a `state` event when saving fails and when it works again, and
 /// a stop that cannot save names what the next start undoes.
 @Suite(
+    .timeLimit(.minutes(10)),
     .serialized, .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"),
     .enabled(if: Tmpfs.canMount, "needs root with CAP_SYS_ADMIN to mount a tmpfs"))
 struct StateSaveRunTests {

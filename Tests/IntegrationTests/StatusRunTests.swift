@@ -12,7 +12,7 @@ import Glibc
 /// fix's accuracy and mode, satellites used and seen, HDOP/PDOP/VDOP from
 /// gpsd's SKY, the fix age and the receiver's clock offset (the walk is
 /// dated 2026-03-14, the system clock is not).
-@Suite(.serialized, .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
+@Suite(.timeLimit(.minutes(10)), .serialized, .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
 struct StatusRunTests {
     static let epochs = NMEALogWriter.walk(count: 20, sentences: [.gga, .gsa, .gsv, .rmc])
 

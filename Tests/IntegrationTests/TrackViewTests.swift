@@ -11,7 +11,7 @@ import Glibc
 /// from the project's fixtures, checked against Tests/Scripts/trackcheck.py:
 /// GeographicLib's geodesics, Python's percentiles, an XML parser, a PNG
 /// decoded pixel by pixel, python3-geojson.
-@Suite(.enabled(if: PackagePaths.productMissing("locationd") == nil && PackagePaths.productMissing("locationctl") == nil, "locationd and locationctl are not built"))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: PackagePaths.productMissing("locationd") == nil && PackagePaths.productMissing("locationctl") == nil, "locationd and locationctl are not built"))
 struct TrackViewTests {
     static let python = "/usr/bin/python3"
     static let script = PackagePaths.path("Tests/Scripts/trackcheck.py")

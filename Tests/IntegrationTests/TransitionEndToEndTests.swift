@@ -21,6 +21,7 @@ import Glibc
 /// other than `location-unknown` (a prompt closing and locations are not
 /// counted).
 @Suite(
+    .timeLimit(.minutes(10)),
     .serialized, .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"),
     .enabled(if: GPSFake.isAvailable, "gpsfake, gpsd or python3-gps is missing"))
 struct TransitionEndToEndTests {

@@ -10,6 +10,7 @@ import TestSupport
 /// nothing on screen. A watcher of another uid (nobody, via setpriv) gets them too: they hold
 /// no coordinate.
 @Suite(
+    .timeLimit(.minutes(10)),
     .enabled(if: getuid() == 0, "needs root to run locationctl as another user"),
     .enabled(if: ExternalTool.isAvailable("setpriv"), "needs setpriv (util-linux)"),
     .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))

@@ -10,7 +10,7 @@ import TestSupport
 
 /// Streaming export of a real file, bad lines skipped and numbered; files
 /// written whole or not at all.
-@Suite struct LogExportTests {
+@Suite(.timeLimit(.minutes(10))) struct LogExportTests {
     @Test(arguments: ExportFormat.allCases)
     func badLinesAreSkippedAndReportedByNumber(format: ExportFormat) throws {
         let directory = try ScratchDirectory("export")

@@ -9,7 +9,7 @@ import TestSupport
 
 /// `tail` and `tail -f` on real files: last lines, appends, lines written in
 /// pieces, rotation by rename, truncation.
-@Suite struct LogFollowerTests {
+@Suite(.timeLimit(.minutes(10))) struct LogFollowerTests {
     static func lines(_ range: Range<Int>) -> String {
         range.map { "line \($0)\n" }.joined()
     }

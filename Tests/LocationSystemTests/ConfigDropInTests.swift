@@ -8,7 +8,7 @@ import TestSupport
 
 /// `locationd.conf.d/*.conf`: read after the main file in byte order of
 /// their names; a later key overrides; every problem names its own file.
-@Suite struct ConfigDropInTests {
+@Suite(.timeLimit(.minutes(10))) struct ConfigDropInTests {
     static let main = """
         [source]
         type = gpsd

@@ -6,7 +6,7 @@ import LocationSystem
 import Testing
 import TestSupport
 
-@Suite struct ConfigLoaderTests {
+@Suite(.timeLimit(.minutes(10))) struct ConfigLoaderTests {
     private func loadError(_ path: String) throws -> ConfigError {
         do {
             _ = try ConfigLoader.load(path: path, environment: [:])

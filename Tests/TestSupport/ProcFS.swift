@@ -57,4 +57,70 @@ public enum ProcFS {
             return pid
         }
     }
+
+    /// The system calls a thread blocks in to wait for input or a timeout
+    /// (x86_64 and aarch64 numbers): poll, ppoll, select, pselect6, epoll_wait,
+    /// epoll_pwait.
+    public static let waitingSyscalls: Set<Int> = {
+        #if arch(x86_64)
+            [7, 271, 23, 270, 232, 281]
+        #else
+            [73, 72, 22]
+        #endif
+    }()
+
+    /// The calling thread's id (`/proc/thread-self` links to `PID/task/TID`;
+    /// Glibc's module has no gettid); 0 if /proc says nothing.
+    public static func currentThreadID() -> pid_t {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let n = readlink("/proc/thread-self", &buffer, buffer.count - 1)
+        guard n > 0 else { return 0 }
+        let link = String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return link.split(separator: "/").last.flatMap { pid_t($0) } ?? 0
+    }
+
+    /// The system calls a thread blocks in to wait for bytes on one
+    /// descriptor: read, recvfrom, recvmsg.
+    public static let receivingSyscalls: Set<Int> = {
+        #if arch(x86_64)
+            [0, 45, 47]
+        #else
+            [63, 207, 212]
+        #endif
+    }()
+
+    /// futex(2), which a thread blocked on a lock, a condition or a semaphore sleeps in.
+    public static let futexSyscalls: Set<Int> = {
+        #if arch(x86_64)
+            [202]
+        #else
+            [98]
+        #endif
+    }()
+
+    /// Whether thread `tid` of process `pid` (this process by default) is
+    /// asleep (state `S`) in one of `syscalls` (`/proc/PID/task/TID/syscall`'s
+    /// first field): blocked in its wait, not on its way there. Does not
+    /// wait: a test polls it with `waitUntil`.
+    public static func isWaiting(thread tid: pid_t, of pid: pid_t? = nil, in syscalls: Set<Int> = waitingSyscalls) -> Bool {
+        let task = "/proc/\(pid.map(String.init) ?? "self")/task/\(tid)"
+        guard let stat = FileIO.text(task + "/stat"), let close = stat.lastIndex(of: ")"),
+            stat[stat.index(after: close)...].split(separator: " ").first == "S",
+            let call = FileIO.text(task + "/syscall")?.split(separator: " ").first.flatMap({ Int($0) })
+        else { return false }
+        return syscalls.contains(call)
+    }
+
+    /// The threads of process `pid` named `name` (`/proc/PID/task/TID/comm`,
+    /// as `pthread_setname_np` set it) that are waiting (`isWaiting`); empty
+    /// if the process is gone.
+    public static func waitingThreads(named name: String, of pid: pid_t, in syscalls: Set<Int> = waitingSyscalls) -> [pid_t] {
+        ((try? FileIO.list("/proc/\(pid)/task")) ?? []).compactMap { entry in
+            guard let tid = pid_t(entry),
+                FileIO.text("/proc/\(pid)/task/\(entry)/comm")?.split(separator: "\n").first.map(String.init) == name,
+                isWaiting(thread: tid, of: pid, in: syscalls)
+            else { return nil }
+            return tid
+        }
+    }
 }

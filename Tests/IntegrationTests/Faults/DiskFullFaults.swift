@@ -14,6 +14,7 @@ import TestSupport
 /// in CI's container); otherwise a file-size limit (`ulimit -f`), with
 /// logrotate's rename and SIGHUP as the room made again.
 @Suite(
+    .timeLimit(.minutes(30)),
     .serialized, .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"),
     .enabled(if: GPSFake.isAvailable, "gpsfake, gpsd or python3-gps is missing"))
 struct DiskFullFaults {
@@ -43,9 +44,9 @@ struct DiskFullFaults {
         try #require(await waitUntil(timeout: 120) { daemon.stderr.contains(full) }, "the log never filled: \(daemon.stderr)")
         let linesWhenFull = sandbox.records().count
         // Fixes keep coming and are held; the daemon serves as before.
-        await pause(1)
-        #expect(!daemon.hasExited, "\(daemon.stderr)")
         let control = ControlPlane(sandbox: sandbox)
+        #expect(await control.fixesCame(2, after: try await control.sourceFixes()), "\(daemon.stderr)")
+        #expect(!daemon.hasExited, "\(daemon.stderr)")
         let status = try await control.ctl(["status"])
         #expect(status.status == 0, "\(status.stderr)")
         // Status says so (#8): the error, since when, the lines held in memory and those lost.

@@ -12,6 +12,7 @@ import TestSupport
 /// user gets at most 16, all of them together the 112 of 128 not kept for
 /// root and `socket_group`, and root's `locationctl status` is still served.
 @Suite(
+    .timeLimit(.minutes(30)),
     .serialized, .enabled(if: getuid() == 0, "needs root to connect as other users"),
     .enabled(if: ExternalTool.isAvailable("setpriv", "python3"), "needs setpriv (util-linux) and python3"),
     .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))

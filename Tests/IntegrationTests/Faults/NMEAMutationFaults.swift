@@ -12,7 +12,7 @@ import TestSupport
 /// changed, lines cut or made huge, garbage inserted — most mutated
 /// sentences with a checksum made to match, so the parser sees them), through
 /// `locationd replay`: no crash, no hang, and no logged value out of range.
-@Suite(.enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
+@Suite(.timeLimit(.minutes(30)), .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
 struct NMEAMutationFaults {
     /// The captures: the project's fixtures, and the real receiver captures of fixtures/gpsd.
     static func captures() throws -> [String] {

@@ -12,7 +12,7 @@ import TestSupport
 /// fixed temporary name, an MQTT cursor, a log renamed by logrotate before
 /// SIGHUP, replay's output — is refused with a message naming the path, and
 /// the file it points to is never touched (the torn-tail repair included).
-@Suite(.serialized, .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
+@Suite(.timeLimit(.minutes(30)), .serialized, .enabled(if: PackagePaths.productMissing("locationd") == nil, "locationd is not built"))
 struct SymlinkFaults {
     /// A torn last line the tail repair would cut, if it ever opened the target.
     static let victimText = "someone else's file\nwith a torn last line"

@@ -73,6 +73,18 @@ struct ControlPlane {
         return try StatusReport(json: try JSONValue.parse(Array(stdout.utf8)))
     }
 
+    /// The fixes the daemon's (first) source has handed on so far: `status`'s counts.
+    func sourceFixes() async throws -> Int {
+        try await status().sourceCounts?.fixes ?? 0
+    }
+
+    /// Waits until the source has handed on `count` fixes more than `since`: "fixes kept
+    /// coming", the condition a check that something does *not* happen waits on instead of a
+    /// sleep. False if they did not within `timeout` seconds.
+    func fixesCame(_ count: Int, after since: Int, timeout: Double = 60) async -> Bool {
+        await waitUntilAsync(timeout: timeout, every: 0.25) { ((try? await sourceFixes()) ?? 0) >= since + count }
+    }
+
     /// One client's status.
     func status(of client: String) async throws -> ClientStatus {
         try #require(try await status().status.clients.first { $0.authorization.client == client })

@@ -3,7 +3,7 @@ import LocationDaemon
 import Testing
 
 /// locationd's own command line: `run`, `check-config`, `replay`, help and version.
-@Suite struct DaemonArgumentsTests {
+@Suite(.timeLimit(.minutes(10))) struct DaemonArgumentsTests {
     static let accepted: [([String], [String: String], DaemonInvocation)] = [
         (["run"], [:], .run(config: "/etc/locationd/locationd.conf")),
         (["run"], ["LOCATIOND_CONFIG": "/tmp/l.conf"], .run(config: "/tmp/l.conf")),

@@ -5,7 +5,7 @@ import TestSupport
 
 /// `AppSide`: what a program or a GeoClue bus peer sends for its client goes as
 /// that client's app, never as the operator.
-@Suite struct AppSideTests {
+@Suite(.timeLimit(.minutes(10))) struct AppSideTests {
     /// A bus peer or program the daemon would vouch for: uid 1000, pid 4242, in a unit.
     let identity = ControlPeer(pid: 4242, uid: 1000, gid: 1000, mayChange: false, unit: "app-gnome-maps-4242.scope")
 

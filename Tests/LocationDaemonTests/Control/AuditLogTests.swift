@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 
 /// `audit.jsonl`: one whole, synced JSON line per accepted change.
-@Suite struct AuditLogTests {
+@Suite(.timeLimit(.minutes(10))) struct AuditLogTests {
     static let peer = ControlPeer(pid: 4242, uid: 1000, gid: 1000, mayChange: true)
     static let t0 = UTCTime.seconds(year: 2026, month: 3, day: 14, hour: 12, minute: 0, second: 3)
 

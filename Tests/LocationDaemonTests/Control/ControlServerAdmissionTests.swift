@@ -11,7 +11,7 @@ import TestSupport
 /// Nobody can lock the control socket (#9): a per-user limit, slots kept for
 /// root and `socket_group`, an idle timeout that blank or partial lines do
 /// not reset, a bound on sending one line, and `busy` told before the close.
-@Suite(.serialized) struct ControlServerAdmissionTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct ControlServerAdmissionTests {
     /// Peers made unprivileged while `attacking` is set: uid 65534, or a uid of their own with `manyUsers`.
     final class Attack: Sendable {
         let attacking = Mutex(true)
@@ -60,6 +60,8 @@ import TestSupport
                 return true
             }
             if case .end = try client.connection.pollLine() { return true }
+            // The pace of the pieces is what is tested (each comes before the idle or line
+            // timeout would end the connection), not a wait for anything.
             try await Task.sleep(for: interval)
         }
         return false
@@ -117,8 +119,9 @@ import TestSupport
         #expect(try await held.request(.hello).isOK)
         let refused = try ControlClient(path: fixture.path, timeout: 5)
         #expect(await fixture.eventually { fixture.server.statistics.refusedBusy == 1 })
-        try await Task.sleep(for: .milliseconds(100))
-        // The server has sent busy and closed: sending now fails, the reply is still there to read.
+        // The server has sent busy and closed (the socket reports the hang-up): sending now
+        // fails, the reply is still there to read.
+        #expect(await fixture.eventually { SocketState.peerClosed(refused.fileDescriptor) })
         let (_, reply) = try refused.request(.status(client: nil), timeout: 5)
         #expect(reply.error?.code == "busy")
         #expect(reply.error?.message.contains("already serves 1 control connections") == true)

@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 
 /// Connection limits, idle timeout, and memory that stays bounded under a flood.
-@Suite(.serialized) struct ControlServerLimitsTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct ControlServerLimitsTests {
     @Test func connectionsBeyondTheLimitAreToldBusyAndClosed() async throws {
         let fixture = try ServerFixture(limits: ControlServer.Limits(maximumConnections: 4))
         let clients = try (0..<4).map { _ in try fixture.client() }

@@ -9,7 +9,7 @@ import TestSupport
 
 /// Setting the socket up: stale sockets, live daemons, things that are not
 /// sockets, mode and group, removal at stop.
-@Suite struct ControlServerSocketTests {
+@Suite(.timeLimit(.minutes(10))) struct ControlServerSocketTests {
     /// A socket file with nobody listening, as a killed daemon leaves it.
     static func leaveStaleSocket(at path: String) throws {
         let fd = try UnixSocketAddress.makeSocket(nonBlocking: false)

@@ -7,7 +7,7 @@ import Testing
 
 /// Requests and replies over a real Unix socket: order, malformed input,
 /// line limits, half-closed peers.
-@Suite struct ControlServerTests {
+@Suite(.timeLimit(.minutes(10))) struct ControlServerTests {
     @Test func helloIsAnsweredWithTheProtocolVersion() async throws {
         let fixture = try ServerFixture()
         let client = try fixture.client()

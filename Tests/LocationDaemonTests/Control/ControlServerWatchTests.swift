@@ -7,7 +7,7 @@ import Testing
 
 /// `watch` streams: order of reply, snapshot and events; many watchers; slow
 /// watchers cut off without holding up the others.
-@Suite struct ControlServerWatchTests {
+@Suite(.timeLimit(.minutes(10))) struct ControlServerWatchTests {
     static func event(_ i: Int, client: String = "logger") -> ControlEvent {
         ControlEvent(
             location: LogRecord(

@@ -1,6 +1,7 @@
 import LocationCore
 import LocationDaemon
 import Synchronization
+import TestSupport
 
 /// A small stand-in for the daemon core behind the control server: clients
 /// with a stored authorization that `authorize` changes, replies of the real
@@ -21,7 +22,6 @@ final class FakeControlHandler: ControlHandler {
         var nextWatcher: UInt64 = 1
         var refusedByWatchers = 0
         var unwatched: [UInt64] = []
-        var gateOpen = false
     }
 
     /// The configured clients, in order.
@@ -40,8 +40,10 @@ final class FakeControlHandler: ControlHandler {
 
     /// Lets the requests about `gatedClient` be answered.
     func openGate() {
-        state.withLock { $0.gateOpen = true }
+        gate.open()
     }
+
+    private let gate = Gate()
 
     init(
         clients: [String] = ["logger", "survey"], logDirectory: String = "/var/log/locationd", jitter: Double = 0,
@@ -78,9 +80,10 @@ final class FakeControlHandler: ControlHandler {
 
     func handle(_ request: ControlRequest, from peer: ControlPeer) async -> ControlReply {
         state.withLock { $0.requests.append((request, peer)) }
+        // A random delay is the point here (it shuffles the order the tasks finish in), not a wait.
         if jitter > 0 { try? await Task.sleep(for: .seconds(Double.random(in: 0...jitter))) }
         if request.operation.client == Self.gatedClient {
-            while !state.withLock({ $0.gateOpen }) { try? await Task.sleep(for: .milliseconds(5)) }
+            await gate.wait()
             return .ok(id: request.id, fields: [("message", "the gate opened")])
         }
         if let client = request.operation.client, !clients.contains(client) {
@@ -188,6 +191,8 @@ final class FakeControlHandler: ControlHandler {
         case .locate(let client, _):
             let result = locateResult(client)
             Task {
+                // The fix comes later than the reply, as a real one does: this stands for the time
+                // a receiver takes, not for a condition (a test reads the reply, then the event).
                 try? await Task.sleep(for: .milliseconds(100))
                 if let result {
                     broadcast(ControlEvent(location: result))

@@ -9,7 +9,7 @@ import TestSupport
 
 /// Who may change state: `SO_PEERCRED`, the socket group, and the refusal
 /// that never reaches the handler.
-@Suite struct PeerPermissionTests {
+@Suite(.timeLimit(.minutes(10))) struct PeerPermissionTests {
     @Test func credentialsComeFromTheKernel() async throws {
         var fds: [Int32] = [-1, -1]
         #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)

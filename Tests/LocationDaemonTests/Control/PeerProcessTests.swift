@@ -7,6 +7,7 @@ import TestSupport
 
 /// Who a peer's process is: pinned by a pidfd so a reused pid is never taken
 /// for the app, and its unit read from its cgroup.
+@Suite(.timeLimit(.minutes(10)))
 struct PeerProcessTests {
     @Test(arguments: [
         ("0::/system.slice/survey.service\n", "survey.service"),
@@ -21,12 +22,13 @@ struct PeerProcessTests {
 
     @Test func aProcessThatStartedAfterTheConnectionIsNotThePeer() async throws {
         let connectedAt = PeerProcess.bootTicks()
-        // Clock ticks are 10 ms: wait past one so the new process surely started later.
-        try await Task.sleep(for: .milliseconds(50))
+        // Clock ticks are 10 ms, and bootTicks rounds up where a start time rounds down: once it
+        // is two ticks on, a process started now has a start time past the connection's.
+        try #require(await waitUntil { PeerProcess.bootTicks() > connectedAt + 1 })
         let directory = try ScratchDirectory("pid-reuse")
         let child = try ChildProcess(["/bin/sleep", "30"], stdoutPath: directory.file("out"))
         defer { child.kill() }
-        let started = try #require(await waitFor { PeerProcess.startTime(pid: child.pid) })
+        let started = try #require(await eventualValue { PeerProcess.startTime(pid: child.pid) })
         #expect(started > connectedAt)
         // The pid now names a process that started after the peer connected: a reuse, refused.
         #expect(PeerProcess.pinned(pid: child.pid, startedBy: connectedAt) == nil)
@@ -41,13 +43,5 @@ struct PeerProcessTests {
         #expect(await child.wait(timeout: 30))
         #expect(PeerProcess.pinned(pid: child.pid, startedBy: PeerProcess.bootTicks()) == nil)
         #expect(PeerProcess.unit(pid: child.pid) == nil)
-    }
-
-    private func waitFor<T>(_ body: () -> T?) async -> T? {
-        for _ in 0..<500 {
-            if let value = body() { return value }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return nil
     }
 }

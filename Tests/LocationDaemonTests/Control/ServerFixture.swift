@@ -46,12 +46,7 @@ final class ServerFixture {
     }
 
     static func eventually(within seconds: Double = 30, _ condition: () -> Bool) async -> Bool {
-        let deadline = ControlClient.now() + seconds
-        while ControlClient.now() < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return condition()
+        await waitUntil(timeout: seconds, every: 0.01, condition)
     }
 }
 
@@ -69,10 +64,10 @@ final class QueueExecutor: TaskExecutor {
     }
 }
 
-/// A control connection for tests. Every wait sleeps in small steps rather
-/// than blocking a thread: the server's handler calls run as tasks on the
-/// same small cooperative pool the tests run on, and a test blocked in
-/// `poll(2)` would keep them from running.
+/// A control connection for tests. Every wait polls (`waitUntil`,
+/// `eventualValue`) rather than blocking a thread: the server's handler
+/// calls run as tasks on the same small cooperative pool the tests run on,
+/// and a test blocked in `poll(2)` would keep them from running.
 final class TestClient {
     struct Timeout: Error, CustomStringConvertible {
         var what: String
@@ -87,16 +82,12 @@ final class TestClient {
 
     /// Sends bytes as they are.
     func send(raw bytes: [UInt8], timeout: Double = 30) async throws {
-        let deadline = ControlClient.now() + timeout
         var offset = 0
-        while offset < bytes.count {
-            let n = try connection.sendSome(bytes[offset...])
-            offset += n
-            if n == 0 {
-                guard ControlClient.now() < deadline else { throw Timeout(what: "sending") }
-                try await Task.sleep(for: .milliseconds(1))
-            }
+        let sent = try await waitUntil(timeout: timeout, every: 0.001) {
+            offset += try connection.sendSome(bytes[offset...])
+            return offset == bytes.count
         }
+        guard sent else { throw Timeout(what: "sending") }
     }
 
     /// Sends a request line.
@@ -112,15 +103,14 @@ final class TestClient {
     /// The next line; `nil` when the server closed the connection. The
     /// deadline is a safety bound for a loaded machine, not a timing check.
     func line(timeout: Double = 30) async throws -> [UInt8]? {
-        let deadline = ControlClient.now() + timeout
-        while true {
-            switch try connection.pollLine() {
-            case .line(let line): return line
-            case .end: return nil
-            case .nothing:
-                guard ControlClient.now() < deadline else { throw Timeout(what: "reading a line") }
-                try await Task.sleep(for: .milliseconds(1))
-            }
+        let polled = try await eventualValue(timeout: timeout, every: 0.001) { () throws -> ControlClient.Poll? in
+            let poll = try connection.pollLine()
+            return poll == .nothing ? nil : poll
+        }
+        switch polled {
+        case .line(let line)?: return line
+        case .end?: return nil
+        case .nothing?, nil: throw Timeout(what: "reading a line")
         }
     }
 

@@ -10,7 +10,7 @@ import TestSupport
 /// A listener's socket reaches its path only with its final mode: it is bound
 /// under a staging name beside it and linked into place (no moment in which
 /// the umask's mode stands at the path).
-@Suite struct UnixListenerTests {
+@Suite(.timeLimit(.minutes(10))) struct UnixListenerTests {
     static func mode(_ path: String) -> mode_t? {
         var info = stat()
         return lstat(path, &info) == 0 ? info.st_mode : nil

@@ -9,7 +9,7 @@ import TestSupport
 
 /// The `locationctl` executable as a process, against a real control server
 /// (with a fake daemon core behind it) and real files.
-@Suite(.enabled(if: Locationctl.isBuilt, "build locationctl first: swift build --build-tests"))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: Locationctl.isBuilt, "build locationctl first: swift build --build-tests"))
 struct LocationctlTests {
     static func fixture(
         locate: @escaping @Sendable (String) -> LogRecord? = { _ in nil }, authorization: AuthorizationStatus = .ask

@@ -10,6 +10,7 @@ import TestSupport
 /// groups, via setpriv) against a real server: what the socket's mode,
 /// group and `SO_PEERCRED` let it do.
 @Suite(
+    .timeLimit(.minutes(10)),
     .enabled(if: getuid() == 0, "needs root to run locationctl as another user"),
     .enabled(if: ExternalTool.isAvailable("setpriv"), "needs setpriv (util-linux)"),
     .enabled(if: Locationctl.isBuilt, "build locationctl first: swift build --build-tests"))

@@ -5,6 +5,7 @@ import LocationSystem
 @testable import LocationDaemon
 import Synchronization
 import Testing
+import TestSupport
 
 /// The name of the calling thread (`/proc/thread-self/comm`).
 private func threadName() -> String {
@@ -18,7 +19,7 @@ private func threadName() -> String {
 
 /// The core thread's alarms: what the daemon's ticks are made of, so a tick
 /// wakes that one thread and no thread of the cooperative pool.
-@Suite struct CoreExecutorTests {
+@Suite(.timeLimit(.minutes(10))) struct CoreExecutorTests {
     @Test func anAlarmIsOnlyBroughtForwardAndFiresOnceOnTheCoreThreadWhenDue() async throws {
         try CoreExecutor.shared.start()
         let executor = CoreExecutor.shared
@@ -35,7 +36,7 @@ private func threadName() -> String {
         #expect(executor.alarm(id) == far)
         // Brought forward to now: the sleeping thread is woken, fires it, and it is unset again.
         executor.setAlarm(id, dueBy: SystemClock.monotonic())
-        for _ in 0..<1000 where fired.withLock({ $0.isEmpty }) { try await Task.sleep(nanoseconds: 5_000_000) }
+        await waitUntil { !fired.withLock { $0.isEmpty } }
         #expect(fired.withLock { $0 } == ["locationd-core"])
         #expect(executor.alarm(id) == .infinity, "fired once; it waits to be set again")
     }

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// `audit.jsonl`: every accepted change through the socket, with the state it changed.
-@Suite struct DaemonAuditTests {
+@Suite(.timeLimit(.minutes(10))) struct DaemonAuditTests {
     func auditLines(_ dir: ScratchDirectory) throws -> [JSONValue] {
         try dir.text("log/audit.jsonl").split(separator: "\n").map { try JSONValue.parse(String($0)) }
     }

@@ -9,7 +9,7 @@ import Testing
 import TestSupport
 
 /// The daemon core against real files: logs, state, watchers, reloads.
-@Suite struct DaemonCoreTests {
+@Suite(.timeLimit(.minutes(10))) struct DaemonCoreTests {
     @Test func deliveredFixesBecomeWholeLogLinesInOrder() async throws {
         let dir = try ScratchDirectory("core")
         let config = try daemonConfig(in: dir)

@@ -8,7 +8,7 @@ import TestSupport
 /// The core's tick comes only when something is due (`DaemonCore.nextDeadline`, set through
 /// `setAlarm`), and `fsync = interval`'s syncs are made on the fix path, as each pause writes,
 /// once a second has passed since the last. The deadlines are computed, not waited for.
-@Suite struct DaemonCoreTickTests {
+@Suite(.timeLimit(.minutes(10))) struct DaemonCoreTickTests {
     /// A core with `fsync = interval` on a clock the test moves, the source connected at
     /// monotonic 1000, and every time the core asked its tick to come by.
     private func core(clients: String = DaemonFixtures.logger) throws -> (ScratchDirectory, ManualClock, DaemonCore, Asked) {

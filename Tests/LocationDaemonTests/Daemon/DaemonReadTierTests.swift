@@ -5,7 +5,7 @@ import TestSupport
 
 /// The read tiers (docs/protocol.md § Read tiers) through the daemon core's
 /// handler: who sees a coordinate in `status` and `watch`.
-@Suite struct DaemonReadTierTests {
+@Suite(.timeLimit(.minutes(10))) struct DaemonReadTierTests {
     /// A peer outside `socket_group`, not root.
     static let reader = ControlPeer(pid: 7, uid: 65534, gid: 65534, mayChange: false)
 

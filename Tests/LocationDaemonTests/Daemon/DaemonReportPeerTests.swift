@@ -9,7 +9,7 @@ import TestSupport
 
 /// #39: the access report names a watcher by what the kernel and the user database say of it: its
 /// user's name and its process name, not only a uid.
-@Suite struct DaemonReportPeerTests {
+@Suite(.timeLimit(.minutes(10))) struct DaemonReportPeerTests {
     @Test func aWatchPeerIsReportedWithItsUserNameAndProcessName() throws {
         let dir = try ScratchDirectory("report-peer")
         let clock = ManualClock()

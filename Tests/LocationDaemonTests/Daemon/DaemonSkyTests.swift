@@ -6,7 +6,7 @@ import TestSupport
 /// The source's sky view through the daemon core (#15): kept beside the
 /// fixes, in every reader's status with its age, never with a coordinate
 /// for those who may not see one.
-@Suite struct DaemonSkyTests {
+@Suite(.timeLimit(.minutes(10))) struct DaemonSkyTests {
     static let reader = ControlPeer(pid: 7, uid: 65534, gid: 65534, mayChange: false)
     static let sky = SkyView(satellitesUsed: 8, satellitesVisible: 12, hdop: 0.9, pdop: 1.8, vdop: 1.5)
 

@@ -5,7 +5,7 @@ import TestSupport
 
 /// The core fed by two sources at once (docs/sources.md, "Several sources"), each event tagged
 /// with its source's index.
-@Suite struct DaemonSourcesTests {
+@Suite(.timeLimit(.minutes(10))) struct DaemonSourcesTests {
     static let sources = [
         NamedSource(.gpsd(host: "127.0.0.1", port: 2947)), NamedSource(name: "modem", .gpsd(host: "127.0.0.1", port: 2948)),
     ]

@@ -5,7 +5,7 @@ import TestSupport
 
 /// A fix delivered to several clients is formatted once per accuracy; every
 /// line is still exactly the record's own encoding.
-@Suite struct EffectCarrierFormatTests {
+@Suite(.timeLimit(.minutes(10))) struct EffectCarrierFormatTests {
     private static let clients = """
         [client.a]
         log = a.jsonl

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// The one code path that carries out effects for `run` and `replay`.
-@Suite struct EffectCarrierTests {
+@Suite(.timeLimit(.minutes(10))) struct EffectCarrierTests {
     func carrier(_ dir: ScratchDirectory, clients: String = DaemonFixtures.logger) throws -> EffectCarrier {
         EffectCarrier(logs: try ClientLogs(config: try daemonConfig(in: dir, clients: clients)))
     }

@@ -7,7 +7,7 @@ import TestSupport
 /// Every export format read back by gpsbabel (Debian's package), the way a
 /// user would convert or inspect it: same number of points, same positions
 /// and, where the format carries them, the same times.
-@Suite(.enabled(if: GPSBabel.isInstalled, "gpsbabel is not installed (scripts/install-deps installs it)"))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: GPSBabel.isInstalled, "gpsbabel is not installed (scripts/install-deps installs it)"))
 struct GPSBabelReadBackTests {
     /// A 2-client log of 1500 records with gaps, an accuracy change, optional fields coming and going,
     /// and the receiver changing (a new KML Placemark, a CSV `device` column gpsbabel must skip).

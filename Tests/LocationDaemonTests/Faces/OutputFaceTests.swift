@@ -6,7 +6,7 @@ import TestSupport
 /// The output seam as a new face meets it: registered in the faces list, it is handed every
 /// delivery, sky view and grant change the engine's owner carries, counts in the access
 /// report, and its status section comes after the others'.
-@Suite struct OutputFaceTests {
+@Suite(.timeLimit(.minutes(10))) struct OutputFaceTests {
     /// A face the daemon knows nothing of, recording what it is handed.
     final class RecordingFace: OutputFace {
         struct Section: StatusSection {

@@ -10,7 +10,7 @@ import TestSupport
 /// Nothing planted at a path the daemon writes redirects a write (#9):
 /// `SafeFile` under the log writer, the audit log, the state store and
 /// `AtomicFileWriter`.
-@Suite struct SafeFileTests {
+@Suite(.timeLimit(.minutes(10))) struct SafeFileTests {
     /// A torn line the tail repair would cut, if it ever touched the file.
     static let victimText = "someone else's file\nwith a torn last line"
 

@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// The C shim on its own: error codes, and a real TPV from a real gpsd.
-@Suite struct CGPSShimTests {
+@Suite(.timeLimit(.minutes(10))) struct CGPSShimTests {
     /// libgps is opened on first use (`cgps_library_load`, as a gpsd source does when it first
     /// connects), and `cgps_open` refuses with ELIBACC before that: each test here opens it
     /// itself rather than count on another test, run before it or beside it, having done so.
@@ -111,15 +111,18 @@ import Glibc
         #expect(cgps_read(session, &report, &sysErrno) == 0)
         #expect(cgps_wait(session, 50) == CGPS_WAIT_TIMEOUT)
         let waited = Mutex<Int32?>(nil)
+        let waiter = Mutex<pid_t?>(nil)
         let blocked = SendableSession(session)
         DedicatedThread.run {
+            waiter.withLock { $0 = ProcFS.currentThreadID() }
             let result = cgps_wait(blocked.session, -1)
             waited.withLock { $0 = result }
         }
-        await pause(0.05)
+        // The thread is in its wait (asleep in recv(2), as /proc says) before the socket is shut.
+        #expect(await waitUntil { waiter.withLock { $0 }.map { ProcFS.isWaiting(thread: $0, in: ProcFS.receivingSyscalls) } ?? false })
+        #expect(waited.withLock { $0 } == nil, "the wait without a timeout returned before the shutdown")
         #expect(shutdown(cgps_descriptor(session), Int32(SHUT_RDWR)) == 0)
-        let until = monotonicNow() + 60
-        while waited.withLock({ $0 }) == nil && monotonicNow() < until { await pause(0.01) }
+        await waitUntil { waited.withLock { $0 } != nil }
         #expect(waited.withLock { $0 } == Int32(CGPS_WAIT_READY))
         #expect(cgps_read(session, &report, &sysErrno) == -1)
         #expect(sysErrno == 0)

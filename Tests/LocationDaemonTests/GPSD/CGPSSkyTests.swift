@@ -6,7 +6,7 @@ import TestSupport
 /// The shim's copy of a SKY's satellites (#32 item 4): every SKY gpsd wrote
 /// for its regression corpus comes through with each listed satellite, in
 /// order, with its values, and nothing of a longer SKY before is left over.
-@Suite struct CGPSSkyTests {
+@Suite(.timeLimit(.minutes(10))) struct CGPSSkyTests {
     /// The satellites the shim copied from `line`, and the report's count.
     static func satellites(_ line: String, _ session: OpaquePointer) -> [cgps_satellite] {
         var report = GPSDLogShimTests.live(line, session)

@@ -9,7 +9,7 @@ import Glibc
 /// The shim's own TPV reader against libgps's unpacker, line by line: a
 /// line the reader takes must give what libgps gives, bit for bit; and no
 /// line may keep either from returning.
-@Suite struct CGPSUnpackTests {
+@Suite(.timeLimit(.minutes(10))) struct CGPSUnpackTests {
     /// What one line unpacked to, and whether the shim's reader took it.
     struct Unpacked: Equatable, CustomStringConvertible {
         var kind: UInt32

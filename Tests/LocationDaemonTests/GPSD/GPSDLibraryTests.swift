@@ -7,6 +7,7 @@ import Testing
 /// package, never a crash. `check(soname:)` runs the same open and resolve
 /// steps as the source's load, on a name of the test's choosing, and closes
 /// what it opened (as `MQTTLibraryTests` does for libmosquitto).
+@Suite(.timeLimit(.minutes(10)))
 struct GPSDLibraryTests {
     @Test func theShippedNameIsDebian12sLibgps28() {
         #expect(GPSDLibrary.name == "libgps.so.28")

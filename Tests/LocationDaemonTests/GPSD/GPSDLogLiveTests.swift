@@ -12,7 +12,7 @@ import Glibc
 /// shim, the epoch assembly) and recorded by a plain watcher as `gpspipe -w`
 /// records it, then read back by `GPSDLogParser`. The recording gives the
 /// fixes the source delivered live.
-@Suite(.serialized, .enabled(if: GPSFake.isAvailable, "needs gpsfake (gpsd-clients), gpsd and python3-gps"))
+@Suite(.timeLimit(.minutes(10)), .serialized, .enabled(if: GPSFake.isAvailable, "needs gpsfake (gpsd-clients), gpsd and python3-gps"))
 struct GPSDLogLiveTests {
     static func logFixes(_ lines: [String]) -> [Fix] {
         var parser = GPSDLogParser(device: "unused")

@@ -9,7 +9,7 @@ import TestSupport
 /// same line through the CGPS shim (its TPV reader, libgps for the rest):
 /// the same time, mode, values and device for every TPV, the same satellites
 /// used for every SKY. So a recording and gpsd live make the same epochs.
-@Suite struct GPSDLogShimTests {
+@Suite(.timeLimit(.minutes(10))) struct GPSDLogShimTests {
     /// The line through the shim, as `cgps_read` unpacks it.
     static func live(_ line: String, _ session: OpaquePointer) -> cgps_report {
         var bytes = Array(line.utf8CString)

@@ -9,7 +9,7 @@ import TestSupport
 /// (1e-7°), mode and eph (1 %), except for the disagreements between the
 /// parser and gpsd that the NMEA oracle lists with their reasons
 /// (`NMEAOracleExpectations`): the gpsd source is gpsd's view, nothing added.
-@Suite(.serialized, .enabled(if: GPSFake.isAvailable, "needs gpsfake (gpsd-clients), gpsd and python3-gps"))
+@Suite(.timeLimit(.minutes(10)), .serialized, .enabled(if: GPSFake.isAvailable, "needs gpsfake (gpsd-clients), gpsd and python3-gps"))
 struct GPSDParserAgreementTests {
     static let ownFixtures = FileIO.files(in: PackagePaths.projectNMEA, suffix: ".nmea")
     static let sharedCaptures = FileIO.files(in: PackagePaths.gpsdCaptures, suffix: ".log")

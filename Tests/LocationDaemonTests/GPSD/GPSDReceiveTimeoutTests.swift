@@ -4,7 +4,7 @@ import Testing
 
 /// The timeout a gpsd session's blocking waits are armed with: never past the deadline, at most
 /// `band` before it, and armed anew only when the armed one no longer fits.
-@Suite struct GPSDReceiveTimeoutTests {
+@Suite(.timeLimit(.minutes(10))) struct GPSDReceiveTimeoutTests {
     @Test func noDeadlineArmsNone() {
         var timeout = GPSDReceiveTimeout()
         #expect(timeout.milliseconds(until: nil, now: 5) == -1)

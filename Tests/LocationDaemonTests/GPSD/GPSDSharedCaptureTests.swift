@@ -8,6 +8,7 @@ import TestSupport
 /// gpsd: the source's fixes must be gpsd's own epochs, and agree with the
 /// expected output gpsd's project ships with each capture (`.chk`).
 @Suite(
+    .timeLimit(.minutes(10)),
     .serialized,
     .enabled(if: GPSFake.isAvailable, "needs gpsfake (gpsd-clients), gpsd and python3-gps")
 )

@@ -8,7 +8,7 @@ import TestSupport
 /// from its satellite list, its DOPs and each satellite, handed on as a
 /// `.sky` event beside the fixes; a DOP a SKY leaves out is unknown, not the
 /// previous one's; a satellite's absurd values are unknown, one without a PRN is skipped.
-@Suite(.serialized) struct GPSDSkyTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct GPSDSkyTests {
     static let fullSky =
         #"{"class":"SKY","device":"/dev/scripted","xdop":0.51,"ydop":0.62,"vdop":1.42,"tdop":0.9,"hdop":0.87,"gdop":2.1,"pdop":1.67,"satellites":[{"PRN":1,"el":40,"az":90,"ss":38,"used":true},{"PRN":10,"el":12,"az":200,"ss":30,"used":true},{"PRN":12,"el":5,"az":300,"ss":0,"used":false}]}"#
     /// A SKY with only two DOPs (and no list): no counts, no VDOP.

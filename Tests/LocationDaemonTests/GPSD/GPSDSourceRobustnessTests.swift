@@ -6,7 +6,7 @@ import TestSupport
 
 /// `GPSDSource` against a scripted server on a real socket: the misbehaviour
 /// a real gpsd rarely shows on demand.
-@Suite(.serialized) struct GPSDSourceRobustnessTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct GPSDSourceRobustnessTests {
     static let tpv0 =
         #"{"class":"TPV","device":"/dev/scripted","mode":3,"time":"2026-03-14T12:03:00.000Z","lat":48.1173,"lon":11.5166667,"altMSL":545.4,"eph":17.1,"speed":0.257,"track":54.7}"#
     static let tpv1 =

@@ -9,7 +9,7 @@ import Glibc
 #endif
 
 /// `GPSDSource` against a real gpsd fed by gpsfake.
-@Suite(.serialized, .enabled(if: GPSFake.isAvailable, "needs gpsfake (gpsd-clients), gpsd and python3-gps"))
+@Suite(.timeLimit(.minutes(10)), .serialized, .enabled(if: GPSFake.isAvailable, "needs gpsfake (gpsd-clients), gpsd and python3-gps"))
 struct GPSDSourceTests {
     /// Generated logs, so these tests need nothing outside the package.
     enum GeneratedLog: String, CaseIterable, CustomTestStringConvertible {
@@ -185,7 +185,12 @@ struct GPSDSourceTests {
             }
         }
         #expect(quiet, "\(recorder.states)")
-        await pause(4)
+        // Probes go out a second into each silence and gpsd answers each (DEVICES and WATCH):
+        // eight more reports are four probes or more, over longer than the 2 s a probe may take.
+        let reportsWhenQuiet = source.statistics.reports
+        #expect(
+            await waitUntil { source.statistics.reports >= reportsWhenQuiet + 8 },
+            "probes answered: \(source.statistics.reports - reportsWhenQuiet) reports since it went quiet")
         #expect(source.statistics.connections == 1, "a gpsd that answers its probes is not reconnected")
         #expect(!Array(recorder.snapshot[before...]).states.contains(.connecting))
     }

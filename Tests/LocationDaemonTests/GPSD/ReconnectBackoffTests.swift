@@ -2,7 +2,7 @@ import Testing
 
 @testable import LocationDaemon
 
-@Suite struct ReconnectBackoffTests {
+@Suite(.timeLimit(.minutes(10))) struct ReconnectBackoffTests {
     @Test func delaysDoubleFromAQuickFirstRetryUpToTheCap() {
         var backoff = ReconnectBackoff()
         let delays = (0..<9).map { _ in backoff.nextDelay() }

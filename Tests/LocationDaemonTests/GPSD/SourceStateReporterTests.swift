@@ -4,7 +4,7 @@ import Testing
 
 @testable import LocationDaemon
 
-@Suite struct SourceStateReporterTests {
+@Suite(.timeLimit(.minutes(10))) struct SourceStateReporterTests {
     @Test func reportsEachChangeOnce() {
         var reporter = SourceStateReporter()
         #expect(reporter.report(.connecting, "a") == .state(.connecting, detail: "a"))

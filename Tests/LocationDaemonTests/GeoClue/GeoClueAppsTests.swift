@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// The GeoClue apps that became clients of their own, and what started bus clients ask of them.
-@Suite struct GeoClueAppsTests {
+@Suite(.timeLimit(.minutes(10))) struct GeoClueAppsTests {
     @Test func aNewAppIsANameSafeClientThatAsksAndIsKeptForTheNextStart() throws {
         let dir = try ScratchDirectory("geoclue-apps")
         let apps = GeoClueApps(directory: dir.path, settings: GeoClueSettings())

@@ -13,7 +13,7 @@ private func batch(_ range: Range<Int>) -> [UInt8] {
 
 /// Whole lines in batches: `fsync = interval` and replay write many lines per
 /// `write(2)`, never part of one.
-@Suite struct LogBatchTests {
+@Suite(.timeLimit(.minutes(10))) struct LogBatchTests {
     @Test func aBatchOfLinesIsOneWrite() throws {
         let dir = try ScratchDirectory()
         let path = dir.file("logger.jsonl")

@@ -9,7 +9,7 @@ import TestSupport
 
 /// Disk full, file-size limits and I/O errors: reported once, nothing partial
 /// left in the file, the writer keeps going and resumes when writes succeed.
-@Suite struct LogWriterFailureTests {
+@Suite(.timeLimit(.minutes(10))) struct LogWriterFailureTests {
     /// A small tmpfs of `size` mounted in a scratch directory, unmounted after `body`.
     static func onTmpfs(size: String = "256k", _ body: (_ mnt: String) throws -> Void) throws {
         let dir = try ScratchDirectory()

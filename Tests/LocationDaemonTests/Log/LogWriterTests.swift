@@ -25,7 +25,7 @@ func recordNumbers(_ bytes: [UInt8]) -> [Int]? {
     return numbers
 }
 
-@Suite struct LogWriterTests {
+@Suite(.timeLimit(.minutes(10))) struct LogWriterTests {
     @Test(arguments: [
         ("whole lines", Array("{\"a\":1}\n{\"a\":2}\n".utf8), 16),
         ("torn last line", Array("{\"a\":1}\n{\"a\":2}\n{\"a\":".utf8), 16),

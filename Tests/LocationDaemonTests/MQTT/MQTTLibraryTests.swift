@@ -42,7 +42,7 @@ struct MQTTLibraryTests {
 /// resolves, so only the version check stands between it and a publisher
 /// calling functions whose meaning changed. A stand-in built by the test (C
 /// compiler: the toolchain needs one anyway) says it is 3.1.4.
-@Suite(.enabled(if: ExternalTool.isAvailable("cc"), "needs a C compiler (gcc)"))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: ExternalTool.isAvailable("cc"), "needs a C compiler (gcc)"))
 struct MQTTLibraryVersionTests {
     static let functions = [
         "mosquitto_lib_init", "mosquitto_new", "mosquitto_destroy", "mosquitto_connect_callback_set",

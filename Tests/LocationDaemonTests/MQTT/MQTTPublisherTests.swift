@@ -75,7 +75,7 @@ func firstArrivals(_ objects: [JSONValue]) -> [Int] {
     return objects.compactMap { $0["tst"]?.intValue }.filter { seen.insert($0).inserted }
 }
 
-@Suite(.enabled(if: ExternalTool.isAvailable("mosquitto", "mosquitto_sub", "mosquitto_pub"), "needs mosquitto and mosquitto-clients"))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: ExternalTool.isAvailable("mosquitto", "mosquitto_sub", "mosquitto_pub"), "needs mosquitto and mosquitto-clients"))
 struct MQTTPublisherTests {
     @Test func everyRecordOfTheLogArrivesInOrderWithTheOwnTracksFields() async throws {
         let broker = try await Mosquitto("order")

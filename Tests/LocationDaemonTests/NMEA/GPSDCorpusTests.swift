@@ -16,7 +16,7 @@ import TestSupport
 /// the daemon runs beside on Debian. `gpsdecode` is the decoder the issue
 /// (#8) names and the gpsd the project ships with; where the parser departs
 /// from it, `GPSDCorpusExpectations` says where and why.
-@Suite struct GPSDCorpusTests {
+@Suite(.timeLimit(.minutes(10))) struct GPSDCorpusTests {
     static let corpus = PackagePaths.gpsdCaptures + "/gpsd-corpus"
     static let names = FileIO.files(in: corpus, suffix: ".log")
 

@@ -9,7 +9,7 @@ import TestSupport
 
 /// NMEADeviceSource against a pseudo-terminal standing in for a receiver, a
 /// FIFO and a plain file: real devices, real reads.
-@Suite struct NMEADeviceSourceTests {
+@Suite(.timeLimit(.minutes(10))) struct NMEADeviceSourceTests {
     @Test func serialDeviceIsSetRawAtTheBaudAndDeliversEveryEpoch() async throws {
         let receiver = try NMEAFakeReceiver()
         let source = NMEADeviceSource(path: receiver.devicePath, baud: 4800)

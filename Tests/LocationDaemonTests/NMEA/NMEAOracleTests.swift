@@ -5,7 +5,7 @@ import TestSupport
 /// The NMEA parser against gpsd's own decoder (`gpsdecode`, gpsd 3.22) and a
 /// real gpsd fed by `gpsfake`, on the project's fixtures and the real
 /// captures in fixtures/gpsd.
-@Suite struct NMEAOracleTests {
+@Suite(.timeLimit(.minutes(10))) struct NMEAOracleTests {
     static let ownFixtures = PackagePaths.projectNMEA
     static let sharedFixtures = PackagePaths.gpsdCaptures
 

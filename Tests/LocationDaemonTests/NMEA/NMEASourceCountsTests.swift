@@ -5,7 +5,7 @@ import TestSupport
 
 /// #8: what an NMEA source has read is in `status` with numbers (`sourceCounts`):
 /// every sentence, the unreadable ones, the fixes and the drops by reason.
-@Suite struct NMEASourceCountsTests {
+@Suite(.timeLimit(.minutes(10))) struct NMEASourceCountsTests {
     @Test func aFileWithBadSentencesIsCountedLineByLine() async throws {
         let scratch = try ScratchDirectory("nmea-counts")
         let file = scratch.path + "/track.nmea"

@@ -11,7 +11,7 @@ import TestSupport
 /// The program server on its own, with a fake daemon behind it: what a slow
 /// program costs the others, and what a `?POLL` may still say after the
 /// client's permission changed.
-@Suite(.serialized) struct ProgramServerTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct ProgramServerTests {
     final class Running {
         let directory: ScratchDirectory
         let sinks = ProgramSinks()

@@ -9,7 +9,7 @@ import TestSupport
 
 /// `socket_mode` and `socket_group`: the program sockets' files get them,
 /// and the kernel keeps out whom they exclude before the daemon sees a thing.
-@Suite(.serialized) struct ProgramSocketAccessTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct ProgramSocketAccessTests {
     /// A program run as nobody (uid and gid 65534, no other groups) connecting
     /// to `path`: `EACCES` when the file keeps it out, else the greeting it read.
     static let connectAsNobody = [

@@ -6,7 +6,7 @@ import TestSupport
 
 /// `ProgramUse`: programs coming and going become the client's app-side
 /// commands, sent as the client's app and never as the operator.
-@Suite struct ProgramUseTests {
+@Suite(.timeLimit(.minutes(10))) struct ProgramUseTests {
     @Test func aProgramsComingAndGoingAreTheClientsAppSideSentAsItsApp() async throws {
         let config = try DaemonConfig.parse("[client.qgis]\ngpsd_socket = /run/locationd/qgis.sock\n", file: "test")
         let endpoint = try #require(ProgramEndpoint.all(config).endpoints.first)

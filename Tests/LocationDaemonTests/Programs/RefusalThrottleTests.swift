@@ -2,6 +2,7 @@
 import Testing
 
 /// A refused program peer reaches the audit log once a window, with the count of the rest.
+@Suite(.timeLimit(.minutes(10)))
 struct RefusalThrottleTests {
     let nobody = RefusalThrottle.Key(client: "qgis", socket: "gpsd_socket", uid: 65534)
 

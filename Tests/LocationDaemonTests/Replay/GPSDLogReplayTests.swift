@@ -7,7 +7,7 @@ import TestSupport
 /// `locationd replay` of gpsd JSON logs: told from NMEA by their first lines,
 /// each TPV's `device` its receiver, chosen by the daemon's rule; the same
 /// two receivers recorded as NMEA and as gpsd's JSON give the same choice.
-@Suite struct GPSDLogReplayTests {
+@Suite(.timeLimit(.minutes(10))) struct GPSDLogReplayTests {
     static let good = PackagePaths.path("fixtures/receivers/good.nmea")
     static let poor = PackagePaths.path("fixtures/receivers/poor.nmea")
     /// gpsd's report of the two: good.nmea is /dev/pts/1, poor.nmea /dev/pts/2 (fixtures/receivers/README.md).

@@ -6,7 +6,7 @@ import TestSupport
 /// Real captures whose receiver time goes back (fixtures/captures, from gpsd's
 /// corpus): every usable fix reaches the always-authorized logger (issue #8 —
 /// a time going back starts a new time base and is delivered).
-@Suite struct ReplayCaptureTests {
+@Suite(.timeLimit(.minutes(10))) struct ReplayCaptureTests {
     static let captures = PackagePaths.path("fixtures/captures")
 
     @Test(arguments: ["telit-he910.log", "humminbird-M37.log"])

@@ -8,7 +8,7 @@ import TestSupport
 /// became of it; fragments that never became sentences are counted apart, so "malformed"
 /// can no longer exceed the sentences. Checked on the project's recordings and on every
 /// capture of gpsd's corpus in fixtures/gpsd.
-@Suite struct ReplayCountsTests {
+@Suite(.timeLimit(.minutes(10))) struct ReplayCountsTests {
     static let corpus = PackagePaths.gpsdCaptures + "/gpsd-corpus"
     static let projectRecordings = FileIO.files(in: PackagePaths.projectNMEA, suffix: ".nmea")
     static let corpusCaptures = FileIO.files(in: corpus, suffix: ".log")

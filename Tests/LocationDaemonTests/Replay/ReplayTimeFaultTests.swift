@@ -6,7 +6,7 @@ import TestSupport
 /// Receiver-time faults spliced into the walk capture (issue #8): whatever the
 /// fixes' times do, every usable fix reaches the always-authorized logger, and
 /// each jump back is counted once.
-@Suite struct ReplayTimeFaultTests {
+@Suite(.timeLimit(.minutes(10))) struct ReplayTimeFaultTests {
     static let walk = PackagePaths.fixture("walk.nmea")
 
     /// The walk's lines, with `edit` applied to each sentence body (without `$` and checksum) of

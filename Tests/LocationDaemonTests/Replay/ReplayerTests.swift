@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// The replay pipeline in-process: parser, engine on fix time, events, carrier, logs.
-@Suite struct ReplayerTests {
+@Suite(.timeLimit(.minutes(10))) struct ReplayerTests {
     static let walk = PackagePaths.fixture("walk.nmea")
 
     static let clients = DaemonFixtures.logger + """

@@ -5,7 +5,7 @@ import TestSupport
 
 /// The ledger's counts, through the memo of the key counted last (`AccessLedger.count`): the same
 /// key again adds where it is, another key or a flush in between loses nothing and counts nothing twice.
-@Suite struct AccessLedgerTests {
+@Suite(.timeLimit(.minutes(10))) struct AccessLedgerTests {
     private func counts(_ ledger: AccessLedger) -> [String] {
         ledger.read().map { "\($0.minute) \($0.client) \($0.accuracy.rawValue) \($0.count)" }.sorted()
     }

@@ -9,7 +9,7 @@ import Testing
 import TestSupport
 
 /// The systemd service against a real datagram socket standing in for `$NOTIFY_SOCKET`.
-@Suite struct NotifierServiceTests {
+@Suite(.timeLimit(.minutes(10))) struct NotifierServiceTests {
     /// A running service whose notifications reach a real datagram socket,
     /// with WATCHDOG_USEC 0.2 s (a ping every 0.1 s).
     struct Watched {
@@ -75,12 +75,14 @@ import TestSupport
         let service = NotifierService(notifier: SystemdNotifier(environment: [:]), core: core)
         #expect(!service.notifier.isEnabled)
         let finished = Mutex(false)
-        let running = Task {
+        let executor = QuietExecutor()
+        let running = Task(executorPreference: executor) {
             try await service.run()
             finished.withLock { $0 = true }
         }
-        // However often the others run first, it sends nothing and does not return before shutdown.
-        for _ in 0..<100 { await Task.yield() }
+        // It sends nothing and does not return before shutdown: once its executor is quiet, run()
+        // is suspended on something only shutdown ends (had it returned, `finished` would be set).
+        #expect(await waitUntil { executor.isQuiet })
         #expect(!finished.withLock { $0 })
         await service.shutdown()
         try await running.value

@@ -1,6 +1,7 @@
 import LocationDaemon
 import Synchronization
 import Testing
+import TestSupport
 
 /// What the recording services did, in order.
 final class Journal: Sendable {
@@ -10,17 +11,21 @@ final class Journal: Sendable {
 }
 
 /// A service that runs until asked to stop (or fails / ends on request), noting each step.
+/// Asked to stop, its `run()` returns once `returning` is open (open from the start unless
+/// the test holds it).
 final class RecordingService: Service {
     enum Behaviour: Sendable { case untilShutdown, failsAtOnce, endsAtOnce }
     let name: String
     let journal: Journal
     let behaviour: Behaviour
+    let returning = Gate()
     private let stop = TickStream()
 
-    init(_ name: String, _ journal: Journal, _ behaviour: Behaviour = .untilShutdown) {
+    init(_ name: String, _ journal: Journal, _ behaviour: Behaviour = .untilShutdown, held: Bool = false) {
         self.name = name
         self.journal = journal
         self.behaviour = behaviour
+        if !held { returning.open() }
     }
 
     struct Failure: Error, CustomStringConvertible { var description: String { "the receiver caught fire" } }
@@ -32,27 +37,35 @@ final class RecordingService: Service {
         case .endsAtOnce: return
         case .untilShutdown: for await _ in stop.ticks {}
         }
+        await returning.wait()
         journal.note("returned \(name)")
     }
 
     func shutdown() async {
         journal.note("shutdown \(name)")
-        // Give run() a moment to prove the group waits for it before the next shutdown.
-        try? await Task.sleep(nanoseconds: 20_000_000)
         stop.stop()
     }
 }
 
-@Suite struct ServiceGroupTests {
+@Suite(.timeLimit(.minutes(10))) struct ServiceGroupTests {
     @Test func servicesStopInReverseStartOrderEachFinishedBeforeTheNext() async throws {
         let journal = Journal()
-        let group = ServiceGroup(
-            services: ["core", "control", "source"].map { RecordingService($0, journal) }, signals: nil)
-        Task {
-            while journal.all.filter({ $0.hasPrefix("run") }).count < 3 { try? await Task.sleep(nanoseconds: 1_000_000) }
-            group.triggerShutdown()
+        let services = ["core", "control", "source"].map { RecordingService($0, journal, held: true) }
+        let group = ServiceGroup(services: services, signals: nil)
+        // The group and its services run on an executor of their own: when it is quiet, the group
+        // is waiting and will not go on by itself.
+        let executor = QuietExecutor()
+        let running = Task(executorPreference: executor) { try await group.run() }
+        try #require(await waitUntil { journal.all.filter { $0.hasPrefix("run") }.count == 3 })
+        group.triggerShutdown()
+        // Each service asked to stop holds its run() open: the group must wait for it, asking no
+        // other service meanwhile, until the test lets it return.
+        for service in services.reversed() {
+            try #require(await waitUntil { executor.isQuiet && journal.all.contains("shutdown \(service.name)") })
+            #expect(journal.all.last == "shutdown \(service.name)", "asked the next before \(service.name) returned")
+            service.returning.open()
         }
-        let reason = try await group.run()
+        let reason = try await running.value
         #expect("\(reason)" == "a shutdown request")
         #expect(
             journal.all.filter { !$0.hasPrefix("run") } == [

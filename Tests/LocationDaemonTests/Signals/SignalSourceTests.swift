@@ -8,7 +8,7 @@ import TestSupport
 
 /// Real signals sent to this test process (SIGHUP only, one test at a time)
 /// and to child processes (SIGTERM, SIGINT, SIGPIPE, SIGXFSZ).
-@Suite(.serialized) struct SignalSourceTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct SignalSourceTests {
     /// The handler currently installed for `signo`, as an address (SIG_DFL is 0, SIG_IGN is 1).
     private static func disposition(_ signo: Int32) -> Int {
         var action = sigaction()
@@ -64,7 +64,10 @@ import TestSupport
         await #expect(processExitsWith: .signal(SIGTERM)) {
             signal(SIGTERM, SIG_DFL)
             kill(getpid(), SIGTERM)
-            sleep(5)
+            // Waits for the signal to arrive (it ends the process); SIGALRM a minute on is the bound,
+            // and ends it with the wrong signal.
+            alarm(60)
+            while true { pause() }
         }
     }
 

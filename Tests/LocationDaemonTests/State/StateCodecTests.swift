@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// `state.json` through the project's JSON codec.
-@Suite struct StateCodecTests {
+@Suite(.timeLimit(.minutes(10))) struct StateCodecTests {
     func engineState() -> SavedState {
         let clients = [
             ClientSettings(name: "logger", precise: false, authorization: .always, updating: true, inUse: true),

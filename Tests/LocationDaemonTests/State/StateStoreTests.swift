@@ -7,7 +7,7 @@ import LocationDaemon
 import Testing
 import TestSupport
 
-@Suite struct StateStoreTests {
+@Suite(.timeLimit(.minutes(10))) struct StateStoreTests {
     /// 2026-03-14T23:50:01Z
     private let now = 1_773_532_201.0
 

@@ -4,7 +4,7 @@ import Testing
 
 /// Diagnostic lines are built only when their level is written, through a
 /// subsystem as through `Diagnostics` itself (the default threshold is info).
-@Suite struct DiagnosticsTests {
+@Suite(.timeLimit(.minutes(10))) struct DiagnosticsTests {
     final class Counter: Sendable {
         let built = Atomic<Int>(0)
         func message() -> String {

@@ -8,6 +8,7 @@ import Testing
 /// (CSupport's csupport_library.h: libmosquitto, libgps, libsystemd), and
 /// libsystemd's own load (CBus), whose library `GPSDLibraryTests` and
 /// `MQTTLibraryTests` do not cover.
+@Suite(.timeLimit(.minutes(10)))
 struct LibrariesOnFirstUseTests {
     /// The message every failure starts with: the feature, the soname, the package, then the loader's words.
     @Test func aMissingLibrarysMessageNamesTheFeatureAndThePackage() {

@@ -9,7 +9,7 @@ import TestSupport
 
 /// sd_listen_fds(3) as the daemon reads it, and the control server on a
 /// socket it did not make.
-@Suite struct SocketActivationTests {
+@Suite(.timeLimit(.minutes(10))) struct SocketActivationTests {
     @Test func variablesForThisProcessPassDescriptorsFromThree() throws {
         let me = getpid()
         #expect(try SocketActivation(environment: [:], processID: me).descriptors.isEmpty)

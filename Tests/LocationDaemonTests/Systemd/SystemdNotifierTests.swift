@@ -6,7 +6,7 @@ import LocationDaemon
 import Testing
 import TestSupport
 
-@Suite struct SystemdNotifierTests {
+@Suite(.timeLimit(.minutes(10))) struct SystemdNotifierTests {
     @Test func sendsEachNotificationAsOneDatagramToAPathSocket() async throws {
         let dir = try ScratchDirectory()
         let listener = try DatagramListener(address: dir.file("notify"))

@@ -4,7 +4,7 @@ import Testing
 
 /// systemd's `STATUS=` says only what is true (#8): "logging" with a log that cannot be written
 /// says so, with the numbers.
-@Suite struct SystemdStatusLineTests {
+@Suite(.timeLimit(.minutes(10))) struct SystemdStatusLineTests {
     static func client(_ name: String, log: LogWriteStatus?) -> ClientStatus {
         var client = ClientStatus(
             authorization: ClientAuthorization(client: name, status: .always, stored: .always),

@@ -10,7 +10,7 @@ import TestSupport
 /// The shell completion for locationctl (completion/): it offers every
 /// command locationctl has, the words each command takes, and the client
 /// names the running daemon reports.
-@Suite struct CompletionScriptTests {
+@Suite(.timeLimit(.minutes(10))) struct CompletionScriptTests {
     static let bashScript = PackagePaths.path("completion/locationctl.bash")
     static let zshScript = PackagePaths.path("completion/_locationctl")
     static let bashCompletion = "/usr/share/bash-completion/bash_completion"

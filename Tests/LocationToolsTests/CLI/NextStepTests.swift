@@ -5,7 +5,7 @@ import TestSupport
 
 /// The engine's next steps (`status`'s suggestion) are data that locationctl puts to its reader
 /// through its own command table (#36 item 4, #39 item 4).
-@Suite struct NextStepTests {
+@Suite(.timeLimit(.minutes(10))) struct NextStepTests {
     static let steps = NextStep.allCases.map { $0.command(client: "logger") }
 
     @Test(arguments: steps)
