@@ -108,7 +108,7 @@ import TestSupport
 }
 
 /// `state.json` read client by client at start (#47): one bad entry costs that entry alone.
-@Suite struct StateKeeperRowsTests {
+@Suite(.timeLimit(.minutes(10))) struct StateKeeperRowsTests {
     @Test func aBadSavedClientIsSkippedTheOthersKeptAndTheFileSetAside() throws {
         let dir = try ScratchDirectory("state-rows")
         let store = StateStore(directory: dir.path)
