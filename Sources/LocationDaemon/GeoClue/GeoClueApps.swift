@@ -6,33 +6,23 @@ import LocationSystem
 import Synchronization
 
 /// The GeoClue apps that became clients of their own (docs/geoclue.md, "New
-/// apps"), and what each bus client asks of its engine client now
-/// (`RequestedAccuracyLevel`, `DistanceThreshold`), laid over the file's
-/// configuration wherever the daemon takes one (start, SIGHUP, a new app):
+/// apps"), laid over the file's configuration wherever the daemon takes one
+/// (start, SIGHUP, a new app). What a bus client asks (`RequestedAccuracyLevel`,
+/// thresholds) is never laid over: it narrows that client object's own signals
+/// in the face (`GeoClueFace`), never the engine client's settings.
 ///
 /// * an app no `[client.NAME] geoclue_id` takes becomes the client
 ///   `gc-DESKTOPID-UID` (the desktop id's characters other than letters,
 ///   digits, `-` and `_` as `_`; `-2`, `-3`… when that name is taken), with the
 ///   status `ask` and `[geoclue]`'s defaults; the list is kept in
 ///   `state_dir/geoclue-apps.json`, so the name, and with it the client's state
-///   in `state.json`, survive restarts;
-/// * a client whose app asks for no more than a neighbourhood gets
-///   `desired_accuracy = reduced`; a `DistanceThreshold` is its distance filter,
-///   never below the configured one.
+///   in `state.json`, survive restarts.
 final class GeoClueApps: Sendable {
     /// One app that became a client of its own: the principal (desktop id, uid).
     struct App: Sendable, Hashable {
         var name: String
         var desktopId: String
         var uid: UInt32
-    }
-
-    /// What the bus clients of one engine client ask for now.
-    struct Request: Sendable, Hashable {
-        /// No more than the reduced position.
-        var reduced: Bool
-        /// Metres; `nil`: no filter of the app's.
-        var distance: Double?
     }
 
     /// Why an app cannot become a client.
@@ -48,55 +38,41 @@ final class GeoClueApps: Sendable {
     /// The list's file name inside `state_dir`.
     static let fileName = "geoclue-apps.json"
 
-    private struct State {
-        var apps: [App] = []
-        var requests: [String: Request] = [:]
-    }
-
     private let path: String
     private let settings: GeoClueSettings
-    private let state = Mutex(State())
+    private let state = Mutex<[App]>([])
 
     /// The list kept in `directory`; a missing or unreadable file is an empty list (said once).
     init(directory: String, settings: GeoClueSettings) {
         path = DaemonConfig.join(directory, Self.fileName)
         self.settings = settings
         let apps = Self.load(path)
-        state.withLock { $0.apps = apps }
+        state.withLock { $0 = apps }
     }
 
     /// The apps of their own, in the order they came.
-    var apps: [App] { state.withLock { $0.apps } }
+    var apps: [App] { state.withLock { $0 } }
 
     /// The client of (desktop id, uid), made when it is new (`configured`: the names taken already).
     func client(desktopId: String, uid: UInt32, configured: Set<String>) -> Result<(app: App, new: Bool), Refusal> {
-        state.withLock { state -> Result<(app: App, new: Bool), Refusal> in
-            if let app = state.apps.first(where: { $0.desktopId == desktopId && $0.uid == uid }) { return .success((app, false)) }
+        state.withLock { known -> Result<(app: App, new: Bool), Refusal> in
+            if let app = known.first(where: { $0.desktopId == desktopId && $0.uid == uid }) { return .success((app, false)) }
             guard settings.newAppsAsk else { return .failure(.denied) }
-            let owned = state.apps.count { $0.uid == uid }
+            let owned = known.count { $0.uid == uid }
             guard owned < settings.maximumApps else { return .failure(.tooMany(owned)) }
-            let taken = configured.union(state.apps.map(\.name))
+            let taken = configured.union(known.map(\.name))
             let app = App(name: Self.name(desktopId: desktopId, uid: uid, taken: taken), desktopId: desktopId, uid: uid)
-            var apps = state.apps
+            var apps = known
             apps.append(app)
             if let error = Self.save(apps, to: path) { return .failure(.unsaved(error)) }
-            state.apps = apps
+            known = apps
             return .success((app, true))
         }
     }
 
-    /// Sets what `client`'s bus clients ask for (`nil`: none started); whether it changed.
-    func setRequest(_ client: String, _ request: Request?) -> Bool {
-        state.withLock { state in
-            guard state.requests[client] != request else { return false }
-            state.requests[client] = request
-            return true
-        }
-    }
-
-    /// `config` with the apps of their own added and the requests laid over.
+    /// `config` with the apps of their own added.
     func overlay(_ config: DaemonConfig) -> DaemonConfig {
-        let (apps, requests) = state.withLock { ($0.apps, $0.requests) }
+        let apps = self.apps
         var config = config
         let names = Set(config.clients.map(\.name))
         for app in apps where !names.contains(app.name) {
@@ -104,13 +80,6 @@ final class GeoClueApps: Sendable {
                 ClientSettings(
                     name: app.name, usage: settings.usage.replacing("%s", with: app.desktopId),
                     precise: settings.precise, authorization: .ask, geoclueId: app.desktopId))
-        }
-        for index in config.clients.indices {
-            guard let request = requests[config.clients[index].name] else { continue }
-            if request.reduced { config.clients[index].desiredAccuracy = .reduced }
-            if let distance = request.distance, distance > (config.clients[index].distanceFilter ?? 0) {
-                config.clients[index].distanceFilter = distance
-            }
         }
         return config
     }

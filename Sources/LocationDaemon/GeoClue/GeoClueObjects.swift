@@ -15,8 +15,8 @@ final class GeoClueClient {
     var peer: GeoCluePeer?
     /// The engine client it started (while `started`).
     var engineClient: String?
-    /// What it asked for at `Start`.
-    var request = GeoClueApps.Request(reduced: false, distance: nil)
+    /// Whether its `RequestedAccuracyLevel` at `Start` asks no more than the reduced position.
+    var reduced = false
     var started = false
     /// The last `LocationUpdated` (monotonic seconds), for `TimeThreshold`.
     var lastSignal: Double?

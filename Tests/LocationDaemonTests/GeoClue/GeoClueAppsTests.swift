@@ -3,7 +3,7 @@ import LocationCore
 import Testing
 import TestSupport
 
-/// The GeoClue apps that became clients of their own, and what started bus clients ask of them.
+/// The GeoClue apps that became clients of their own.
 @Suite struct GeoClueAppsTests {
     @Test func aNewAppIsANameSafeClientThatAsksAndIsKeptForTheNextStart() throws {
         let dir = try ScratchDirectory("geoclue-apps")
@@ -40,20 +40,15 @@ import TestSupport
         #expect((try? one.client(desktopId: "b", uid: 2, configured: []).get()) != nil, "another uid has its own count")
     }
 
-    @Test func aRequestIsLaidOverTheConfiguredClientNeverBelowItsFilter() throws {
-        let dir = try ScratchDirectory("geoclue-apps-request")
+    /// What bus clients ask is never laid over the configuration (#47): only apps of their own are added.
+    @Test func theOverlayAddsAppsAndLeavesConfiguredClientsAsTheFileSays() throws {
+        let dir = try ScratchDirectory("geoclue-apps-overlay")
         let apps = GeoClueApps(directory: dir.path, settings: GeoClueSettings())
         let file = DaemonConfig(clients: [ClientSettings(name: "survey", distanceFilter: 50, geoclueId: "survey")])
-        let changed = apps.setRequest("survey", .init(reduced: true, distance: 10))
-        let repeated = apps.setRequest("survey", .init(reduced: true, distance: 10))
-        #expect(changed && !repeated, "no change, no reload")
-        var laid = try #require(apps.overlay(file).clients.first)
-        #expect(laid.desiredAccuracy == .reduced && laid.distanceFilter == 50)
-        _ = apps.setRequest("survey", .init(reduced: false, distance: 200))
-        laid = try #require(apps.overlay(file).clients.first)
-        #expect(laid.desiredAccuracy == .best && laid.distanceFilter == 200)
-        _ = apps.setRequest("survey", nil)
         #expect(apps.overlay(file) == file)
+        _ = try apps.client(desktopId: "org.gnome.Weather", uid: 1000, configured: ["survey"]).get()
+        let laid = apps.overlay(file)
+        #expect(laid.clients.first == file.clients.first && laid.clients.count == 2, "\(laid.clients)")
     }
 
     @Test func aFlatpakScopeNamesTheApp() {
