@@ -56,6 +56,44 @@ struct GeoClueClientRunTests {
         try Self.expectFiltered(Self.fedIndices(updates.filter { $0.client == far }, bed), threshold: 10, bed)
     }
 
+    /// A configured client with a log and a `geoclue_id` (#47): a bus app asking for a city with a
+    /// huge DistanceThreshold gets the client's reduced position, and its Start, its requests and its
+    /// going change nothing of the log, which keeps its full-accuracy lines, every fix, updating.
+    @Test func aBusAppsLevelThresholdAndStopLeaveTheSameClientsLogAsConfigured() async throws {
+        let survey = """
+            [client.survey]
+            log = survey.jsonl
+            distance_filter = none
+            desired_accuracy = best
+            authorization = always
+            updating = on
+            in_use = on
+            usage = Surveys the site
+            geoclue_id = org.example.Survey
+            """
+        let bed = try await GeoClueBed("narrow", clients: survey)
+        defer { bed.stop() }
+        let app = try bed.client("org.example.Survey", ["level=4", "distance=1000000"], label: "survey-city")
+        defer { app.kill() }
+        try #require(await waitUntil(timeout: 60) { !GeoClueBed.updates(app.stdout).isEmpty }, "\(app.stdout)\n\(bed.daemon.stderr)")
+        let update = try #require(GeoClueBed.updates(app.stdout).first)
+        #expect(!GeoClueBed.wasSent(latitude: update.latitude), "a city, not the receiver's position: \(update)")
+        let said = try #require(GeoClueBed.said(app.stdout).first { $0["accuracy"] != nil })
+        #expect(said["accuracy"] == .number(2000), "\(said)")
+        // The app leaves: its Stop ends nothing the configuration keeps.
+        app.signal(SIGTERM)
+        #expect(await app.wait(timeout: 30))
+        let left = bed.sandbox.records("survey").count
+        try #require(await waitUntil(timeout: 30) { bed.sandbox.records("survey").count >= left + 3 }, "\(bed.daemon.stderr)")
+        let records = bed.sandbox.records("survey")
+        #expect(records.allSatisfy { $0.accuracy == .full && GeoClueBed.wasSent(latitude: $0.latitude) }, "\(records)")
+        // Every fix in the log, whatever DistanceThreshold the app asked (the feed moves 2 m a fix).
+        let times = records.map(\.time)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 <= 1.5 }, "\(times)")
+        let status = try await bed.plane.status(of: "survey")
+        #expect(status.inUse && status.updating && status.authorization.accuracy.isFull, "\(status)")
+    }
+
     /// Where in the walk each of `updates` was fed (positions never repeat: the walk goes north).
     static func fedIndices(_ updates: [GeoClueBed.Update], _ bed: GeoClueBed) throws -> [Int] {
         let fed = GeoClueBed.walked(bed.feeder.stdout)
