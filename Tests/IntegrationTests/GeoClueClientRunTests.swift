@@ -94,6 +94,43 @@ struct GeoClueClientRunTests {
         #expect(status.inUse && status.updating && status.authorization.accuracy.isFull, "\(status)")
     }
 
+    /// The first position after `Start` is signalled whatever DistanceThreshold and TimeThreshold
+    /// say (#48: clients wait for it, as GClue.Simple does).
+    @Test func theFirstPositionAfterStartIsSignalledWhateverTheThresholds() async throws {
+        let bed = try await GeoClueBed("first")
+        defer { bed.stop() }
+        let app = try bed.client("patient", ["distance=4000000000", "time=4000000000"], label: "patient")
+        defer { app.kill() }
+        try await bed.allow(Self.ownClient("patient"))
+        try #require(await waitUntil(timeout: 60) { !GeoClueBed.updates(app.stdout).isEmpty }, "\(app.stdout)\n\(bed.daemon.stderr)")
+        let first = try #require(GeoClueBed.updates(app.stdout).first)
+        #expect(GeoClueBed.wasSent(latitude: first.latitude), "\(first)")
+    }
+
+    /// A client whose accuracy is reduced got its position of the interval: a client object
+    /// started within `reduced_interval` gets that same position at once, not nothing for 15
+    /// minutes (#48); nothing new is disclosed.
+    @Test func aClientObjectStartedWithinTheReducedIntervalGetsItsPositionAtOnce() async throws {
+        let bed = try await GeoClueBed("at-once")
+        defer { bed.stop() }
+        let name = Self.ownClient("weather")
+        let first = try bed.client("weather", ["level=4"], label: "weather-1")
+        defer { first.kill() }
+        try await bed.allow(name)
+        try #require(await waitUntil(timeout: 60) { !GeoClueBed.updates(first.stdout).isEmpty }, "\(first.stdout)\n\(bed.daemon.stderr)")
+        let city = try #require(GeoClueBed.updates(first.stdout).first)
+        // The person now allows no more than the reduced position: the engine delivers nothing
+        // more in this interval, so only the face's answer at Start can reach a new object.
+        _ = try await bed.plane.ctl(["accuracy", name, "reduced"])
+        let second = try bed.client("weather", label: "weather-2")
+        defer { second.kill() }
+        try #require(await waitUntil(timeout: 60) { !GeoClueBed.updates(second.stdout).isEmpty }, "\(second.stdout)\n\(bed.daemon.stderr)")
+        let again = try #require(GeoClueBed.updates(second.stdout).first)
+        #expect(again.latitude == city.latitude && again.longitude == city.longitude, "\(again) \(city)")
+        let said = try #require(GeoClueBed.said(second.stdout).first { $0["accuracy"] != nil })
+        #expect(said["accuracy"] == .number(2000), "\(said)")
+    }
+
     /// Where in the walk each of `updates` was fed (positions never repeat: the walk goes north).
     static func fedIndices(_ updates: [GeoClueBed.Update], _ bed: GeoClueBed) throws -> [Int] {
         let fed = GeoClueBed.walked(bed.feeder.stdout)

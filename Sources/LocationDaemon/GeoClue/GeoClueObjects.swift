@@ -35,7 +35,7 @@ final class GeoClueClient {
         props.initialize(
             to: cbus_client_props(
                 location: nil, desktop_id: nil, distance_threshold: 0, time_threshold: 0,
-                requested_accuracy_level: GeoClueLevel.exact, active: 0))
+                requested_accuracy_level: GeoClueLevel.requestedByDefault, active: 0))
     }
 
     deinit {

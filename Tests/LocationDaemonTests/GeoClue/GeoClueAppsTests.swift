@@ -62,4 +62,18 @@ import TestSupport
     func levelsUpToANeighbourhoodAreReduced(level: UInt32, reduced: Bool) {
         #expect(GeoClueLevel.wantsReduced(level) == reduced)
     }
+
+    /// As GeoClue 2.6 maps a requested level at Start (#48): clamped to COUNTRY…EXACT, a value
+    /// between two defined levels down to the lower.
+    @Test(arguments: [
+        (0, 1), (1, 1), (2, 1), (3, 1), (4, 4), (5, 5), (6, 6), (7, 6), (8, 8), (9, 8), (99, 8), (UInt32.max, 8),
+    ] as [(UInt32, UInt32)])
+    func levelsAreServedAsGeoClueMapsThem(requested: UInt32, served: UInt32) {
+        #expect(GeoClueLevel.served(requested) == served)
+    }
+
+    @Test func aNewClientObjectAsksForACityAsGeoClues() {
+        let client = GeoClueClient(path: "/org/freedesktop/GeoClue2/Client/1", owner: ":1.1")
+        #expect(client.props.pointee.requested_accuracy_level == GeoClueLevel.city)
+    }
 }
