@@ -131,6 +131,34 @@ struct GeoClueClientRunTests {
         #expect(said["accuracy"] == .number(2000), "\(said)")
     }
 
+    /// Two client objects of one app, CITY and EXACT: each gets its own level, the CITY one the
+    /// reduced position whatever its sibling asks (#48).
+    @Test func eachClientObjectGetsItsOwnLevel() async throws {
+        let bed = try await GeoClueBed("levels")
+        defer { bed.stop() }
+        let app = try bed.client("levels", ["clients=create", "level=4,8"], label: "levels")
+        defer { app.kill() }
+        try await bed.allow(Self.ownClient("levels"))
+        let created = GeoClueBed.said(app.stdout).compactMap { $0["create"]?.stringValue }
+        try #require(created.count == 2, "\(app.stdout)")
+        let (city, exact) = (created[0], created[1])
+        try #require(
+            await waitUntil(timeout: 60) {
+                let updates = GeoClueBed.updates(app.stdout)
+                return updates.contains { $0.client == city } && updates.count { $0.client == exact } >= 3
+            }, "\(app.stdout)\n\(bed.daemon.stderr)")
+        let said = GeoClueBed.said(app.stdout).filter { $0["accuracy"] != nil }
+        for line in said {
+            let client = line["client"]?.stringValue
+            let latitude = line["latitude"]?.numberValue ?? 0
+            if client == city {
+                #expect(line["accuracy"] == .number(2000) && !GeoClueBed.wasSent(latitude: latitude), "\(line)")
+            } else {
+                #expect(GeoClueBed.wasSent(latitude: latitude), "\(line)")
+            }
+        }
+    }
+
     /// Where in the walk each of `updates` was fed (positions never repeat: the walk goes north).
     static func fedIndices(_ updates: [GeoClueBed.Update], _ bed: GeoClueBed) throws -> [Int] {
         let fed = GeoClueBed.walked(bed.feeder.stdout)
