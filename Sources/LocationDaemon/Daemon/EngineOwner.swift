@@ -390,6 +390,11 @@ final class EngineOwner {
             return .error(
                 id: request.id, code: CommandError.Code.invalidArgument.rawValue,
                 message: "watch turns the connection into an event stream; the server handles it")
+        case .command(.stop(let client)) where !peer.mayChange && holders.updating(client) > 0:
+            // An app's own `stop` ends nothing other faces hold (docs/authorization.md, "Who holds a client").
+            let count = holders.updating(client)
+            let message = "\(client) keeps updating: \(count) holder\(count == 1 ? "" : "s") of its faces (programs, GeoClue clients) hold\(count == 1 ? "s" : "") it"
+            return ControlReply(id: request.id, result: .success(CommandOutcome(changed: false, message: message)))
         case .command(let command):
             return run(command, request, from: peer).reply
         }

@@ -73,6 +73,18 @@ import TestSupport
         #expect(try logRecords(dir.file("log/survey.jsonl")).count == 1)
     }
 
+    @Test func anAppsOwnStopEndsNothingAnotherFaceHoldsButTheOperatorsDoes() throws {
+        let dir = try ScratchDirectory("holders-stop")
+        let core = try DaemonCore(config: try daemonConfig(in: dir, clients: Self.survey(keep: false)), seed: 1, clock: ManualClock().clock)
+        core.hold("survey", by: program, as: app, id: nil)
+        let kept = core.handle(request(.stop(client: "survey")), from: app)
+        #expect(kept.error == nil && kept.line().contains("keeps updating"), "\(kept.line())")
+        #expect(try state(core) == (true, true), "the program's deliveries go on")
+        #expect(core.handle(request(.stop(client: "survey")), from: rootPeer).error == nil)
+        #expect(try state(core) == (true, false), "the operator's stop is the operator's")
+        core.shutdown()
+    }
+
     @Test func aHoldIsTheAppsSideAndRefusedToAnyoneElse() throws {
         let dir = try ScratchDirectory("holders-role")
         let core = try DaemonCore(config: try daemonConfig(in: dir, clients: Self.survey(keep: false)), seed: 1, clock: ManualClock().clock)
