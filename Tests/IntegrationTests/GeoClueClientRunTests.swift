@@ -57,6 +57,109 @@ struct GeoClueClientRunTests {
         try Self.expectFiltered(Self.fedIndices(updates.filter { $0.client == far }, bed), threshold: 10, bed)
     }
 
+    /// A configured client with a log and a `geoclue_id` (#47): a bus app asking for a city with a
+    /// huge DistanceThreshold gets the client's reduced position, and its Start, its requests and its
+    /// going change nothing of the log, which keeps its full-accuracy lines, every fix, updating.
+    @Test func aBusAppsLevelThresholdAndStopLeaveTheSameClientsLogAsConfigured() async throws {
+        let survey = """
+            [client.survey]
+            log = survey.jsonl
+            distance_filter = none
+            desired_accuracy = best
+            authorization = always
+            updating = on
+            in_use = on
+            usage = Surveys the site
+            geoclue_id = org.example.Survey
+            """
+        let bed = try await GeoClueBed("narrow", clients: survey)
+        defer { bed.stop() }
+        let app = try bed.client("org.example.Survey", ["level=4", "distance=1000000"], label: "survey-city")
+        defer { app.kill() }
+        try #require(await waitUntil(timeout: 60) { !GeoClueBed.updates(app.stdout).isEmpty }, "\(app.stdout)\n\(bed.daemon.stderr)")
+        let update = try #require(GeoClueBed.updates(app.stdout).first)
+        #expect(!GeoClueBed.wasSent(latitude: update.latitude), "a city, not the receiver's position: \(update)")
+        let said = try #require(GeoClueBed.said(app.stdout).first { $0["accuracy"] != nil })
+        #expect(said["accuracy"] == .number(2000), "\(said)")
+        // The app leaves: its Stop ends nothing the configuration keeps.
+        app.signal(SIGTERM)
+        #expect(await app.wait(timeout: 30))
+        let left = bed.sandbox.records("survey").count
+        try #require(await waitUntil(timeout: 30) { bed.sandbox.records("survey").count >= left + 3 }, "\(bed.daemon.stderr)")
+        let records = bed.sandbox.records("survey")
+        #expect(records.allSatisfy { $0.accuracy == .full && GeoClueBed.wasSent(latitude: $0.latitude) }, "\(records)")
+        // Every fix in the log, whatever DistanceThreshold the app asked (the feed moves 2 m a fix).
+        let times = records.map(\.time)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 <= 1.5 }, "\(times)")
+        let status = try await bed.plane.status(of: "survey")
+        #expect(status.inUse && status.updating && status.authorization.accuracy.isFull, "\(status)")
+    }
+
+    /// The first position after `Start` is signalled whatever DistanceThreshold and TimeThreshold
+    /// say (#48: clients wait for it, as GClue.Simple does).
+    @Test func theFirstPositionAfterStartIsSignalledWhateverTheThresholds() async throws {
+        let bed = try await GeoClueBed("first")
+        defer { bed.stop() }
+        let app = try bed.client("patient", ["distance=4000000000", "time=4000000000"], label: "patient")
+        defer { app.kill() }
+        try await bed.allow(Self.ownClient("patient"))
+        try #require(await waitUntil(timeout: 60) { !GeoClueBed.updates(app.stdout).isEmpty }, "\(app.stdout)\n\(bed.daemon.stderr)")
+        let first = try #require(GeoClueBed.updates(app.stdout).first)
+        #expect(GeoClueBed.wasSent(latitude: first.latitude), "\(first)")
+    }
+
+    /// A client whose accuracy is reduced got its position of the interval: a client object
+    /// started within `reduced_interval` gets that same position at once, not nothing for 15
+    /// minutes (#48); nothing new is disclosed.
+    @Test func aClientObjectStartedWithinTheReducedIntervalGetsItsPositionAtOnce() async throws {
+        let bed = try await GeoClueBed("at-once")
+        defer { bed.stop() }
+        let name = Self.ownClient("weather")
+        let first = try bed.client("weather", ["level=4"], label: "weather-1")
+        defer { first.kill() }
+        try await bed.allow(name)
+        try #require(await waitUntil(timeout: 60) { !GeoClueBed.updates(first.stdout).isEmpty }, "\(first.stdout)\n\(bed.daemon.stderr)")
+        let city = try #require(GeoClueBed.updates(first.stdout).first)
+        // The person now allows no more than the reduced position: the engine delivers nothing
+        // more in this interval, so only the face's answer at Start can reach a new object.
+        _ = try await bed.plane.ctl(["accuracy", name, "reduced"])
+        let second = try bed.client("weather", label: "weather-2")
+        defer { second.kill() }
+        try #require(await waitUntil(timeout: 60) { !GeoClueBed.updates(second.stdout).isEmpty }, "\(second.stdout)\n\(bed.daemon.stderr)")
+        let again = try #require(GeoClueBed.updates(second.stdout).first)
+        #expect(again.latitude == city.latitude && again.longitude == city.longitude, "\(again) \(city)")
+        let said = try #require(GeoClueBed.said(second.stdout).first { $0["accuracy"] != nil })
+        #expect(said["accuracy"] == .number(2000), "\(said)")
+    }
+
+    /// Two client objects of one app, CITY and EXACT: each gets its own level, the CITY one the
+    /// reduced position whatever its sibling asks (#48).
+    @Test func eachClientObjectGetsItsOwnLevel() async throws {
+        let bed = try await GeoClueBed("levels")
+        defer { bed.stop() }
+        let app = try bed.client("levels", ["clients=create", "level=4,8"], label: "levels")
+        defer { app.kill() }
+        try await bed.allow(Self.ownClient("levels"))
+        let created = GeoClueBed.said(app.stdout).compactMap { $0["create"]?.stringValue }
+        try #require(created.count == 2, "\(app.stdout)")
+        let (city, exact) = (created[0], created[1])
+        try #require(
+            await waitUntil(timeout: 60) {
+                let updates = GeoClueBed.updates(app.stdout)
+                return updates.contains { $0.client == city } && updates.count { $0.client == exact } >= 3
+            }, "\(app.stdout)\n\(bed.daemon.stderr)")
+        let said = GeoClueBed.said(app.stdout).filter { $0["accuracy"] != nil }
+        for line in said {
+            let client = line["client"]?.stringValue
+            let latitude = line["latitude"]?.numberValue ?? 0
+            if client == city {
+                #expect(line["accuracy"] == .number(2000) && !GeoClueBed.wasSent(latitude: latitude), "\(line)")
+            } else {
+                #expect(GeoClueBed.wasSent(latitude: latitude), "\(line)")
+            }
+        }
+    }
+
     /// Where in the walk each of `updates` was fed (positions never repeat: the walk goes north).
     static func fedIndices(_ updates: [GeoClueBed.Update], _ bed: GeoClueBed) throws -> [Int] {
         let fed = GeoClueBed.walked(bed.feeder.stdout)

@@ -216,6 +216,9 @@ struct GeoClueBed {
     /// Whether where-am-i's `latitude` is one the feed sent.
     static func wasSent(_ latitude: String) -> Bool { sentLatitudes.contains(latitude) }
 
+    /// Whether `latitude` (degrees) is one the feed sent, to where-am-i's six decimals.
+    static func wasSent(latitude: Double) -> Bool { wasSent(format6(latitude)) }
+
     let sandbox: DaemonSandbox
     let bus: DBusDaemon
     private(set) var daemon: ChildProcess

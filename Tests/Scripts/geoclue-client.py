@@ -2,11 +2,13 @@
 """A GeoClue2 client for the GeoClue face's tests, over Gio (python3-gi), on
 one connection to the bus at ADDRESS, for what where-am-i cannot do:
 
-    geoclue-client.py ADDRESS DESKTOP-ID [distance=M[,M]] [time=S] [clients=create] [agent=yes]
+    geoclue-client.py ADDRESS DESKTOP-ID [distance=M[,M]] [time=S] [level=L[,L]] [clients=create] [agent=yes]
                       [oversize=NxK] [odd=yes]
 
 * distance=M, time=S: DistanceThreshold and TimeThreshold, set before Start;
   distance=M,N: M for the first client started, N for the second.
+* level=L[,L]: RequestedAccuracyLevel (8, EXACT, when not given), per client
+  started as distance is.
 * clients=create: GetClient twice and CreateClient twice, then two created
   clients started (one client of the engine held by two bus clients); each
   SIGUSR1 deletes the first started client still there (DeleteClient).
@@ -78,7 +80,9 @@ def agent_property(_connection, _sender, _path, _interface, _name):
 
 def start(path):
     set_property(path, "DesktopId", GLib.Variant("s", desktop_id))
-    set_property(path, "RequestedAccuracyLevel", GLib.Variant("u", 8))
+    levels = options.get("level", "").split(",")
+    level = int(levels[len(started)]) if len(levels) > len(started) and levels[len(started)] else 8
+    set_property(path, "RequestedAccuracyLevel", GLib.Variant("u", level))
     distances = options.get("distance", "").split(",")
     if len(distances) > len(started) and distances[len(started)]:
         set_property(path, "DistanceThreshold", GLib.Variant("u", int(distances[len(started)])))

@@ -78,9 +78,11 @@ extension Engine {
             break
         }
         guard c.updating || c.locate != nil else { return ("updates are stopped", .start) }
+        // A reduction the app asked for (`desired_accuracy = reduced`) is said to be its own, not the person's switch.
+        let reduction = c.accuracy.deliversFull ? "reduced accuracy, as the app asks (desired_accuracy = reduced)" : "reduced accuracy"
         let rate =
             c.deliversFull
-            ? "" : "reduced accuracy: a \(Self.metres(c.settings.reducedGrid)) grid at most every \(Self.seconds(c.settings.reducedInterval))"
+            ? "" : "\(reduction): a \(Self.metres(c.settings.reducedGrid)) grid at most every \(Self.seconds(c.settings.reducedInterval))"
         if delivering {
             let what = c.locate != nil && !c.updating ? "locating (one fix)" : "delivering"
             return (rate.isEmpty ? what : "\(what), \(rate)", nil)
@@ -127,7 +129,8 @@ extension Engine {
             )
         case .reducedRate:
             let next = c.reducedLimit.remaining(now: now, utc: now + wallClockOffset, interval: c.settings.reducedInterval)
-            return (waiting + "\(rate); the next fix in \(TextFormat.duration(next))", .fullAccuracy)
+            // Full accuracy is the step only when the person's switch is what reduces it.
+            return (waiting + "\(rate); the next fix in \(TextFormat.duration(next))", c.accuracy.deliversFull ? nil : .fullAccuracy)
         case .distanceFilter:
             let filter = c.settings.distanceFilter.map(Self.metres) ?? "?"
             return (

@@ -10,8 +10,10 @@ import LocationCore
 ///
 /// * the role is the control socket's (`ControlRole`): a word of the user's side
 ///   (`authorize`, `answer`, `services`…) or another client's command is
-///   refused `not-authorized` before the handler hears of it, so nothing an app
-///   sends can grant;
+///   refused `not-authorized` by the handler (`EngineOwner.handle`), so nothing
+///   an app sends can grant;
+/// * its comings and goings are holds (`ClientHolder`) in the core's one
+///   registry, so one face's going never ends what another face holds;
 /// * the audit log and the journal name the peer's uid and pid; a `status` it
 ///   reads is an app's (no coordinate).
 struct AppSide: Sendable {
@@ -30,30 +32,41 @@ struct AppSide: Sendable {
         self.journal = journal
     }
 
-    /// Sends `command` to `handler` as the app; the reply, or the refusal when it is not this app's to send.
+    /// Sends `command` to `handler` as the app; the reply (a command that is not this app's to
+    /// send is refused by the handler, `EngineOwner.handle`).
     @discardableResult
     func send(_ command: Command, to handler: any ControlHandler) async -> ControlReply {
-        switch admit(command) {
-        case .failure(let refusal): return refusal.reply
-        case .success(let request): return noted(await handler.handle(request, from: peer), command)
-        }
+        noted(await handler.handle(ControlRequest(.command(command)), from: peer), command)
     }
 
     /// The same, to the daemon core from a thread of its own (the GeoClue face's), without waiting for the pool.
     @discardableResult
     func send(_ command: Command, synchronouslyTo core: DaemonCore) -> ControlReply {
-        switch admit(command) {
-        case .failure(let refusal): return refusal.reply
-        case .success(let request): return noted(core.handle(request, from: peer), command)
-        }
+        noted(core.handle(ControlRequest(.command(command)), from: peer), command)
     }
 
-    /// `command` as a request the app may send, or the `not-authorized` error the control socket would give.
-    private func admit(_ command: Command) -> Result<ControlRequest, ProtocolError> {
-        let request = ControlRequest(.command(command))
-        guard let refusal = peer.role.refusal(request, group: nil) else { return .success(request) }
-        journal.warning("\(client)'s app (\(peer)) may not send \(request.json.serialized): \(refusal.message)")
-        return .failure(refusal)
+    /// `holder` holds the client for the app (`ClientHolders`).
+    @discardableResult
+    func hold(by holder: ClientHolder, to handler: any ControlHandler) async -> ControlReply {
+        noted(await handler.hold(client, by: holder, as: peer, id: nil), .session(client: client, inUse: true))
+    }
+
+    /// `holder` lets the client go.
+    @discardableResult
+    func release(by holder: ClientHolder, to handler: any ControlHandler) async -> ControlReply {
+        noted(await handler.release(client, by: holder, as: peer, id: nil), .session(client: client, inUse: false))
+    }
+
+    /// `hold(by:to:)` to the daemon core from a thread of its own.
+    @discardableResult
+    func hold(by holder: ClientHolder, synchronouslyTo core: DaemonCore) -> ControlReply {
+        noted(core.hold(client, by: holder, as: peer, id: nil), .session(client: client, inUse: true))
+    }
+
+    /// `release(by:to:)` to the daemon core from a thread of its own.
+    @discardableResult
+    func release(by holder: ClientHolder, synchronouslyTo core: DaemonCore) -> ControlReply {
+        noted(core.release(client, by: holder, as: peer, id: nil), .session(client: client, inUse: false))
     }
 
     /// `reply`, noted in the journal when it failed for another reason than the client's permission.

@@ -7,12 +7,13 @@ import LocationCore
 /// line, one reply each, and `watch` turning a connection into an event
 /// stream. Peers come from `SO_PEERCRED` (and `SO_PEERGROUPS`, and their
 /// unit through a pidfd); requests a peer's role may not send are refused
-/// here (`ControlRole`), so the handler never sees them.
+/// here (`ControlRole`), and again by the handler (`EngineOwner.handle`).
 ///
-/// A `session CLIENT begin` from the client's app lasts while a connection
-/// of its app that began it lives: when the last one closes (or its process
-/// dies), the conversation sends `session CLIENT end` for it, as the app
-/// would (docs/authorization.md, "Apps").
+/// A `session CLIENT begin` from the client's app makes the connection a
+/// holder of the client (`ClientHolder`, face `control`) in the core's one
+/// registry, and `session CLIENT end` or the connection closing (its process
+/// gone) lets go: the session ends when the last holder of every face has
+/// gone (docs/authorization.md, "Apps" and "Who holds a client").
 final class ControlConversation: ServerConversation {
     /// A handler task finished with a connection's request.
     enum Completion: Sendable {
@@ -29,6 +30,8 @@ final class ControlConversation: ServerConversation {
         var client: String
         var began: Bool
         var peer: ControlPeer
+        /// The connection that holds it.
+        var connection: UInt64
     }
 
     let name: String
@@ -44,10 +47,8 @@ final class ControlConversation: ServerConversation {
     private let adjustPeer: (@Sendable (ControlPeer) -> ControlPeer)?
     /// The watcher each watching connection is, by connection.
     private var watchers: [UInt64: WatcherID] = [:]
-    /// The clients whose session each connection's app began and holds, by connection.
+    /// The clients each connection's app holds, by connection.
     private var sessions: [UInt64: Set<String>] = [:]
-    /// How many connections hold each client's session.
-    private var holders: [String: Int] = [:]
     /// Who each client's app is.
     private let apps: AppDirectory
 
@@ -140,7 +141,7 @@ final class ControlConversation: ServerConversation {
         // A session the app begins or ends on this connection: held by it (see the type).
         var session: Session?
         if case .command(.session(let client, let inUse)) = request.operation, peer.apps.contains(client) {
-            session = Session(client: client, began: inUse, peer: peer)
+            session = Session(client: client, began: inUse, peer: peer, connection: connection.id)
         }
         connection.inFlight = true
         let handler = self.handler
@@ -152,6 +153,17 @@ final class ControlConversation: ServerConversation {
             loop.spawn {
                 let watcher = await handler.watch(request, client: client, from: peer, sink: output)
                 inbox.complete(id, .watch(watcher))
+                waker.signal()
+            }
+        } else if let session {
+            let holder = Self.holder(id)
+            loop.spawn {
+                let reply =
+                    session.began
+                    ? await handler.hold(session.client, by: holder, as: peer, id: request.id)
+                    : await handler.release(session.client, by: holder, as: peer, id: request.id)
+                output.enqueue(Array(reply.line().utf8))
+                inbox.complete(id, .replied(session: reply.error == nil ? session : nil))
                 waker.signal()
             }
         } else {
@@ -169,17 +181,17 @@ final class ControlConversation: ServerConversation {
             // The connection closed while the handler worked: a watcher it registered must go,
             // and a session it began ends with it.
             if case .watch(let watcher?) = completion { unwatch(watcher, loop: loop) }
-            if case .replied(let session?) = completion, session.began, holders[session.client, default: 0] == 0 {
-                endSession(session.client, as: session.peer, loop: loop)
+            if case .replied(let session?) = completion, session.began {
+                release(session.client, by: session.connection, as: session.peer, loop: loop)
             }
             return
         }
         if case .replied(let session?) = completion {
             var held = sessions[connection.id, default: []]
             if session.began {
-                if held.insert(session.client).inserted { holders[session.client, default: 0] += 1 }
-            } else if held.remove(session.client) != nil {
-                release(session.client, as: session.peer, loop: loop, end: false)
+                held.insert(session.client)
+            } else {
+                held.remove(session.client)
             }
             sessions[connection.id] = held.isEmpty ? nil : held
         }
@@ -204,26 +216,25 @@ final class ControlConversation: ServerConversation {
         if let watcher = watchers.removeValue(forKey: connection.id) { unwatch(watcher, loop: loop) }
         let peer = peers.removeValue(forKey: connection.id)
         for client in sessions.removeValue(forKey: connection.id) ?? [] {
-            if let peer { release(client, as: peer, loop: loop, end: true) }
+            if let peer { release(client, by: connection.id, as: peer, loop: loop) }
         }
     }
 
-    /// One connection no longer holds `client`'s session; the last one gone
-    /// ends it when `end` (an app that said `session end` itself needs none).
-    private func release(_ client: String, as peer: ControlPeer, loop: ServerLoop<ControlConversation>, end: Bool) {
-        let left = holders[client, default: 1] - 1
-        holders[client] = left > 0 ? left : nil
-        if left <= 0 && end { endSession(client, as: peer, loop: loop) }
+    /// Connection `id` as a holder of the clients its app began a session of.
+    static func holder(_ id: UInt64) -> ClientHolder {
+        ClientHolder(.control, "\(id)", updates: false)
     }
 
-    /// `session CLIENT end` on behalf of the app whose connections all went.
-    private func endSession(_ client: String, as peer: ControlPeer, loop: ServerLoop<ControlConversation>) {
+    /// Connection `connection` went: it no longer holds `client` (the core ends the session when
+    /// it was the last holder of every face).
+    private func release(_ client: String, by connection: UInt64, as peer: ControlPeer, loop: ServerLoop<ControlConversation>) {
         let handler = self.handler
         let name = self.name
+        let holder = Self.holder(connection)
         loop.spawn {
-            let reply = await handler.handle(ControlRequest(.command(.session(client: client, inUse: false))), from: peer)
+            let reply = await handler.release(client, by: holder, as: peer, id: nil)
             if let (code, message) = reply.error {
-                Diagnostics.control.warning("\(name): the last connection of \(client)'s app went; session end: \(code): \(message)")
+                Diagnostics.control.warning("\(name): a connection of \(client)'s app went; session end: \(code): \(message)")
             }
         }
     }

@@ -59,9 +59,16 @@ extension ConnectionOutput: WatchSink {}
 /// event streams for watchers. The daemon core implements it; everything that
 /// touches the engine happens behind it, serialised.
 public protocol ControlHandler: Sendable {
-    /// Answers one non-`watch` request from `peer`. The server has already
-    /// refused state-changing requests from peers that may not change state.
+    /// Answers one non-`watch` request from `peer`, refusing what `peer`'s role may not send
+    /// (`ControlRole`) whatever the caller checked before.
     func handle(_ request: ControlRequest, from peer: ControlPeer) async -> ControlReply
+    /// `holder` (a face's connection or object) holds `client` for its app `peer`; the first
+    /// holder of any face begins the session and starts the updates (docs/authorization.md,
+    /// "Who holds a client"). `id` is the reply's.
+    func hold(_ client: String, by holder: ClientHolder, as peer: ControlPeer, id: JSONValue?) async -> ControlReply
+    /// `holder` no longer holds `client`; the last holder of every face gone ends the session and
+    /// the updates the first began, never what the configuration keeps on.
+    func release(_ client: String, by holder: ClientHolder, as peer: ControlPeer, id: JSONValue?) async -> ControlReply
     /// Registers a watcher for `client` (`nil`: every client). Everything goes
     /// through `sink`, in this order, so nothing can overtake: the reply line,
     /// the initial-state event lines (source, every client's authorization,

@@ -222,6 +222,30 @@ public final class DaemonCore: ControlHandler, Sendable {
         owner.withLock { $0.handle(request, from: peer) }
     }
 
+    /// `holder` holds `client` for its app `peer`: the first holder of any face begins the
+    /// session and starts the updates (`ClientHolders`, docs/authorization.md "Who holds a client").
+    @discardableResult
+    public func hold(_ client: String, by holder: ClientHolder, as peer: ControlPeer, id: JSONValue?) -> ControlReply {
+        owner.withLock { $0.hold(client, by: holder, as: peer, id: id) }
+    }
+
+    /// `holder` no longer holds `client`: the last holder of every face gone ends what the first began.
+    @discardableResult
+    public func release(_ client: String, by holder: ClientHolder, as peer: ControlPeer, id: JSONValue?) -> ControlReply {
+        owner.withLock { $0.release(client, by: holder, as: peer, id: id) }
+    }
+
+    /// How many holders `client` has now, of every face.
+    func holderCount(of client: String) -> Int {
+        owner.withLock { $0.holderCount(of: client) }
+    }
+
+    /// `client`'s own reduced position for `fix`, for a face that narrows its own deliveries
+    /// (`Engine.reducedPosition`); `fix` nil: the one of the interval running now, if any.
+    func reducedPosition(of client: String, for fix: Fix?) -> Fix? {
+        owner.withLock { $0.reducedPosition(of: client, for: fix) }
+    }
+
     /// Registers a watcher: the reply, the initial state, then every matching event.
     public func watch(
         _ request: ControlRequest, client: String?, from peer: ControlPeer, sink: any WatchSink

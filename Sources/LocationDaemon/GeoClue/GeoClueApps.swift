@@ -6,9 +6,10 @@ import LocationSystem
 import Synchronization
 
 /// The GeoClue apps that became clients of their own (docs/geoclue.md, "New
-/// apps"), and what each bus client asks of its engine client now
-/// (`RequestedAccuracyLevel`, `DistanceThreshold`), laid over the file's
-/// configuration wherever the daemon takes one (start, SIGHUP, a new app):
+/// apps"), laid over the file's configuration wherever the daemon takes one
+/// (start, SIGHUP, a new app). What a bus client asks (`RequestedAccuracyLevel`,
+/// thresholds) is never laid over: it narrows that client object's own signals
+/// in the face (`GeoClueFace`), never the engine client's settings.
 ///
 /// * an app no `[client.NAME] geoclue_id` takes becomes the client
 ///   `gc-DESKTOPID-UID` (the desktop id's characters other than letters,
@@ -21,24 +22,13 @@ import Synchronization
 ///   reported with its place and skipped, the others kept;
 /// * a uid at `max_apps` that starts a new app has its oldest app that never
 ///   got a decision (still `ask`, no prompt pending, not started) forgotten to
-///   make room, so junk ids never lock out the app it really runs;
-/// * a client whose app asks for no more than a neighbourhood gets
-///   `desired_accuracy = reduced`; a `DistanceThreshold` is its distance filter,
-///   never below the configured one.
+///   make room, so junk ids never lock out the app it really runs.
 final class GeoClueApps: Sendable {
     /// One app that became a client of its own: the principal (desktop id, uid).
     struct App: Sendable, Hashable {
         var name: String
         var desktopId: String
         var uid: UInt32
-    }
-
-    /// What the bus clients of one engine client ask for now.
-    struct Request: Sendable, Hashable {
-        /// No more than the reduced position.
-        var reduced: Bool
-        /// Metres; `nil`: no filter of the app's.
-        var distance: Double?
     }
 
     /// Why an app cannot become a client.
@@ -61,14 +51,9 @@ final class GeoClueApps: Sendable {
     /// A row of the file longer than this is no app of ours (a valid one is well under 1 KiB).
     static let maximumRowBytes = 4096
 
-    private struct State {
-        var apps: [App] = []
-        var requests: [String: Request] = [:]
-    }
-
     private let path: String
     private let settings: GeoClueSettings
-    private let state = Mutex(State())
+    private let state = Mutex<[App]>([])
 
     /// The list kept in `directory`; a missing or unreadable file is an empty list (said once).
     init(directory: String, settings: GeoClueSettings, maximumApps: Int = 16384) {
@@ -76,11 +61,11 @@ final class GeoClueApps: Sendable {
         self.settings = settings
         self.maximumApps = maximumApps
         let apps = Self.load(path)
-        state.withLock { $0.apps = apps }
+        state.withLock { $0 = apps }
     }
 
     /// The apps of their own, in the order they came.
-    var apps: [App] { state.withLock { $0.apps } }
+    var apps: [App] { state.withLock { $0 } }
 
     /// The client of (desktop id, uid), made when it is new (`configured`: the names taken already).
     /// At `max_apps`, the uid's oldest app that `undecided` says never got a decision is forgotten
@@ -88,10 +73,10 @@ final class GeoClueApps: Sendable {
     func client(
         desktopId: String, uid: UInt32, configured: Set<String>, undecided: (App) -> Bool = { _ in false }
     ) -> Result<(app: App, new: Bool), Refusal> {
-        state.withLock { state -> Result<(app: App, new: Bool), Refusal> in
-            if let app = state.apps.first(where: { $0.desktopId == desktopId && $0.uid == uid }) { return .success((app, false)) }
+        state.withLock { known -> Result<(app: App, new: Bool), Refusal> in
+            if let app = known.first(where: { $0.desktopId == desktopId && $0.uid == uid }) { return .success((app, false)) }
             guard settings.newAppsAsk else { return .failure(.denied) }
-            var apps = state.apps
+            var apps = known
             let owned = apps.count { $0.uid == uid }
             var forgotten: App?
             if owned >= settings.maximumApps {
@@ -107,7 +92,7 @@ final class GeoClueApps: Sendable {
             let app = App(name: Self.name(desktopId: desktopId, uid: uid, taken: taken), desktopId: desktopId, uid: uid)
             apps.append(app)
             if let error = Self.save(apps, to: path) { return .failure(.unsaved(error)) }
-            state.apps = apps
+            known = apps
             if let forgotten {
                 let limit = owned >= settings.maximumApps ? "uid \(uid) is at max_apps (\(settings.maximumApps))" : "the list is full (\(maximumApps) apps)"
                 Diagnostics.geoclue.notice(
@@ -118,18 +103,9 @@ final class GeoClueApps: Sendable {
         }
     }
 
-    /// Sets what `client`'s bus clients ask for (`nil`: none started); whether it changed.
-    func setRequest(_ client: String, _ request: Request?) -> Bool {
-        state.withLock { state in
-            guard state.requests[client] != request else { return false }
-            state.requests[client] = request
-            return true
-        }
-    }
-
-    /// `config` with the apps of their own added and the requests laid over.
+    /// `config` with the apps of their own added.
     func overlay(_ config: DaemonConfig) -> DaemonConfig {
-        let (apps, requests) = state.withLock { ($0.apps, $0.requests) }
+        let apps = self.apps
         var config = config
         let names = Set(config.clients.map(\.name))
         for app in apps where !names.contains(app.name) {
@@ -137,13 +113,6 @@ final class GeoClueApps: Sendable {
                 ClientSettings(
                     name: app.name, usage: settings.usage.replacing("%s", with: app.desktopId),
                     precise: settings.precise, authorization: .ask, geoclueId: app.desktopId))
-        }
-        for index in config.clients.indices {
-            guard let request = requests[config.clients[index].name] else { continue }
-            if request.reduced { config.clients[index].desiredAccuracy = .reduced }
-            if let distance = request.distance, distance > (config.clients[index].distanceFilter ?? 0) {
-                config.clients[index].distanceFilter = distance
-            }
         }
         return config
     }

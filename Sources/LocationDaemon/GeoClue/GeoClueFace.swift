@@ -11,12 +11,17 @@ import Synchronization
 /// CBus (sd-bus), on one thread of its own (`geoclue`), which polls the bus's
 /// descriptor and a `Wakeup`.
 ///
-/// * A bus client is the app side of an engine client: `Start` is `session
-///   begin` and `start` (and `request while-using` while its status is `ask`),
-///   `Stop`, `DeleteClient` and the connection leaving the bus are `session end`
-///   and `stop` — the engine's ordinary commands through `DaemonCore`, sent as
-///   the client's app (`AppSide`: never the operator), so the audit log,
-///   watchers and the report see them as any other.
+/// * A bus client is the app side of an engine client: `Start` makes the
+///   client object a holder of it (`ClientHolder`, face `geoclue`) in the core's
+///   one registry (and sends `request while-using` while its status is `ask`);
+///   `Stop`, `DeleteClient` and the connection leaving the bus let go. The first
+///   holder of any face begins the session and starts the updates, the last of
+///   every face ends them, never what the configuration keeps on — the engine's
+///   ordinary commands, sent as the client's app (`AppSide`: never the
+///   operator), so the audit log, watchers and the report see them as any other.
+/// * What a client object asks (`RequestedAccuracyLevel`, `DistanceThreshold`,
+///   `TimeThreshold`) narrows its own signals here, never the engine client's
+///   settings: the log and the program sockets keep their own.
 /// * Deliveries come through the `GeoClueMailbox`; each becomes a new Location
 ///   object and a `LocationUpdated`, addressed to the client's connection alone.
 /// * A client or location is another connection's: every call, Get, GetAll and
@@ -54,8 +59,9 @@ final class GeoClueFace: @unchecked Sendable {
     /// The client `GetClient` gave each connection.
     private var given: [String: String] = [:]
     private var nextClient = 1
-    /// How many started bus clients hold each engine client's session.
-    private var holders: [String: Int] = [:]
+    /// Client objects just started, and the position of the running reduced interval each gets
+    /// at once, signalled after the `Start` reply (`answerAtOnce`).
+    private var atOnce: [(client: GeoClueClient, delivery: Delivery)] = []
 
     /// Connects to the bus `settings` name and takes `org.freedesktop.GeoClue2` there.
     init(settings: GeoClueSettings, core: DaemonCore, apps: GeoClueApps, mailbox: GeoClueMailbox) throws(StartError) {
@@ -148,6 +154,7 @@ final class GeoClueFace: @unchecked Sendable {
                 Diagnostics.geoclue.error("lost the bus (\(SystemError("sd-bus", errno: -r))); GeoClue apps get no positions until locationd restarts")
                 break
             }
+            answerAtOnce()
             carry(mailbox.take())
             let pruneIn = prune(now: SystemClock.monotonic())
             var fd: Int32 = -1
@@ -266,27 +273,20 @@ final class GeoClueFace: @unchecked Sendable {
         case .success(let found): name = found
         case .failure(let refusal): return cbus_error_set(error, Self.accessDenied, refusal.description)
         }
-        let level = client.props.pointee.requested_accuracy_level
         let distance = client.props.pointee.distance_threshold
-        client.request = GeoClueApps.Request(reduced: GeoClueLevel.wantsReduced(level), distance: distance > 0 ? Double(distance) : nil)
+        client.reduced = GeoClueLevel.wantsReduced(client.props.pointee.requested_accuracy_level)
         client.distanceFilter = distance > 0 ? GeodesicThreshold(meters: Double(distance)) : nil
         client.lastPoint = nil
         client.lastSignal = nil
         client.peer = peer
         client.engineClient = name
         client.started = true
-        let first = holders[name, default: 0] == 0
-        holders[name, default: 0] += 1
-        updateRequest(name)
         // Status names the app and its peer before the engine hears of it, so whoever sees the
         // prompt (or the start) it opens finds the app in `status` too.
         publishStatus()
-        if first {
-            command(.session(client: name, inUse: true), as: peer, client: name)
-            command(.start(client: name), as: peer, client: name)
-        }
+        app(of: name, peer).hold(by: holder(client), synchronouslyTo: core)
         mailbox.setWatched(name, true)
-        guard let (status, services) = authorization(of: name) else {
+        guard let (status, services, reducedClient) = authorization(of: name) else {
             stop(client)
             return cbus_error_set(error, Self.accessDenied, "\(name) is not a client of locationd any more")
         }
@@ -313,24 +313,37 @@ final class GeoClueFace: @unchecked Sendable {
         }
         setActive(client, true)
         updateInUse()
+        // Reduced, the interval's position is given again at once, rather than nothing until
+        // the next interval: nothing new is disclosed, and the app does not wait (docs/geoclue.md).
+        if client.reduced || reducedClient, let again = core.reducedPosition(of: name, for: nil) {
+            atOnce.append((client, Delivery(client: name, fix: again, accuracy: .reduced)))
+        }
         return cbus_reply_empty(call)
     }
 
-    /// `Stop`, `DeleteClient`, the connection gone, a grant taken away: the session ends when no
-    /// other bus client of the same engine client holds it.
+    /// Signals the positions `start` found for client objects just started, after their replies.
+    private func answerAtOnce() {
+        let due = atOnce
+        atOnce.removeAll()
+        for (client, delivery) in due where client.started && client.engineClient == delivery.client && client.lastPoint == nil {
+            signal(delivery, to: client)
+        }
+    }
+
+    /// `Stop`, `DeleteClient`, the connection gone, a grant taken away: the client object lets go
+    /// of its engine client; the session ends when no holder of any face holds it (`ClientHolders`).
     private func stop(_ client: GeoClueClient) {
         guard client.started, let name = client.engineClient, let peer = client.peer else { return }
         client.started = false
-        let left = holders[name, default: 1] - 1
-        holders[name] = left > 0 ? left : nil
-        updateRequest(name)
-        if left == 0 {
-            mailbox.setWatched(name, false)
-            command(.session(client: name, inUse: false), as: peer, client: name)
-            command(.stop(client: name), as: peer, client: name)
-        }
+        if !clients.values.contains(where: { $0.started && $0.engineClient == name }) { mailbox.setWatched(name, false) }
+        app(of: name, peer).release(by: holder(client), synchronouslyTo: core)
         setActive(client, false)
         updateInUse()
+    }
+
+    /// A client object as a holder of its engine client.
+    private func holder(_ client: GeoClueClient) -> ClientHolder {
+        ClientHolder(.geoclue, client.path, updates: true)
     }
 
     /// `DeleteClient` or the connection gone (`why`, for a prompt it withdraws).
@@ -350,10 +363,10 @@ final class GeoClueFace: @unchecked Sendable {
         given[name] = nil
     }
 
-    /// After `client` stopped: when nobody else holds its engine client, a prompt pending for it
-    /// has nobody to tell the answer to and is withdrawn (the client stays `ask`).
+    /// After `client` stopped: when no holder of any face holds its engine client (`ClientHolders`),
+    /// a prompt pending for it has nobody to tell the answer to and is withdrawn (the client stays `ask`).
     private func withdrawPrompt(of client: GeoClueClient, _ why: String) {
-        guard let name = client.engineClient, holders[name] == nil else { return }
+        guard let name = client.engineClient, core.holderCount(of: name) == 0 else { return }
         core.withdrawPrompt(of: name, reason: why)
     }
 
@@ -416,38 +429,30 @@ final class GeoClueFace: @unchecked Sendable {
     }
 
     /// Whether the app of its own `app` never got a decision and may be forgotten to make room
-    /// (`GeoClueApps.client`): still `ask`, no prompt pending, no bus client holding it.
+    /// (`GeoClueApps.client`): still `ask`, no prompt pending, no holder of any face.
     private func undecided(_ app: GeoClueApps.App) -> Bool {
-        guard holders[app.name] == nil else { return false }
+        guard core.holderCount(of: app.name) == 0 else { return false }
         guard let client = core.statusReport().status.clients.first(where: { $0.authorization.client == app.name }) else { return true }
         return client.authorization.stored == .ask && client.prompt == nil
-    }
-
-    /// What the started bus clients of `name` ask for together: reduced only if all ask no more,
-    /// the smallest distance; laid over the engine's settings when it changed.
-    private func updateRequest(_ name: String) {
-        let started = clients.values.filter { $0.started && $0.engineClient == name }.map(\.request)
-        var request: GeoClueApps.Request?
-        if !started.isEmpty {
-            let distances = started.map(\.distance)
-            request = GeoClueApps.Request(
-                reduced: started.allSatisfy(\.reduced),
-                distance: distances.contains(nil) ? nil : distances.compactMap { $0 }.min())
-        }
-        if apps.setRequest(name, request) { core.reapplyOverlay() }
     }
 
     /// `command` from the bus peer as the app of its client (`AppSide`), never as the operator.
     @discardableResult
     private func command(_ command: Command, as peer: GeoCluePeer, client name: String) -> ControlReply {
-        AppSide(of: name, for: peer.credentials, journal: Diagnostics.geoclue).send(command, synchronouslyTo: core)
+        app(of: name, peer).send(command, synchronouslyTo: core)
     }
 
-    /// The client's effective status and whether Location Services are on.
-    private func authorization(of name: String) -> (AuthorizationStatus, Bool)? {
+    /// The bus peer as the app of its client (`AppSide`).
+    private func app(of name: String, _ peer: GeoCluePeer) -> AppSide {
+        AppSide(of: name, for: peer.credentials, journal: Diagnostics.geoclue)
+    }
+
+    /// The client's effective status, whether Location Services are on and whether the client's
+    /// accuracy is reduced.
+    private func authorization(of name: String) -> (AuthorizationStatus, Bool, Bool)? {
         let status = core.statusReport().status
         guard let client = status.clients.first(where: { $0.authorization.client == name }) else { return nil }
-        return (client.authorization.status, status.services)
+        return (client.authorization.status, status.services, !client.authorization.accuracy.isFull)
     }
 
     // MARK: - Deliveries and changes
@@ -462,16 +467,28 @@ final class GeoClueFace: @unchecked Sendable {
         for name in taken.regranted { regranted(name) }
     }
 
-    /// A new Location object and `LocationUpdated`, to the client's connection only.
+    /// A new Location object and `LocationUpdated`, to the client's connection only. What the
+    /// client object asked narrows its own signals here, never the engine client's deliveries: a
+    /// level up to NEIGHBORHOOD gets the engine client's own reduced position (`reducedPosition`:
+    /// one secret per client, the same position within its interval, given once), and
+    /// `DistanceThreshold` and `TimeThreshold` hold back what is too near or too soon after the
+    /// last signal — never the first position after `Start`.
     private func signal(_ delivery: Delivery, to client: GeoClueClient) {
         guard let bus else { return }
         let now = SystemClock.monotonic()
         let threshold = Double(client.props.pointee.time_threshold)
         if threshold > 0, let last = client.lastSignal, now - last < threshold { return }
-        // The engine's filter is the smallest of its started bus clients' (`updateRequest`): each
-        // client object holds back what is within its own DistanceThreshold of its last update.
+        var delivery = delivery
+        if client.reduced, delivery.accuracy == .full {
+            guard let reduced = core.reducedPosition(of: delivery.client, for: delivery.fix) else { return }
+            delivery = Delivery(client: delivery.client, fix: reduced, accuracy: .reduced)
+        }
         let point = EarthPoint(latitude: delivery.fix.latitude, longitude: delivery.fix.longitude)
-        if let filter = client.distanceFilter, let last = client.lastPoint, !filter.isReached(from: last, to: point) { return }
+        if let last = client.lastPoint {
+            // The interval's reduced position again tells the app nothing new.
+            if delivery.accuracy == .reduced, last.latitude == point.latitude, last.longitude == point.longitude { return }
+            if let filter = client.distanceFilter, !filter.isReached(from: last, to: point) { return }
+        }
         // The grid only names a reduced position's cell (Description).
         let grid = delivery.accuracy == .reduced ? core.config.clients.first { $0.name == delivery.client }?.reducedGrid : nil
         let location = GeoClueLocation(
@@ -495,7 +512,7 @@ final class GeoClueFace: @unchecked Sendable {
     /// `name`'s grant changed: if it no longer lets positions through, its bus clients stop and say
     /// so (`Active` false); a grant given back lets a new `Start` succeed.
     private func regranted(_ name: String) {
-        guard let (status, services) = authorization(of: name) else { return }
+        guard let (status, services, _) = authorization(of: name) else { return }
         let allowed = services && (status == .always || status == .whileUsing)
         guard !allowed, status != .ask else { return }
         for client in clients.values where client.started && client.engineClient == name {
@@ -512,7 +529,7 @@ final class GeoClueFace: @unchecked Sendable {
 
     private func updateInUse() {
         publishStatus()
-        let inUse: Int32 = holders.isEmpty ? 0 : 1
+        let inUse: Int32 = clients.values.contains(where: \.started) ? 1 : 0
         guard let bus, manager.pointee.in_use != inUse else { return }
         manager.pointee.in_use = inUse
         _ = cbus_manager_changed(bus)

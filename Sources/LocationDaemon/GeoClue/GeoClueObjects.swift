@@ -15,8 +15,8 @@ final class GeoClueClient {
     var peer: GeoCluePeer?
     /// The engine client it started (while `started`).
     var engineClient: String?
-    /// What it asked for at `Start`.
-    var request = GeoClueApps.Request(reduced: false, distance: nil)
+    /// Whether its `RequestedAccuracyLevel` at `Start` asks no more than the reduced position.
+    var reduced = false
     var started = false
     /// The last `LocationUpdated` (monotonic seconds), for `TimeThreshold`.
     var lastSignal: Double?
@@ -35,7 +35,7 @@ final class GeoClueClient {
         props.initialize(
             to: cbus_client_props(
                 location: nil, desktop_id: nil, distance_threshold: 0, time_threshold: 0,
-                requested_accuracy_level: GeoClueLevel.exact, active: 0))
+                requested_accuracy_level: GeoClueLevel.requestedByDefault, active: 0))
     }
 
     deinit {

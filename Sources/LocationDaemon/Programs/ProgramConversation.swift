@@ -199,7 +199,7 @@ final class ProgramConversation: ServerConversation {
                 Diagnostics.programs.notice("\(name): a program connected; \(sentence)")
             }
         }
-        use.post(.began(endpoint, peer: program.peer.credentials, first: first, tell: tell))
+        use.post(.began(endpoint, peer: program.peer.credentials, holder: connection.id, tell: tell))
     }
 
     private func endWatch(_ connection: ServerConnection) {
@@ -216,7 +216,7 @@ final class ProgramConversation: ServerConversation {
             sinks.setWatched(endpoint.client, false)
         }
         changed = true
-        use.post(.ended(endpoint, peer: program.peer.credentials, last: last))
+        use.post(.ended(endpoint, peer: program.peer.credentials, holder: connection.id))
     }
 
     // MARK: Deliveries

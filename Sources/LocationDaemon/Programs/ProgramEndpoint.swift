@@ -26,11 +26,6 @@ struct ProgramEndpoint: Sendable {
     var allow: ProgramAllowList
     /// A Unix socket's file mode and group (unused on loopback TCP).
     var access: ProgramSocketAccess
-    /// The client is updating from the start (`updating = on`): a program
-    /// going away does not stop it, and its first watch does not restart it.
-    var keepsUpdating: Bool
-    /// The client is in use from the start (`in_use = on`): programs going away leave it in use.
-    var keepsInUse: Bool
 
     /// The config key it comes from: `gpsd_socket`, `gpsd_port`, `nmea_socket`.
     var key: String { sink.rawValue }
@@ -79,8 +74,7 @@ struct ProgramEndpoint: Sendable {
             func add(_ kind: Kind, _ place: Place) {
                 endpoints.append(
                     ProgramEndpoint(
-                        client: client.name, kind: kind, place: place, allow: allow, access: access,
-                        keepsUpdating: client.updating, keepsInUse: client.inUse))
+                        client: client.name, kind: kind, place: place, allow: allow, access: access))
             }
             if let path = client.programs.gpsdSocket { add(.gpsd, .unix(path)) }
             if let port = client.programs.gpsdPort { add(.gpsd, .loopback(port)) }

@@ -2,16 +2,17 @@ import LocationCore
 
 /// What programs coming and going mean for a client's app state (see
 /// docs/authorization.md, "Programs"), carried out in order through the
-/// daemon's `ControlHandler` with the engine's ordinary commands, sent as the
-/// client's app (`AppSide`: never the operator), so the audit log and
-/// watchers see them as any other:
+/// daemon's `ControlHandler`, as the client's app (`AppSide`: never the
+/// operator), so the audit log and watchers see them as any other:
 ///
-/// * the first program watching a client: `session CLIENT begin` (in use)
-///   and `start CLIENT` (unless `updating = on` has it updating already);
+/// * every program that starts watching holds the client (`ClientHolder`,
+///   face `program`, one per connection) in the core's one registry: the
+///   first holder of any face begins the session and starts the updates;
 /// * every watch: `status CLIENT`; a client that does not deliver gets the
 ///   program told why and which `locationctl` command would change it;
-/// * the last one gone: `session CLIENT end` (unless `in_use = on`; Allow
-///   Once's grace starts) and `stop CLIENT` (unless `updating = on`).
+/// * a program gone lets go: the last holder of every face gone ends the
+///   session and stops the updates, never what `in_use = on` or
+///   `updating = on` keeps (`ClientHolders`).
 ///
 /// Changes are queued by the program server's loop and carried out one at
 /// a time by one task, so a quick connect and disconnect cannot overtake
@@ -19,11 +20,11 @@ import LocationCore
 final class ProgramUse: Sendable {
     /// One change, as the loop saw it.
     enum Change: Sendable {
-        /// A program of `endpoint`'s client began watching; `first` when none watched before.
+        /// Connection `holder`'s program began watching `endpoint`'s client.
         /// `tell` gets the sentence for a client that does not deliver.
-        case began(ProgramEndpoint, peer: ControlPeer, first: Bool, tell: (@Sendable (String) -> Void)?)
-        /// A program stopped watching or went; `last` when none watches now.
-        case ended(ProgramEndpoint, peer: ControlPeer, last: Bool)
+        case began(ProgramEndpoint, peer: ControlPeer, holder: UInt64, tell: (@Sendable (String) -> Void)?)
+        /// Connection `holder`'s program stopped watching or went.
+        case ended(ProgramEndpoint, peer: ControlPeer, holder: UInt64)
     }
 
     private let changes: AsyncStream<Change>
@@ -47,22 +48,20 @@ final class ProgramUse: Sendable {
     func run(handler: any ControlHandler) async {
         for await change in changes {
             switch change {
-            case .began(let endpoint, let peer, let first, let tell):
-                let client = endpoint.client
-                let app = AppSide(of: client, for: peer, journal: Diagnostics.programs)
-                if first {
-                    await app.send(.session(client: client, inUse: true), to: handler)
-                    if !endpoint.keepsUpdating { await app.send(.start(client: client), to: handler) }
-                }
+            case .began(let endpoint, let peer, let holder, let tell):
+                let app = AppSide(of: endpoint.client, for: peer, journal: Diagnostics.programs)
+                await app.hold(by: Self.holder(holder), to: handler)
                 if let tell, let sentence = await refusal(app, handler) { tell(sentence) }
-            case .ended(let endpoint, let peer, let last):
-                guard last else { continue }
-                let client = endpoint.client
-                let app = AppSide(of: client, for: peer, journal: Diagnostics.programs)
-                if !endpoint.keepsInUse { await app.send(.session(client: client, inUse: false), to: handler) }
-                if !endpoint.keepsUpdating { await app.send(.stop(client: client), to: handler) }
+            case .ended(let endpoint, let peer, let holder):
+                let app = AppSide(of: endpoint.client, for: peer, journal: Diagnostics.programs)
+                await app.release(by: Self.holder(holder), to: handler)
             }
         }
+    }
+
+    /// Connection `id` as a holder of its client.
+    static func holder(_ id: UInt64) -> ClientHolder {
+        ClientHolder(.program, "\(id)", updates: true)
     }
 
     /// Why the client's permission lets nothing through now, with the command

@@ -16,6 +16,20 @@ import Testing
         #expect(engine.auth().accuracy == .full, "the person's Precise switch is not changed by what the app wants")
     }
 
+    /// While the interval runs, `status` says the reduction is the app's own request and names no
+    /// `accuracy … full` step, which would change nothing (#48); a reduced switch names it.
+    @Test func theReductionTheAppAskedForIsSaidToBeItsOwn() throws {
+        var engine = E.engine(E.client(accuracy: .reduced, authorization: .whileUsing))
+        for second in [1.0, 30, 31] { _ = engine.feed(E.fix(second)) }
+        let status = try #require(engine.status(now: E.t0 + 31).clients.first)
+        #expect(status.reason.contains("as the app asks (desired_accuracy = reduced)"), "\(status.reason)")
+        #expect(status.suggestion == nil, "\(String(describing: status.suggestion))")
+        var switched = E.engine(E.client(precise: false, authorization: .whileUsing))
+        for second in [1.0, 30, 31] { _ = switched.feed(E.fix(second)) }
+        let reduced = try #require(switched.status(now: E.t0 + 31).clients.first)
+        #expect(!reduced.reason.contains("as the app asks") && reduced.suggestion != nil, "\(reduced.reason)")
+    }
+
     @Test func wantingFullAgainOnReloadDeliversTheFullPosition() {
         var engine = E.engine(E.client(accuracy: .reduced, authorization: .whileUsing))
         _ = engine.feed(E.fix(1))

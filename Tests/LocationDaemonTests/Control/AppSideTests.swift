@@ -31,19 +31,6 @@ import TestSupport
         }
     }
 
-    @Test(arguments: [
-        Command.authorize(client: "logger", status: .always), .answer(client: "logger", answer: .allowWhileUsing),
-        .accuracy(client: "logger", full: true), .services(on: true), .share(client: "logger"), .reset(client: "logger"),
-        .start(client: "survey"), .request(client: "survey", kind: .always),
-    ])
-    func nothingOfTheUsersSideNorAnotherClientsIsSent(_ command: Command) async throws {
-        let handler = FakeControlHandler(clients: ["logger", "survey"])
-        let app = AppSide(of: "logger", for: identity, journal: Diagnostics.programs)
-        let reply = await app.send(command, to: handler)
-        #expect(reply.error?.code == ProtocolError.Code.notAuthorized.rawValue, "\(reply.line())")
-        #expect(handler.requests.isEmpty, "the handler never heard of it")
-    }
-
     /// Against the daemon core: the app's `request` opens the prompt, the audit log names the app's
     /// uid and pid, and an `authorize` it tries changes nothing and is not audited.
     @Test func theAppsRequestOpensThePromptAndIsAuditedAsTheAppsWhileAGrantIsRefused() async throws {

@@ -22,6 +22,7 @@ final class FakeControlHandler: ControlHandler {
         var nextWatcher: UInt64 = 1
         var refusedByWatchers = 0
         var unwatched: [UInt64] = []
+        var holds: [(String, ClientHolder, Bool)] = []
     }
 
     /// The configured clients, in order.
@@ -108,6 +109,21 @@ final class FakeControlHandler: ControlHandler {
             return ControlReply(id: request.id, result: .success(apply(command)))
         }
     }
+
+    /// A hold, recorded as the `session CLIENT begin` it stands for, with the holder.
+    func hold(_ client: String, by holder: ClientHolder, as peer: ControlPeer, id: JSONValue?) async -> ControlReply {
+        state.withLock { $0.holds.append((client, holder, true)) }
+        return await handle(ControlRequest(id: id, .command(.session(client: client, inUse: true))), from: peer)
+    }
+
+    /// A release, recorded as the `session CLIENT end` it stands for, with the holder.
+    func release(_ client: String, by holder: ClientHolder, as peer: ControlPeer, id: JSONValue?) async -> ControlReply {
+        state.withLock { $0.holds.append((client, holder, false)) }
+        return await handle(ControlRequest(id: id, .command(.session(client: client, inUse: false))), from: peer)
+    }
+
+    /// The holds and releases handed over so far: client, holder, and whether it held.
+    var holds: [(client: String, holder: ClientHolder, held: Bool)] { state.withLock { $0.holds } }
 
     func watch(
         _ request: ControlRequest, client: String?, from peer: ControlPeer, sink: any WatchSink

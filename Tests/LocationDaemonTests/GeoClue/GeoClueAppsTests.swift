@@ -3,7 +3,7 @@ import LocationCore
 import Testing
 import TestSupport
 
-/// The GeoClue apps that became clients of their own, and what started bus clients ask of them.
+/// The GeoClue apps that became clients of their own.
 @Suite(.timeLimit(.minutes(10))) struct GeoClueAppsTests {
     @Test func aNewAppIsANameSafeClientThatAsksAndIsKeptForTheNextStart() throws {
         let dir = try ScratchDirectory("geoclue-apps")
@@ -121,20 +121,15 @@ import TestSupport
         }
     }
 
-    @Test func aRequestIsLaidOverTheConfiguredClientNeverBelowItsFilter() throws {
-        let dir = try ScratchDirectory("geoclue-apps-request")
+    /// What bus clients ask is never laid over the configuration (#47): only apps of their own are added.
+    @Test func theOverlayAddsAppsAndLeavesConfiguredClientsAsTheFileSays() throws {
+        let dir = try ScratchDirectory("geoclue-apps-overlay")
         let apps = GeoClueApps(directory: dir.path, settings: GeoClueSettings())
         let file = DaemonConfig(clients: [ClientSettings(name: "survey", distanceFilter: 50, geoclueId: "survey")])
-        let changed = apps.setRequest("survey", .init(reduced: true, distance: 10))
-        let repeated = apps.setRequest("survey", .init(reduced: true, distance: 10))
-        #expect(changed && !repeated, "no change, no reload")
-        var laid = try #require(apps.overlay(file).clients.first)
-        #expect(laid.desiredAccuracy == .reduced && laid.distanceFilter == 50)
-        _ = apps.setRequest("survey", .init(reduced: false, distance: 200))
-        laid = try #require(apps.overlay(file).clients.first)
-        #expect(laid.desiredAccuracy == .best && laid.distanceFilter == 200)
-        _ = apps.setRequest("survey", nil)
         #expect(apps.overlay(file) == file)
+        _ = try apps.client(desktopId: "org.gnome.Weather", uid: 1000, configured: ["survey"]).get()
+        let laid = apps.overlay(file)
+        #expect(laid.clients.first == file.clients.first && laid.clients.count == 2, "\(laid.clients)")
     }
 
     @Test func aFlatpakScopeNamesTheApp() {
@@ -147,5 +142,19 @@ import TestSupport
     @Test(arguments: [(1, true), (4, true), (5, true), (6, false), (8, false)])
     func levelsUpToANeighbourhoodAreReduced(level: UInt32, reduced: Bool) {
         #expect(GeoClueLevel.wantsReduced(level) == reduced)
+    }
+
+    /// As GeoClue 2.6 maps a requested level at Start (#48): clamped to COUNTRY…EXACT, a value
+    /// between two defined levels down to the lower.
+    @Test(arguments: [
+        (0, 1), (1, 1), (2, 1), (3, 1), (4, 4), (5, 5), (6, 6), (7, 6), (8, 8), (9, 8), (99, 8), (UInt32.max, 8),
+    ] as [(UInt32, UInt32)])
+    func levelsAreServedAsGeoClueMapsThem(requested: UInt32, served: UInt32) {
+        #expect(GeoClueLevel.served(requested) == served)
+    }
+
+    @Test func aNewClientObjectAsksForACityAsGeoClues() {
+        let client = GeoClueClient(path: "/org/freedesktop/GeoClue2/Client/1", owner: ":1.1")
+        #expect(client.props.pointee.requested_accuracy_level == GeoClueLevel.city)
     }
 }

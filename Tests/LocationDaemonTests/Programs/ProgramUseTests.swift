@@ -14,16 +14,19 @@ import TestSupport
         let told = Mutex<[String]>([])
         let program = ControlPeer(pid: 4242, uid: 1000, gid: 1000, mayChange: false)
         let use = ProgramUse()
-        use.post(.began(endpoint, peer: program, first: true, tell: { sentence in told.withLock { $0.append(sentence) } }))
-        use.post(.ended(endpoint, peer: program, last: true))
+        use.post(.began(endpoint, peer: program, holder: 7, tell: { sentence in told.withLock { $0.append(sentence) } }))
+        use.post(.ended(endpoint, peer: program, holder: 7))
         use.finish()
         await use.run(handler: handler)
+        // The program's connection holds the client in the core's registry, and lets it go.
+        let holds = handler.holds.map { "\($0.held ? "hold" : "release") \($0.client) \($0.holder)" }
+        #expect(holds == ["hold qgis program 7", "release qgis program 7"], "\(holds)")
+        #expect(handler.holds.allSatisfy { $0.holder.updates })
         let sent = handler.requests.map { $0.json.serialized }
         #expect(
             sent == [
-                #"{"cmd":"session","client":"qgis","state":"begin"}"#, #"{"cmd":"start","client":"qgis"}"#,
-                #"{"cmd":"status","client":"qgis"}"#, #"{"cmd":"session","client":"qgis","state":"end"}"#,
-                #"{"cmd":"stop","client":"qgis"}"#,
+                #"{"cmd":"session","client":"qgis","state":"begin"}"#, #"{"cmd":"status","client":"qgis"}"#,
+                #"{"cmd":"session","client":"qgis","state":"end"}"#,
             ], "\(sent)")
         for peer in handler.peers {
             #expect(!peer.mayChange && peer.apps == ["qgis"] && peer.uid == 1000 && peer.pid == 4242, "\(peer)")
