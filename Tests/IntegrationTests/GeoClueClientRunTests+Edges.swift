@@ -116,6 +116,8 @@ extension GeoClueClientRunTests {
         defer { app.kill() }
         let daemon = bed.daemon
         try #require(await waitUntil(timeout: 30) { daemon.stderr.contains("\(name) asks (while-using)") }, "\(daemon.stderr)")
+        // The prompt opens inside Start, before its reply: the app stops only what it knows it started.
+        try #require(await waitUntil(timeout: 30) { GeoClueBed.said(app.stdout).contains { $0["started"] != nil } }, "\(app.stdout)")
         app.signal(SIGUSR2)
         try #require(
             await waitUntil(timeout: 30) { daemon.stderr.contains("\(name)'s while-using prompt withdrawn, unanswered: its app stopped (Stop)") },

@@ -5,7 +5,7 @@ import TestSupport
 
 /// One registry of who holds a client, in the core (#47): every face's holders together decide
 /// the client's session and updates, so one face's going never silences another's.
-@Suite struct ClientHoldersTests {
+@Suite(.timeLimit(.minutes(10))) struct ClientHoldersTests {
     /// A client with a log, a program socket and a GeoClue id; `keep` adds `updating = on` and `in_use = on`.
     static func survey(keep: Bool) -> String {
         """

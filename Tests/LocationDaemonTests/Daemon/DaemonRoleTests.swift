@@ -5,7 +5,7 @@ import TestSupport
 
 /// The role check lives in the engine owner's handler (#47): whatever face hands it a peer, a
 /// command the peer's role may not send is refused there, and changes nothing.
-@Suite struct DaemonRoleTests {
+@Suite(.timeLimit(.minutes(10))) struct DaemonRoleTests {
     static let clients = DaemonFixtures.askingLogger + """
 
 
