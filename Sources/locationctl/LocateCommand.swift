@@ -56,7 +56,7 @@ enum LocateCommand {
                 }
                 if let endedAt, now >= endedAt + 1 {
                     clear()
-                    Console.error("locationctl: the locate of \(name) ended without a location reaching locationctl\(last); see: locationctl status \(name)\n")
+                    Console.error("locationctl: the locate of \(name) ended without a location reaching locationctl\(last); see: \(CommandWord.status.commandLine(name))\n")
                     return .refused
                 }
                 if now >= nextCheck && endedAt == nil {

@@ -55,7 +55,7 @@ package enum TextFormat {
 
     /// `locationctl answer logger allow-once | allow-while-using | deny`.
     package static func answers(_ prompt: Prompt) -> String {
-        "locationctl answer \(prompt.client) " + prompt.answers.map(\.rawValue).joined(separator: " | ")
+        Command.answerLine(prompt, separator: " | ")
     }
 
     /// What a prompt asks, for people.

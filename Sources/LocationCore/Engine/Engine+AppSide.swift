@@ -80,7 +80,7 @@ extension Engine {
         }
         if !c.inUse {
             return .failure(
-                CommandError(.notInUse, "\(name) is not in use; temporary full accuracy is asked while in use (session \(name) begin)"))
+                CommandError(.notInUse, "\(name) is not in use; temporary full accuracy is asked while in use (\(Command.session(client: name, inUse: true).commandLine))"))
         }
         let status = effectiveStatus(i)
         guard status == .whileUsing || status == .always else {
@@ -186,9 +186,9 @@ extension Engine {
         let name = c.settings.name
         switch c.grant {
         case .notDetermined:
-            return "; nothing arrives until it is authorized (request \(name) while-using, or authorize \(name) while-using)"
+            return "; nothing arrives until it is authorized (\(Command.request(client: name, kind: .whileUsing).commandLine), or \(Command.authorize(client: name, status: .whileUsing).commandLine))"
         case .whenInUse where !c.inUse:
-            return "; fixes arrive only while it is in use (session \(name) begin)"
+            return "; fixes arrive only while it is in use (\(Command.session(client: name, inUse: true).commandLine))"
         case .always(provisional: true) where !c.inUse:
             return "; provisional always: fixes arrive only while it is in use until the user upgrades it"
         case .denied, .whenInUse, .always:

@@ -44,11 +44,11 @@ extension Engine {
     func deniedMessage(_ i: Int) -> String {
         let name = clients[i].settings.name
         if clients[i].restricted { return "\(name) is restricted by \(settings.policySource)" }
-        if !services { return "Location Services are off; turn them on with: services on" }
+        if !services { return "Location Services are off; turn them on with: \(Command.services(on: true).commandLine)" }
         switch clients[i].grant {
         case .notDetermined: return "\(name) is not authorized yet (ask); request \(name) while-using"
         case .denied:
-            return "the user denied location to \(name); it can be changed in settings: authorize \(name) while-using"
+            return "the user denied location to \(name); it can be changed in settings: \(Command.authorize(client: name, status: .whileUsing).commandLine)"
         case .whenInUse, .always: return "\(name) is not authorized"
         }
     }

@@ -49,7 +49,7 @@ extension Engine {
         let name = clients[i].settings.name
         if clients[i].restricted { return .failure(restrictedError(i)) }
         guard services else {
-            return .failure(CommandError(.denied, "Location Services are off; turn them on first: services on"))
+            return .failure(CommandError(.denied, "Location Services are off; turn them on first: \(Command.services(on: true).commandLine)"))
         }
         let wasInUse = clients[i].inUse
         switch clients[i].grant {
@@ -57,7 +57,7 @@ extension Engine {
             return .failure(
                 CommandError(
                     .denied,
-                    "\(name) is never allowed location; the location button cannot override that, the user must change it in settings: authorize \(name) while-using"
+                    "\(name) is never allowed location; the location button cannot override that, the user must change it in settings: \(Command.authorize(client: name, status: .whileUsing).commandLine)"
                 ))
         case .notDetermined where !clients[i].shareConsent:
             // iOS 15: the button's first use asks once; after one allow, later shares grant at once.

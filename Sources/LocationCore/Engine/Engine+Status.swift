@@ -69,7 +69,7 @@ extension Engine {
             if c.upgradePromptShown {
                 return (
                     "provisional always: delivers only while in use; the upgrade prompt was already shown and will not come again "
-                        + "(`locationctl reset \(name)` shows it again)",
+                        + "(`\(Command.reset(client: name).commandLine)` shows it again)",
                     .authorizeAlways
                 )
             }

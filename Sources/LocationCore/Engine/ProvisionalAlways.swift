@@ -33,7 +33,7 @@ extension Engine {
             return .success(
                 CommandOutcome(
                     changed: false,
-                    message: "the always prompt has already been shown to the user once; it can be changed in settings: authorize \(c.settings.name) always"))
+                    message: "the always prompt has already been shown to the user once; it can be changed in settings: \(Command.authorize(client: c.settings.name, status: .always).commandLine)"))
         }
         clients[i].upgradePromptShown = true
         return .success(open(.alwaysUpgrade(text: c.settings.usageAlways ?? ""), i, effects: &effects))

@@ -129,10 +129,9 @@ public final class EffectCarrier {
         case .prompt(let prompt, let open):
             if open {
                 counted.promptsOpened += 1
-                let answers = prompt.answers.map(\.rawValue).joined(separator: "|")
                 // The text may hold a GeoClue app's desktop id: escaped, as everything a peer chose.
                 Diagnostics.clients.notice(
-                    "\(prompt.client) asks (\(prompt.kind.rawValue)): \"\(PeerText.escaped(prompt.text))\"; answer with: locationctl answer \(prompt.client) \(answers)")
+                    "\(prompt.client) asks (\(prompt.kind.rawValue)): \"\(PeerText.escaped(prompt.text))\"; answer with: \(Command.answerLine(prompt))")
             } else {
                 Diagnostics.clients.info("\(prompt.client)'s \(prompt.kind.rawValue) prompt closed")
             }

@@ -203,7 +203,7 @@ final class GeoClueFace: @unchecked Sendable {
             return cbus_reply_empty(call)
         case CBUS_ADD_AGENT.rawValue:
             // No GUI agent answers here: the person answers with locationctl (docs/geoclue.md).
-            Diagnostics.geoclue.info("\(sender) registered the agent \(PeerText.escaped(argument ?? "?", limit: 255)); not used: prompts are answered with locationctl answer")
+            Diagnostics.geoclue.info("\(sender) registered the agent \(PeerText.escaped(argument ?? "?", limit: 255)); not used: prompts are answered with \(CommandWord.answer.commandLine())")
             return cbus_reply_empty(call)
         case CBUS_START.rawValue:
             guard let client = clients[path] else { return -ENOENT }
@@ -300,15 +300,15 @@ final class GeoClueFace: @unchecked Sendable {
                 return cbus_error_set(error, Self.accessDenied, "\(name) cannot ask for location: \(message)")
             }
             Diagnostics.geoclue.notice(
-                "\(desktopId) (\(peer.credentials), \(peer.busName)) asks for location as \(name); answer with: locationctl answer \(name) …")
+                "\(desktopId) (\(peer.credentials), \(peer.busName)) asks for location as \(name); answer with: \(CommandWord.answer.commandLine(name, "…"))")
         case .always where services, .whileUsing where services:
             Diagnostics.geoclue.info("\(desktopId) (\(peer.credentials), \(peer.busName)) started \(name)")
         default:
             stop(client)
             let why =
                 services
-                ? "\(name) is not allowed location (\(status)); the person can allow it with: locationctl authorize \(name) while-using"
-                : "Location Services are off; the person can turn them on with: locationctl services on"
+                ? "\(name) is not allowed location (\(status)); the person can allow it with: \(Command.authorize(client: name, status: .whileUsing).commandLine)"
+                : "Location Services are off; the person can turn them on with: \(Command.services(on: true).commandLine)"
             return cbus_error_set(error, Self.accessDenied, why)
         }
         setActive(client, true)

@@ -81,7 +81,7 @@ final class ProgramUse: Sendable {
         if let step = status.suggestion {
             // A program is not the operator: the user's side is the operator's to send.
             let who = step.word.side == .user ? "the operator can change that with" : "to change that"
-            sentence += "; \(who): locationctl \(step.words.joined(separator: " "))"
+            sentence += "; \(who): \(step.commandLine)"
         }
         return sentence
     }

@@ -9,7 +9,7 @@ enum SystemdStatusLine {
     /// written is said after it (`logging` would not be true).
     static func text(_ status: EngineStatus, sourceName: String, stateSave: StateSaveStatus? = nil) -> String {
         // A state that cannot be saved comes first: systemctl status may cut the line short.
-        let unsaved = stateSave?.ok == false ? "STATE NOT SAVED (decisions are lost on restart; locationctl status); " : ""
+        let unsaved = stateSave?.ok == false ? "STATE NOT SAVED (decisions are lost on restart; \(CommandWord.status.commandLine())); " : ""
         let failing = status.clients.filter { $0.logWrite?.failing == true }
         guard let first = failing.first, let log = first.logWrite else { return unsaved + line(status, sourceName: sourceName) }
         let others = failing.count > 1 ? " (and \(failing.count - 1) more)" : ""

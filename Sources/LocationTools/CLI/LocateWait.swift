@@ -18,7 +18,7 @@ public enum LocateWait {
         } else if report.status.source == .connecting {
             let source = report.sourceName.map { " (\($0))" } ?? ""
             lines.append("locationctl: no location can come to \(name) now: no receiver is connected\(source)")
-            lines.append("→ see why: locationctl status (the source line); locate again once it is connected")
+            lines.append("→ see why: \(CommandWord.status.commandLine()) (the source line); locate again once it is connected")
         } else {
             return nil
         }

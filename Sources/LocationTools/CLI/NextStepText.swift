@@ -7,23 +7,15 @@ public enum NextStepText {
     /// The arguments after `locationctl` for `command`: its word from the command table, then
     /// its fields as that command's arguments and options.
     public static func arguments(_ command: Command) -> [String] {
-        guard let entry = CtlCommands.command(command.name) else {
+        guard CtlCommands.command(command.name) != nil else {
             preconditionFailure("the command table has no \(command.name), a word of the protocol")
         }
-        var arguments = [entry.name]
-        for (field, value) in zip(command.word.fields, command.words.dropFirst()) {
-            switch field {
-            case "precise": if value == "false" { arguments.append("--approximate") }
-            case "timeout": arguments += ["--timeout", value]
-            default: arguments.append(value)
-            }
-        }
-        return arguments
+        return command.commandLineArguments
     }
 
     /// `locationctl authorize logger while-using`.
     public static func commandLine(_ command: Command) -> String {
-        "locationctl " + arguments(command).joined(separator: " ")
+        Command.program + " " + arguments(command).joined(separator: " ")
     }
 
     /// Whether `reader` may send `command` itself (`nil`: the daemon did not say who reads).
@@ -48,7 +40,7 @@ public enum NextStepText {
     /// The forms that hold `client`'s session for as long as they run: `locationctl session
     /// survey -- COMMAND... (or: locationctl watch survey --in-use)`.
     public static func holdingForms(_ client: String) -> String {
-        "locationctl session \(client) -- COMMAND... (or: locationctl watch \(client) --in-use)"
+        "\(CommandWord.session.commandLine(client, "--", "COMMAND...")) (or: \(CommandWord.watch.commandLine(client, "--in-use")))"
     }
 
     /// Why `session CLIENT begin` is not sent for `reader`, naming the forms that hold the

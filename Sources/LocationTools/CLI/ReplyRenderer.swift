@@ -62,7 +62,7 @@ public enum ReplyRenderer {
         case ProtocolError.Code.busy.rawValue:
             return "The daemon has as many connections as it accepts; try again in a moment."
         case CommandError.Code.unknownClient.rawValue:
-            return "See the configured clients with: locationctl status"
+            return "See the configured clients with: \(CommandWord.status.commandLine())"
         case CommandError.Code.missingUsageDescription.rawValue:
             return "Add usage = … (and usage_always = … for always) to [client.\(client)] in locationd.conf, then reload the daemon (systemctl reload locationd)."
         case CommandError.Code.restricted.rawValue:
@@ -74,9 +74,9 @@ public enum ReplyRenderer {
             return "→ run: \(NextStepText.commandLine(.authorize(client: client, status: .whileUsing)))   "
                 + "(or check: \(NextStepText.commandLine(.services(on: true))))"
         case CommandError.Code.noPrompt.rawValue:
-            return "See the pending prompts with: locationctl prompts"
+            return "See the pending prompts with: \(CommandWord.prompts.commandLine())"
         case CommandError.Code.invalidAnswer.rawValue:
-            return "See which answers the pending prompt accepts with: locationctl prompts"
+            return "See which answers the pending prompt accepts with: \(CommandWord.prompts.commandLine())"
         case CommandError.Code.unknownPurpose.rawValue:
             return "Use a purpose key from purpose.KEY = … in [client.\(client)] of locationd.conf."
         case CommandError.Code.notInUse.rawValue:

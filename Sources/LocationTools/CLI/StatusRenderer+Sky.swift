@@ -7,7 +7,7 @@ extension StatusRenderer {
     /// elevation, azimuth, SNR, used), or a sentence saying why there is none.
     public static func renderSky(_ report: StatusReport) -> String {
         guard report.status.services else {
-            return "no satellites shown: Location Services are off, and no one sees them then (locationctl services on)\n"
+            return "no satellites shown: Location Services are off, and no one sees them then (\(Command.services(on: true).commandLine))\n"
         }
         guard !report.skies.isEmpty else {
             return "no satellites: the source has sent no sky view yet\n"
