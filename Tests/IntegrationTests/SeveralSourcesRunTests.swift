@@ -73,6 +73,12 @@ struct SeveralSourcesRunTests {
         #expect(daemon.stderr.contains("following \(file): \(goodDevice) gave no usable fix for "), "\(daemon.stderr)")
 
         // status: both receivers with the source that brought each, both sources with their states and counts.
+        // The file's reader says end-of-file once its read after the last epoch finds nothing more,
+        // which on a loaded machine may be after that epoch reached the log.
+        let ended = await waitUntilAsync(timeout: 60, every: 0.2) {
+            (try? await plane.status().sources.last?.state) == .endOfFile
+        }
+        #expect(ended, "the file source never said end-of-file")
         let (code, json, _) = try await plane.ctl(["--json", "status"])
         #expect(code == 0)
         let report = try StatusReport(json: JSONValue.parse(Array(json.utf8)))
