@@ -4,6 +4,8 @@ public struct ClientSettings: Sendable, Hashable {
     public var name: String
     /// The coordinate log, relative to `log_dir` unless absolute; `nil` for no log.
     public var log: String?
+    /// When the client's files are cut (`split`); nil: never (one file).
+    public var split: LogSplit?
     /// Metres from the last delivered fix before the next is delivered; `nil` is `none`.
     public var distanceFilter: Double?
     /// Fixes with a larger horizontal error estimate are not delivered.
@@ -46,6 +48,7 @@ public struct ClientSettings: Sendable, Hashable {
     public init(
         name: String,
         log: String? = nil,
+        split: LogSplit? = nil,
         distanceFilter: Double? = nil,
         desiredAccuracy: DesiredAccuracy = .best,
         usage: String? = nil,
@@ -67,6 +70,7 @@ public struct ClientSettings: Sendable, Hashable {
     ) {
         self.name = name
         self.log = log
+        self.split = split
         self.distanceFilter = distanceFilter
         self.desiredAccuracy = desiredAccuracy
         self.usage = usage

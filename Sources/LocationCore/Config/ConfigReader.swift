@@ -5,7 +5,7 @@ struct ConfigReader {
     static let sourceKeys = ["type", "host", "port", "device", "baud", "failover"]
     static let clientKeys = [
         "log", "distance_filter", "desired_accuracy", "authorization", "precise", "updating", "in_use",
-        "usage", "usage_always", "receiver", "purpose.KEY", "once_grace", "reduced_grid", "reduced_interval", "locate_timeout", "geoclue_id",
+        "usage", "usage_always", "receiver", "purpose.KEY", "once_grace", "reduced_grid", "reduced_interval", "locate_timeout", "geoclue_id", "split",
     ] + ProgramSettings.keys + AppSettings.keys + MQTTSettings.keys
     static let policyKeys = ["restricted"]
 
@@ -160,13 +160,25 @@ struct ConfigReader {
         }
         var client = ClientSettings(name: name)
         var logLine = section.line
+        var logEntry: INIParser.Entry?
+        var splitEntry: INIParser.Entry?
         var mqtt: [INIParser.Entry] = []
         for entry in section.entries {
             switch entry.key {
             case "log":
                 logLine = entry.line
+                logEntry = entry
                 let accepted = "a file name inside log_dir (no .. and not ending in /), an absolute path, or nothing for no log"
                 if let log = optionalValue(entry, section, accepted: accepted, Self.isLogPath) { client.log = log }
+            case "split":
+                splitEntry = entry
+                if entry.value == "none" || entry.value.isEmpty {
+                    client.split = nil
+                } else if let split = LogSplit(text: entry.value) {
+                    client.split = split
+                } else {
+                    bad(entry, section, accepted: "none, " + LogSplit.accepted)
+                }
             case "distance_filter":
                 if entry.value == "none" {
                     client.distanceFilter = nil
@@ -237,7 +249,44 @@ struct ConfigReader {
             }
         }
         client.mqtt = readMQTT(mqtt, section, client: client)
+        // A split that could not be read is reported already; what the log needs of it is not.
+        if splitEntry == nil || client.split != nil || splitEntry?.value == "none" || splitEntry?.value == "" {
+            checkSplit(client, section, log: logEntry, split: splitEntry)
+        }
         return (client, logLine)
+    }
+
+    /// The log's fields and the client's `split` must agree (locationd.conf(5), `split`): known
+    /// fields only; time fields only with a split; a clock split needs fields that give each
+    /// period its own name; an MQTT client's log is followed as one file, so it is not cut.
+    private mutating func checkSplit(
+        _ client: ClientSettings, _ section: INIParser.Section, log: INIParser.Entry?, split: INIParser.Entry?
+    ) {
+        func conflict(_ entry: INIParser.Entry, _ detail: String) {
+            errors.append(.conflict(
+                file: file, line: entry.line, section: section.name, key: entry.key, value: entry.value,
+                detail: "[\(section.name)] \(entry.key) = \(ConfigError.quoted(entry.value)): \(detail)"))
+        }
+        if let log, let text = client.log {
+            if let problem = LogFilePattern.problem(in: text) {
+                conflict(log, problem)
+                return
+            }
+            let pattern = LogFilePattern(text, split: client.split)
+            if pattern.hasReceiverField {
+                conflict(log, "%r names a receiver's raw capture (raw_log); the coordinate log is one for all receivers")
+            } else if pattern.hasTimeFields && client.split == nil {
+                conflict(log, "a time field names the files a split cuts: add split = hour, day, N min or a size, or write %% for a %")
+            } else if !pattern.separatesPeriods, let split = client.split {
+                conflict(log, "split = \(split) needs time fields that give every period its own file name (e.g. %Y%m%d-%H for hour)")
+            }
+        }
+        guard let split, let value = client.split else { return }
+        if client.log == nil {
+            conflict(split, "split cuts the client's log, and it has none (set log)")
+        } else if client.mqtt != nil {
+            conflict(split, "the client publishes its log over MQTT, which follows one file: remove split or the mqtt keys (\(value))")
+        }
     }
 
     /// Two clients writing one file would interleave their records; the audit log is the daemon's own.

@@ -147,6 +147,16 @@ public struct DaemonConfig: Sendable, Hashable {
         return log.hasPrefix("/") ? log : Self.join(logDirectory, log)
     }
 
+    /// A client's log as a pattern (`LogFilePattern`) with its `split`, resolved as `logPath`
+    /// resolves the path (a `%` in the directory is no field); nil if it has no log.
+    public func logPattern(forClient name: String, logDirectory override: String? = nil) -> LogFilePattern? {
+        guard let client = client(named: name), let log = client.log else { return nil }
+        let directory = (override ?? logDirectory).reduce(into: "") { out, c in out += c == "%" ? "%%" : String(c) }
+        let relative = override != nil && log.hasPrefix("/") ? (log.split(separator: "/").last.map(String.init) ?? log) : log
+        let text = relative.hasPrefix("/") ? relative : Self.join(directory, relative)
+        return LogFilePattern(text, split: client.split)
+    }
+
     /// `directory/name`, without doubling a slash.
     public static func join(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
@@ -192,6 +202,7 @@ public struct DaemonConfig: Sendable, Hashable {
         for client in clients {
             out += "\n[client.\(client.name)]\n"
             line("log", client.log ?? "")
+            line("split", client.split?.description ?? "none")
             line("distance_filter", client.distanceFilter.map(Self.number) ?? "none")
             line("desired_accuracy", client.desiredAccuracy.description)
             line("authorization", client.authorization.rawValue)
