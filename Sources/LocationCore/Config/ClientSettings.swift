@@ -4,6 +4,9 @@ public struct ClientSettings: Sendable, Hashable {
     public var name: String
     /// The coordinate log, relative to `log_dir` unless absolute; `nil` for no log.
     public var log: String?
+    /// The raw capture of each receiver feeding the client (`raw_log`), relative to `log_dir`
+    /// unless absolute, with `%r` for the receiver; `nil` for none.
+    public var rawLog: String?
     /// When the client's files are cut (`split`); nil: never (one file).
     public var split: LogSplit?
     /// Metres from the last delivered fix before the next is delivered; `nil` is `none`.
@@ -49,6 +52,7 @@ public struct ClientSettings: Sendable, Hashable {
         name: String,
         log: String? = nil,
         split: LogSplit? = nil,
+        rawLog: String? = nil,
         distanceFilter: Double? = nil,
         desiredAccuracy: DesiredAccuracy = .best,
         usage: String? = nil,
@@ -71,6 +75,7 @@ public struct ClientSettings: Sendable, Hashable {
         self.name = name
         self.log = log
         self.split = split
+        self.rawLog = rawLog
         self.distanceFilter = distanceFilter
         self.desiredAccuracy = desiredAccuracy
         self.usage = usage

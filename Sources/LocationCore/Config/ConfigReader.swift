@@ -5,7 +5,7 @@ struct ConfigReader {
     static let sourceKeys = ["type", "host", "port", "device", "baud", "failover"]
     static let clientKeys = [
         "log", "distance_filter", "desired_accuracy", "authorization", "precise", "updating", "in_use",
-        "usage", "usage_always", "receiver", "purpose.KEY", "once_grace", "reduced_grid", "reduced_interval", "locate_timeout", "geoclue_id", "split",
+        "usage", "usage_always", "receiver", "purpose.KEY", "once_grace", "reduced_grid", "reduced_interval", "locate_timeout", "geoclue_id", "split", "raw_log",
     ] + ProgramSettings.keys + AppSettings.keys + MQTTSettings.keys
     static let policyKeys = ["restricted"]
 
@@ -162,6 +162,7 @@ struct ConfigReader {
         var logLine = section.line
         var logEntry: INIParser.Entry?
         var splitEntry: INIParser.Entry?
+        var rawEntry: INIParser.Entry?
         var mqtt: [INIParser.Entry] = []
         for entry in section.entries {
             switch entry.key {
@@ -170,6 +171,10 @@ struct ConfigReader {
                 logEntry = entry
                 let accepted = "a file name inside log_dir (no .. and not ending in /), an absolute path, or nothing for no log"
                 if let log = optionalValue(entry, section, accepted: accepted, Self.isLogPath) { client.log = log }
+            case "raw_log":
+                rawEntry = entry
+                let accepted = "a file name pattern inside log_dir with %r for the receiver (no .., not ending in /), an absolute one, or nothing"
+                if let raw = optionalValue(entry, section, accepted: accepted, Self.isLogPath) { client.rawLog = raw }
             case "split":
                 splitEntry = entry
                 if entry.value == "none" || entry.value.isEmpty {
@@ -252,6 +257,7 @@ struct ConfigReader {
         // A split that could not be read is reported already; what the log needs of it is not.
         if splitEntry == nil || client.split != nil || splitEntry?.value == "none" || splitEntry?.value == "" {
             checkSplit(client, section, log: logEntry, split: splitEntry)
+            if let rawEntry, let raw = client.rawLog { checkRawLog(raw, client, section, entry: rawEntry) }
         }
         return (client, logLine)
     }
@@ -282,10 +288,29 @@ struct ConfigReader {
             }
         }
         guard let split, let value = client.split else { return }
-        if client.log == nil {
-            conflict(split, "split cuts the client's log, and it has none (set log)")
-        } else if client.mqtt != nil {
+        if client.log == nil && client.rawLog == nil {
+            conflict(split, "split cuts the client's log and raw capture, and it has neither (set log or raw_log)")
+        } else if client.mqtt != nil && client.log != nil {
             conflict(split, "the client publishes its log over MQTT, which follows one file: remove split or the mqtt keys (\(value))")
+        }
+    }
+
+    /// `raw_log` must name each receiver's files apart (`%r`), and its time fields follow `split`
+    /// as the log's do.
+    private mutating func checkRawLog(_ raw: String, _ client: ClientSettings, _ section: INIParser.Section, entry: INIParser.Entry) {
+        func conflict(_ detail: String) {
+            errors.append(.conflict(
+                file: file, line: entry.line, section: section.name, key: entry.key, value: entry.value,
+                detail: "[\(section.name)] raw_log = \(ConfigError.quoted(entry.value)): \(detail)"))
+        }
+        if let problem = LogFilePattern.problem(in: raw) { return conflict(problem) }
+        let pattern = LogFilePattern(raw, split: client.split)
+        if !pattern.hasReceiverField {
+            conflict("%r (the receiver's name) keeps each receiver's bytes in files of its own: add it, e.g. raw/%r-%Y%m%d-%H.raw")
+        } else if pattern.hasTimeFields && client.split == nil {
+            conflict("a time field names the files a split cuts: add split = hour, day, N min or a size")
+        } else if !pattern.separatesPeriods, let split = client.split {
+            conflict("split = \(split) needs time fields that give every period its own file name (e.g. %Y%m%d-%H for hour)")
         }
     }
 

@@ -36,6 +36,8 @@ final class EngineOwner {
     private var skies: [String: (view: SkyView, at: Double)] = [:]
     private(set) var stopped = false
     private let sourceBoard: SourceBoard
+    /// The clients' raw captures (`raw_log`).
+    private let rawCaptures: RawCaptures
     /// The access report's counts.
     let report: AccessLedger
     /// Sets the core's tick to come by a time (monotonic seconds; `DaemonCore.setAlarm`), or nil.
@@ -81,6 +83,8 @@ final class EngineOwner {
             throw .audit(error)
         }
         carrier = EffectCarrier(logs: logs, faces: [watchers] + faces)
+        rawCaptures = RawCaptures(config: config)
+        source.capturesRaw = rawCaptures.isWanted
         self.report = report ?? AccessLedger(directory: config.stateDirectory, days: config.reportDays, now: clock.wall())
         for face in carrier.faces { face.attach(self.report) }
         let written = [config.statePath, config.auditLogPath] + logs.clients.compactMap { logs.path(of: $0) }
@@ -151,6 +155,13 @@ final class EngineOwner {
             // Status only, like the sky view.
             sources.outages[index] = current.map { ($0, now) }
             return
+        case .raw(let device, let bytes, let time):
+            // Kept for the clients that may have full-accuracy fixes of that receiver now, and counted.
+            let name = receiverName(device, from: index) ?? device
+            for client in rawCaptures.append(bytes, device: name, time: time, clients: engine.rawCaptureClients(device: name)) {
+                report.count(client, sink: .raw, accuracy: .full, time: time)
+            }
+            return
         }
         carry(now: now)
     }
@@ -181,6 +192,7 @@ final class EngineOwner {
         // The wall clock may have been set (NTP, gpsd): the saved reduced-accuracy time follows it.
         engine.wallClockOffset = clock.wall() - now
         carrier.logs.writeBatches(now: now)
+        rawCaptures.writeBatches()
         announceLogChanges()
         // The lines held and lost that the status line counts: brought up to date once a second.
         if !failingLogs.isEmpty { statusChanged?(now + Self.retryDelay) }
@@ -205,6 +217,7 @@ final class EngineOwner {
         engine.handle(.tick, now: now, into: &effects)
         carry(now: now)
         carrier.logs.flushIfDue(now: now)
+        rawCaptures.writeBatches()
         announceLogChanges()
         audit.flushIfDue(now: now)
         state.saveIfDue(now: now) { engine.savedState }
@@ -257,6 +270,7 @@ final class EngineOwner {
     func reopenLogs() {
         guard !stopped else { return }
         let open = carrier.logs.reopenAll()
+        rawCaptures.closeAll()
         announceLogChanges()
         defer { rearm(now: clock.monotonic()) }
         do {
@@ -273,6 +287,8 @@ final class EngineOwner {
         let now = clock.monotonic()
         effects = EffectList(engine.handle(reload.effective.engineSettings, now: now))
         carrier.logs.reconfigure(reload.effective)
+        rawCaptures.reconfigure(reload.effective)
+        sourceBoard.capturesRaw = rawCaptures.isWanted
         config = reload.effective
         carry(now: now)
         rearm(now: now)
@@ -289,6 +305,7 @@ final class EngineOwner {
         guard !stopped else { return nil }
         stopped = true
         carrier.logs.closeAll()
+        rawCaptures.closeAll()
         audit.close()
         report.flush(now: clock.wall(), all: true)
         let last = engine.savedState
@@ -301,6 +318,7 @@ final class EngineOwner {
         guard !stopped else { return }
         stopped = true
         carrier.logs.closeAll()
+        rawCaptures.closeAll()
         audit.close()
     }
 

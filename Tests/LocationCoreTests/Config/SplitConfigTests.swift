@@ -33,7 +33,10 @@ import Testing
         ("log = a-%Y%m%d-%H.jsonl", "add split"),
         ("log = a-%H.jsonl\nsplit = hour", "every period its own file name"),
         ("log = a-%r.jsonl\nsplit = 64M", "%r names a receiver"),
-        ("split = hour", "has none"),
+        ("split = hour", "has neither"),
+        ("raw_log = raw/ubx.raw", "%r (the receiver's name)"),
+        ("raw_log = raw/%r-%Y%m%d.raw", "add split"),
+        ("raw_log = raw/%r-%Y%m%d.raw\nsplit = hour", "every period its own file name"),
         ("log = a-%Y%m%d-%H.jsonl\nsplit = hourly", "accepted values"),
         ("log = a-%Y%m%d-%H.jsonl\nsplit = hour\nmqtt_broker = broker.example:8883\nmqtt_topic = owntracks/board/one", "follows one file"),
     ])

@@ -12,10 +12,10 @@ import TestSupport
 @Suite struct RawCaptureWriterTests {
     static let start = UTCTime.seconds(year: 2026, month: 3, day: 14, hour: 9, minute: 30, second: 0.25)
 
-    /// Every byte value, then the u-blox capture of gpsd's corpus (when present), in chunks of 700.
+    /// Every byte value, then a u-blox capture from gpsd's corpus (fixtures/captures), in chunks of 700.
     static func chunks() -> [[UInt8]] {
         var bytes = (0...255).map { UInt8($0) }
-        bytes += (try? FileIO.read(PackagePaths.shared + "/fixtures/nmea/gpsd-corpus/ublox-8.log")) ?? Array(repeating: 0xB5, count: 5000)
+        bytes += (try? FileIO.read(PackagePaths.path("fixtures/captures/ublox-8.log"))) ?? []
         return stride(from: 0, to: bytes.count, by: 700).map { Array(bytes[$0..<min($0 + 700, bytes.count)]) }
     }
 
