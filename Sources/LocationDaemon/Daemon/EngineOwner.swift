@@ -348,6 +348,7 @@ final class EngineOwner {
         var status = engine.status(now: now)
         for index in status.clients.indices {
             status.clients[index].logWrite = carrier.logs.writeStatus(of: status.clients[index].authorization.client)
+            status.clients[index].rawLogs = rawCaptures.paths(of: status.clients[index].authorization.client)
         }
         for index in status.receivers.indices {
             status.receivers[index].source = sources.source(of: status.receivers[index].device)

@@ -37,11 +37,16 @@ import TestSupport
         let tags = try #require(RTKLIBTimeTag.parse(try dir.read("log/raw/ttyACM0.raw.tag")))
         #expect(tags.chunks == [.init(tick: 0, end: 11), .init(tick: 500, end: 13)])
         #expect(!FileIO.exists(dir.file("log/rough")), "a reduced-accuracy client never gets raw bytes")
+        let named = core.statusReport().status.clients.first?.rawLogs
+        #expect(named == [dir.file("log/raw/ttyACM0.raw")], "status names the file")
+        let decoded = try ClientStatus(json: try #require(core.statusReport().status.clients.first).json)
+        #expect(decoded.rawLogs == named)
         // Updates stop: the next bytes are not kept, and the file is closed at once.
         _ = core.handle(request(.stop(client: "logger")), from: rootPeer)
         core.ingest(.raw(device: "/dev/ttyACM0", bytes: [1, 2, 3], time: 1_773_480_001))
         core.writeBatchedLines()
         #expect(try dir.read("log/raw/ttyACM0.raw") == first + [0xD3, 0x00])
+        #expect(core.statusReport().status.clients.first?.rawLogs == [], "closed at once")
         core.shutdown()
     }
 
