@@ -62,6 +62,34 @@ import TestSupport
         #expect(try dir.read(path + ".tag").count == RTKLIBTimeTag.headerSize + 4 * RTKLIBTimeTag.entrySize)
     }
 
+    @Test func aWriteThatFailsPartWayIsCutBackWholeAndReportedOnce() async throws {
+        let dir = try ScratchDirectory("raw-full")
+        // setrlimit would limit every test in this process: do it in a child.
+        await #expect(processExitsWith: .success) { [path = dir.file("r.raw") as String] in
+            SignalSource.ignoreBenignSignals()
+            let writer = try RawCaptureWriter(path: path, start: 0, openTick: 0, fsync: .interval)
+            let first = [UInt8](repeating: 0xB5, count: 3000)
+            first.withUnsafeBytes { writer.append($0, at: 1) }
+            #expect(writer.flush() == nil)
+            let original = try #require(FileSizeLimit.set(4096))
+            // 3000 more bytes would end at 6000: the write stops at 4096 and is cut back.
+            let second = [UInt8](repeating: 0x62, count: 3000)
+            second.withUnsafeBytes { writer.append($0, at: 2) }
+            #expect(writer.flush()?.errno == EFBIG, "the first failure is returned")
+            second.withUnsafeBytes { writer.append($0, at: 3) }
+            #expect(writer.flush() == nil, "later failures of the episode are not")
+            #expect(try FileIO.read(path) == first, "no part of a chunk is left")
+            #expect(writer.bytesLost == 6000)
+            try #require(FileSizeLimit.restore(original))
+            let third = [UInt8](repeating: 0x01, count: 10)
+            third.withUnsafeBytes { writer.append($0, at: 4) }
+            #expect(writer.flush() == nil)
+            #expect(writer.close() == nil)
+            #expect(try FileIO.read(path) == first + third)
+            #expect(RTKLIBTimeTag.parse(try FileIO.read(path + ".tag"))?.chunks.map(\.end) == [3000, 3010])
+        }
+    }
+
     @Test func aSymbolicLinkIsRefused() throws {
         let dir = try ScratchDirectory("raw-link")
         #expect(symlink(dir.file("elsewhere"), dir.file("r.raw.tag")) == 0)
