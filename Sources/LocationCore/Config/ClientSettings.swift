@@ -7,6 +7,8 @@ public struct ClientSettings: Sendable, Hashable {
     /// The raw capture of each receiver feeding the client (`raw_log`), relative to `log_dir`
     /// unless absolute, with `%r` for the receiver; `nil` for none.
     public var rawLog: String?
+    /// Seconds between heartbeat records while nothing is logged (`heartbeat`); nil: none.
+    public var heartbeat: Double?
     /// When the client's files are cut (`split`); nil: never (one file).
     public var split: LogSplit?
     /// Metres from the last delivered fix before the next is delivered; `nil` is `none`.
@@ -53,6 +55,7 @@ public struct ClientSettings: Sendable, Hashable {
         log: String? = nil,
         split: LogSplit? = nil,
         rawLog: String? = nil,
+        heartbeat: Double? = nil,
         distanceFilter: Double? = nil,
         desiredAccuracy: DesiredAccuracy = .best,
         usage: String? = nil,
@@ -76,6 +79,7 @@ public struct ClientSettings: Sendable, Hashable {
         self.log = log
         self.split = split
         self.rawLog = rawLog
+        self.heartbeat = heartbeat
         self.distanceFilter = distanceFilter
         self.desiredAccuracy = desiredAccuracy
         self.usage = usage

@@ -5,7 +5,7 @@ struct ConfigReader {
     static let sourceKeys = ["type", "host", "port", "device", "baud", "failover"]
     static let clientKeys = [
         "log", "distance_filter", "desired_accuracy", "authorization", "precise", "updating", "in_use",
-        "usage", "usage_always", "receiver", "purpose.KEY", "once_grace", "reduced_grid", "reduced_interval", "locate_timeout", "geoclue_id", "split", "raw_log",
+        "usage", "usage_always", "receiver", "purpose.KEY", "once_grace", "reduced_grid", "reduced_interval", "locate_timeout", "geoclue_id", "split", "raw_log", "heartbeat",
     ] + ProgramSettings.keys + AppSettings.keys + MQTTSettings.keys
     static let policyKeys = ["restricted"]
 
@@ -175,6 +175,12 @@ struct ConfigReader {
                 rawEntry = entry
                 let accepted = "a file name pattern inside log_dir with %r for the receiver (no .., not ending in /), an absolute one, or nothing"
                 if let raw = optionalValue(entry, section, accepted: accepted, Self.isLogPath) { client.rawLog = raw }
+            case "heartbeat":
+                if entry.value == "none" || entry.value.isEmpty {
+                    client.heartbeat = nil
+                } else if let s = value(entry, section, Self.decimal, accepted: "none, or a number of seconds (at least 1)", where: { $0 >= 1 }) {
+                    client.heartbeat = s
+                }
             case "split":
                 splitEntry = entry
                 if entry.value == "none" || entry.value.isEmpty {

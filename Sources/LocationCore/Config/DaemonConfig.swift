@@ -213,6 +213,7 @@ public struct DaemonConfig: Sendable, Hashable {
             line("log", client.log ?? "")
             line("split", client.split?.description ?? "none")
             line("raw_log", client.rawLog ?? "")
+            line("heartbeat", client.heartbeat.map(Self.number) ?? "none")
             line("distance_filter", client.distanceFilter.map(Self.number) ?? "none")
             line("desired_accuracy", client.desiredAccuracy.description)
             line("authorization", client.authorization.rawValue)

@@ -38,6 +38,8 @@ final class EngineOwner {
     private let sourceBoard: SourceBoard
     /// The clients' raw captures (`raw_log`).
     private let rawCaptures: RawCaptures
+    /// The clients' heartbeat records (`heartbeat`).
+    private let heartbeats: Heartbeats
     /// The access report's counts.
     let report: AccessLedger
     /// Sets the core's tick to come by a time (monotonic seconds; `DaemonCore.setAlarm`), or nil.
@@ -84,6 +86,7 @@ final class EngineOwner {
         }
         carrier = EffectCarrier(logs: logs, faces: [watchers] + faces)
         rawCaptures = RawCaptures(config: config)
+        heartbeats = Heartbeats(config: config, now: clock.monotonic())
         source.capturesRaw = rawCaptures.isWanted
         self.report = report ?? AccessLedger(directory: config.stateDirectory, days: config.reportDays, now: clock.wall())
         for face in carrier.faces { face.attach(self.report) }
@@ -216,6 +219,7 @@ final class EngineOwner {
         effects.removeAll(keepingCapacity: true)
         engine.handle(.tick, now: now, into: &effects)
         carry(now: now)
+        heartbeats.beat(now: now, wall: clock.wall(), status: { engine.status(now: now) }, logs: carrier.logs)
         carrier.logs.flushIfDue(now: now)
         rawCaptures.writeBatches()
         announceLogChanges()
@@ -239,7 +243,7 @@ final class EngineOwner {
     /// `logs: false` leaves the logs' deadline out (a reader stands by for it).
     func nextDeadline(now: Double, logs: Bool = true) -> Double {
         var next = min(inPlace { $0.clientTimer }, logs ? carrier.logs.nextDeadline(now: now) : .infinity)
-        next = min(next, audit.nextDeadline(now: now), state.nextDeadline)
+        next = min(next, audit.nextDeadline(now: now), state.nextDeadline, heartbeats.nextDeadline)
         let flush = report.nextFlush()
         if flush.isFinite { next = min(next, now + (flush - clock.wall())) }
         return next
@@ -288,6 +292,7 @@ final class EngineOwner {
         effects = EffectList(engine.handle(reload.effective.engineSettings, now: now))
         carrier.logs.reconfigure(reload.effective)
         rawCaptures.reconfigure(reload.effective)
+        heartbeats.reconfigure(reload.effective, now: now)
         sourceBoard.capturesRaw = rawCaptures.isWanted
         config = reload.effective
         carry(now: now)

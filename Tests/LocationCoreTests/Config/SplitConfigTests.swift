@@ -46,3 +46,13 @@ import Testing
         #expect(found.first?.description.contains(reason) == true, "\(found)")
     }
 }
+
+/// `heartbeat = SECONDS`: read, rendered back, and refused below a second.
+@Suite struct HeartbeatConfigTests {
+    @Test func heartbeatIsReadAndRenderedBack() throws {
+        let config = try DaemonConfig.parse("[client.logger]\nlog = l.jsonl\nheartbeat = 300\n", file: "t.conf", environment: [:])
+        #expect(config.clients.first?.heartbeat == 300)
+        #expect(try DaemonConfig.parse(config.rendered, file: "t.conf", environment: [:]).clients.first?.heartbeat == 300)
+        #expect(throws: ConfigErrors.self) { try DaemonConfig.parse("[client.logger]\nheartbeat = 0.5\n", file: "t.conf", environment: [:]) }
+    }
+}
