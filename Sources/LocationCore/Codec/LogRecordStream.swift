@@ -68,9 +68,10 @@ public struct LogRecordStream: Sendable {
     }
 
     /// The record one line of a log holds (without its `\n`), or why it
-    /// holds none; `nil` for a blank line (spaces, tabs, a CR), which is skipped.
+    /// holds none; `nil` for a blank line (spaces, tabs, a CR) or a heartbeat
+    /// (`HeartbeatRecord`), which are skipped.
     public static func record(in line: UnsafeRawBufferPointer) -> Result<LogRecord, LogRecordError>? {
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) || HeartbeatRecord.isHeartbeat(line) { return nil }
         do {
             return .success(try LogRecord.parse(line))
         } catch {

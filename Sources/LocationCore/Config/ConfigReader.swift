@@ -260,6 +260,11 @@ struct ConfigReader {
             }
         }
         client.mqtt = readMQTT(mqtt, section, client: client)
+        if client.heartbeat != nil, client.mqtt != nil, let entry = section.entries.last(where: { $0.key == "heartbeat" }) {
+            errors.append(.conflict(
+                file: file, line: entry.line, section: section.name, key: entry.key, value: entry.value,
+                detail: "[\(section.name)] heartbeat = \(entry.value): the client publishes its log's records over MQTT, and a heartbeat is none: remove heartbeat or the mqtt keys"))
+        }
         // A split that could not be read is reported already; what the log needs of it is not.
         if splitEntry == nil || client.split != nil || splitEntry?.value == "none" || splitEntry?.value == "" {
             checkSplit(client, section, log: logEntry, split: splitEntry)

@@ -23,5 +23,6 @@ import Testing
         }
         #expect(records + errors == 1, "only the line between the heartbeats reaches the reader")
         #expect(stream.heartbeats == 2)
+        #expect(line.dropLast().withUnsafeBytes { LogRecordStream.record(in: $0) } == nil, "tail skips it too")
     }
 }

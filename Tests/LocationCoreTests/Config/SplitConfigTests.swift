@@ -54,5 +54,7 @@ import Testing
         #expect(config.clients.first?.heartbeat == 300)
         #expect(try DaemonConfig.parse(config.rendered, file: "t.conf", environment: [:]).clients.first?.heartbeat == 300)
         #expect(throws: ConfigErrors.self) { try DaemonConfig.parse("[client.logger]\nheartbeat = 0.5\n", file: "t.conf", environment: [:]) }
+        let mqtt = "[client.logger]\nlog = l.jsonl\nheartbeat = 60\nmqtt_broker = broker.example:8883\nmqtt_topic = owntracks/board/one\n"
+        #expect(throws: ConfigErrors.self) { try DaemonConfig.parse(mqtt, file: "t.conf", environment: [:]) }
     }
 }
