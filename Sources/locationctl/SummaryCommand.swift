@@ -5,7 +5,8 @@ import LocationTools
 enum SummaryCommand {
     static func run(_ logs: CtlInvocation.TrackLogs, json: Bool) -> ExitCode {
         guard let read = TrackLogReader.read(logs) else { return .refused }
-        let summary = TrackSummary(read.track, bytes: read.bytes, badLines: read.badLines)
+        var summary = TrackSummary(read.track, bytes: read.bytes, badLines: read.badLines)
+        summary.heartbeats = read.heartbeats
         let files = logs.logs.map { $0 == "-" ? "standard input" : $0 }
         let receivers = logs.reference.map { ReceiverAccuracy.all(read.track, reference: $0) } ?? []
         if json {

@@ -15,6 +15,7 @@ enum TrackLogReader {
         var track: Track
         var bytes: Int
         var badLines: Int
+        var heartbeats = 0
     }
 
     /// The logs as one track, or `nil` after saying on stderr why one could not be read.
@@ -22,6 +23,7 @@ enum TrackLogReader {
         var builder = Track.Builder()
         var bytes = 0
         var bad = 0
+        var heartbeats = 0
         for log in logs.logs {
             let name = log == "-" ? "standard input" : log
             let fd = log == "-" ? 0 : open(log, O_RDONLY | O_CLOEXEC | O_NOCTTY)
@@ -47,6 +49,7 @@ enum TrackLogReader {
                 return nil
             }
             stream.finish { take($0) }
+            heartbeats += stream.heartbeats
             if badHere > ExportCommand.reportLimit {
                 Console.error("locationctl: \(name): \(badHere) lines skipped in all (the first \(ExportCommand.reportLimit) are listed above)\n")
             }
@@ -56,6 +59,6 @@ enum TrackLogReader {
             Console.error("locationctl: \(logs.logs.joined(separator: ", ")) \(logs.logs.count == 1 ? "has" : "have") no records: is it a locationd coordinate log?\n")
             return nil
         }
-        return Logs(track: builder.build(gap: logs.gap), bytes: bytes, badLines: bad)
+        return Logs(track: builder.build(gap: logs.gap), bytes: bytes, badLines: bad, heartbeats: heartbeats)
     }
 }

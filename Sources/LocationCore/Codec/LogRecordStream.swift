@@ -2,7 +2,8 @@ import Glibc
 
 /// Splits a coordinate log into records as its bytes arrive, for `export`
 /// and `tail`: each complete line becomes a record or a numbered error;
-/// blank lines are skipped; only the current partial line is held.
+/// blank lines are skipped, and heartbeat lines (`HeartbeatRecord`) skipped
+/// and counted; only the current partial line is held.
 public struct LogRecordStream: Sendable {
     /// A line that is not a record.
     public struct LineError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -22,6 +23,8 @@ public struct LogRecordStream: Sendable {
     private var partial: [UInt8] = []
     /// Lines completed so far.
     public private(set) var lineNumber = 0
+    /// Heartbeat lines skipped so far (no position: not a track point).
+    public private(set) var heartbeats = 0
 
     /// A stream at the start of a log.
     public init() {}
@@ -65,9 +68,10 @@ public struct LogRecordStream: Sendable {
     }
 
     /// The record one line of a log holds (without its `\n`), or why it
-    /// holds none; `nil` for a blank line (spaces, tabs, a CR), which is skipped.
+    /// holds none; `nil` for a blank line (spaces, tabs, a CR) or a heartbeat
+    /// (`HeartbeatRecord`), which are skipped.
     public static func record(in line: UnsafeRawBufferPointer) -> Result<LogRecord, LogRecordError>? {
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) || HeartbeatRecord.isHeartbeat(line) { return nil }
         do {
             return .success(try LogRecord.parse(line))
         } catch {
@@ -75,9 +79,13 @@ public struct LogRecordStream: Sendable {
         }
     }
 
-    private func emit(
+    private mutating func emit(
         _ line: UnsafeRawBufferPointer, unterminated: Bool, _ handle: (Result<LogRecord, LineError>) -> Void
     ) {
+        if HeartbeatRecord.isHeartbeat(line) {
+            heartbeats += 1
+            return
+        }
         guard let result = Self.record(in: line) else { return }
         handle(result.mapError { LineError(line: lineNumber, error: $0, unterminated: unterminated) })
     }

@@ -17,6 +17,13 @@ public struct ClientSettings: Sendable, Hashable {
     public var name: String
     /// The coordinate log, relative to `log_dir` unless absolute; `nil` for no log.
     public var log: String?
+    /// The raw capture of each receiver feeding the client (`raw_log`), relative to `log_dir`
+    /// unless absolute, with `%r` for the receiver; `nil` for none.
+    public var rawLog: String?
+    /// Seconds between heartbeat records while nothing is logged (`heartbeat`); nil: none.
+    public var heartbeat: Double?
+    /// When the client's files are cut (`split`); nil: never (one file).
+    public var split: LogSplit?
     /// Metres from the last delivered fix before the next is delivered; `nil` is `none`.
     public var distanceFilter: Double?
     /// Fixes with a larger horizontal error estimate are not delivered.
@@ -59,6 +66,9 @@ public struct ClientSettings: Sendable, Hashable {
     public init(
         name: String,
         log: String? = nil,
+        split: LogSplit? = nil,
+        rawLog: String? = nil,
+        heartbeat: Double? = nil,
         distanceFilter: Double? = nil,
         desiredAccuracy: DesiredAccuracy = .best,
         usage: String? = nil,
@@ -80,6 +90,9 @@ public struct ClientSettings: Sendable, Hashable {
     ) {
         self.name = name
         self.log = log
+        self.split = split
+        self.rawLog = rawLog
+        self.heartbeat = heartbeat
         self.distanceFilter = distanceFilter
         self.desiredAccuracy = desiredAccuracy
         self.usage = usage

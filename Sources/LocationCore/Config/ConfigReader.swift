@@ -5,7 +5,7 @@ struct ConfigReader {
     static let sourceKeys = ["type", "host", "port", "device", "baud", "failover"]
     static let clientKeys = [
         "log", "distance_filter", "desired_accuracy", "authorization", "precise", "updating", "in_use",
-        "usage", "usage_always", "receiver", "purpose.KEY", "once_grace", "reduced_grid", "reduced_interval", "locate_timeout", "geoclue_id",
+        "usage", "usage_always", "receiver", "purpose.KEY", "once_grace", "reduced_grid", "reduced_interval", "locate_timeout", "geoclue_id", "split", "raw_log", "heartbeat",
     ] + ProgramSettings.keys + AppSettings.keys + MQTTSettings.keys
     static let policyKeys = ["restricted"]
 
@@ -160,13 +160,36 @@ struct ConfigReader {
         }
         var client = ClientSettings(name: name)
         var logLine = section.line
+        var logEntry: INIParser.Entry?
+        var splitEntry: INIParser.Entry?
+        var rawEntry: INIParser.Entry?
         var mqtt: [INIParser.Entry] = []
         for entry in section.entries {
             switch entry.key {
             case "log":
                 logLine = entry.line
+                logEntry = entry
                 let accepted = "a file name inside log_dir (no .. and not ending in /), an absolute path, or nothing for no log"
                 if let log = optionalValue(entry, section, accepted: accepted, Self.isLogPath) { client.log = log }
+            case "raw_log":
+                rawEntry = entry
+                let accepted = "a file name pattern inside log_dir with %r for the receiver (no .., not ending in /), an absolute one, or nothing"
+                if let raw = optionalValue(entry, section, accepted: accepted, Self.isLogPath) { client.rawLog = raw }
+            case "heartbeat":
+                if entry.value == "none" || entry.value.isEmpty {
+                    client.heartbeat = nil
+                } else if let s = value(entry, section, Self.decimal, accepted: "none, or a number of seconds (at least 1)", where: { $0 >= 1 }) {
+                    client.heartbeat = s
+                }
+            case "split":
+                splitEntry = entry
+                if entry.value == "none" || entry.value.isEmpty {
+                    client.split = nil
+                } else if let split = LogSplit(text: entry.value) {
+                    client.split = split
+                } else {
+                    bad(entry, section, accepted: "none, " + LogSplit.accepted)
+                }
             case "distance_filter":
                 if entry.value == "none" {
                     client.distanceFilter = nil
@@ -237,7 +260,69 @@ struct ConfigReader {
             }
         }
         client.mqtt = readMQTT(mqtt, section, client: client)
+        if client.heartbeat != nil, client.mqtt != nil, let entry = section.entries.last(where: { $0.key == "heartbeat" }) {
+            errors.append(.conflict(
+                file: file, line: entry.line, section: section.name, key: entry.key, value: entry.value,
+                detail: "[\(section.name)] heartbeat = \(entry.value): the client publishes its log's records over MQTT, and a heartbeat is none: remove heartbeat or the mqtt keys"))
+        }
+        // A split that could not be read is reported already; what the log needs of it is not.
+        if splitEntry == nil || client.split != nil || splitEntry?.value == "none" || splitEntry?.value == "" {
+            checkSplit(client, section, log: logEntry, split: splitEntry)
+            if let rawEntry, let raw = client.rawLog { checkRawLog(raw, client, section, entry: rawEntry) }
+        }
         return (client, logLine)
+    }
+
+    /// The log's fields and the client's `split` must agree (locationd.conf(5), `split`): known
+    /// fields only; time fields only with a split; a clock split needs fields that give each
+    /// period its own name; an MQTT client's log is followed as one file, so it is not cut.
+    private mutating func checkSplit(
+        _ client: ClientSettings, _ section: INIParser.Section, log: INIParser.Entry?, split: INIParser.Entry?
+    ) {
+        func conflict(_ entry: INIParser.Entry, _ detail: String) {
+            errors.append(.conflict(
+                file: file, line: entry.line, section: section.name, key: entry.key, value: entry.value,
+                detail: "[\(section.name)] \(entry.key) = \(ConfigError.quoted(entry.value)): \(detail)"))
+        }
+        if let log, let text = client.log {
+            if let problem = LogFilePattern.problem(in: text) {
+                conflict(log, problem)
+                return
+            }
+            let pattern = LogFilePattern(text, split: client.split)
+            if pattern.hasReceiverField {
+                conflict(log, "%r names a receiver's raw capture (raw_log); the coordinate log is one for all receivers")
+            } else if pattern.hasTimeFields && client.split == nil {
+                conflict(log, "a time field names the files a split cuts: add split = hour, day, N min or a size, or write %% for a %")
+            } else if !pattern.separatesPeriods, let split = client.split {
+                conflict(log, "split = \(split) needs time fields that give every period its own file name (e.g. %Y%m%d-%H for hour)")
+            }
+        }
+        guard let split, let value = client.split else { return }
+        if client.log == nil && client.rawLog == nil {
+            conflict(split, "split cuts the client's log and raw capture, and it has neither (set log or raw_log)")
+        } else if client.mqtt != nil && client.log != nil {
+            conflict(split, "the client publishes its log over MQTT, which follows one file: remove split or the mqtt keys (\(value))")
+        }
+    }
+
+    /// `raw_log` must name each receiver's files apart (`%r`), and its time fields follow `split`
+    /// as the log's do.
+    private mutating func checkRawLog(_ raw: String, _ client: ClientSettings, _ section: INIParser.Section, entry: INIParser.Entry) {
+        func conflict(_ detail: String) {
+            errors.append(.conflict(
+                file: file, line: entry.line, section: section.name, key: entry.key, value: entry.value,
+                detail: "[\(section.name)] raw_log = \(ConfigError.quoted(entry.value)): \(detail)"))
+        }
+        if let problem = LogFilePattern.problem(in: raw) { return conflict(problem) }
+        let pattern = LogFilePattern(raw, split: client.split)
+        if !pattern.hasReceiverField {
+            conflict("%r (the receiver's name) keeps each receiver's bytes in files of its own: add it, e.g. raw/%r-%Y%m%d-%H.raw")
+        } else if pattern.hasTimeFields && client.split == nil {
+            conflict("a time field names the files a split cuts: add split = hour, day, N min or a size")
+        } else if !pattern.separatesPeriods, let split = client.split {
+            conflict("split = \(split) needs time fields that give every period its own file name (e.g. %Y%m%d-%H for hour)")
+        }
     }
 
     /// Two clients writing one file would interleave their records; the audit log is the daemon's own.

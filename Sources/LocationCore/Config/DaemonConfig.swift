@@ -147,6 +147,25 @@ public struct DaemonConfig: Sendable, Hashable {
         return log.hasPrefix("/") ? log : Self.join(logDirectory, log)
     }
 
+    /// A client's log as a pattern (`LogFilePattern`) with its `split`, resolved as `logPath`
+    /// resolves the path (a `%` in the directory is no field); nil if it has no log.
+    public func logPattern(forClient name: String, logDirectory override: String? = nil) -> LogFilePattern? {
+        guard let client = client(named: name), let log = client.log else { return nil }
+        return pattern(log, split: client.split, logDirectory: override)
+    }
+
+    /// A client's `raw_log` as a pattern with its `split`, resolved as its log is; nil if none.
+    public func rawLogPattern(forClient name: String, logDirectory override: String? = nil) -> LogFilePattern? {
+        guard let client = client(named: name), let raw = client.rawLog else { return nil }
+        return pattern(raw, split: client.split, logDirectory: override)
+    }
+
+    private func pattern(_ file: String, split: LogSplit?, logDirectory override: String?) -> LogFilePattern {
+        let directory = (override ?? logDirectory).reduce(into: "") { out, c in out += c == "%" ? "%%" : String(c) }
+        let relative = override != nil && file.hasPrefix("/") ? (file.split(separator: "/").last.map(String.init) ?? file) : file
+        return LogFilePattern(relative.hasPrefix("/") ? relative : Self.join(directory, relative), split: split)
+    }
+
     /// `directory/name`, without doubling a slash.
     public static func join(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
@@ -192,6 +211,9 @@ public struct DaemonConfig: Sendable, Hashable {
         for client in clients {
             out += "\n[client.\(client.name)]\n"
             line("log", client.log ?? "")
+            line("split", client.split?.description ?? "none")
+            line("raw_log", client.rawLog ?? "")
+            line("heartbeat", client.heartbeat.map(Self.number) ?? "none")
             line("distance_filter", client.distanceFilter.map(Self.number) ?? "none")
             line("desired_accuracy", client.desiredAccuracy.description)
             line("authorization", client.authorization.rawValue)

@@ -16,6 +16,8 @@ public struct ReportSink: RawRepresentable, Sendable, Hashable, CustomStringConv
 
     /// A client's coordinate log.
     public static let log = ReportSink(rawValue: "log")
+    /// Chunks of a receiver's bytes kept in the client's raw capture (`raw_log`).
+    public static let raw = ReportSink(rawValue: "raw")
     /// `location` events to `locationctl watch`.
     public static let watch = ReportSink(rawValue: "watch")
     /// Positions the client's MQTT broker acknowledged.

@@ -205,7 +205,8 @@ extension ClientStatus {
     /// The authorization's members, then `inUse`, `updating`, `locatePending`, `locateLeft`,
     /// `prompt`, `delivering`, `eligible`, `why` (the sentence), `suggestion` (the next
     /// step's `Command.words`, e.g. `authorize logger while-using`), `lastDelivered`,
-    /// `lastDeliveredAge`, `delivered`, `dropped` (every reason's count), `logWrite` (when the daemon said).
+    /// `lastDeliveredAge`, `delivered`, `dropped` (every reason's count), `logWrite` (when the daemon said),
+    /// `rawLogs` (the raw capture files written now, when any).
     public var json: JSONValue {
         var members = authorization.jsonMembers
         members.append(("inUse", .bool(inUse)))
@@ -224,6 +225,7 @@ extension ClientStatus {
         members.append(("delivered", .number(Double(deliveredCount))))
         members.append(("dropped", .object(DropReason.allCases.map { ($0.rawValue, .number(Double(drops[$0]))) })))
         if let logWrite { members.append(("logWrite", logWrite.json)) }
+        if !rawLogs.isEmpty { members.append(("rawLogs", .array(rawLogs.map { .string($0) }))) }
         return .object(members)
     }
 
@@ -250,6 +252,7 @@ extension ClientStatus {
             throw error.decodeError
         }
         if let log = value["logWrite"], log != .null { logWrite = try LogWriteStatus(json: log) }
+        if case .array(let paths)? = value["rawLogs"] { rawLogs = paths.compactMap(\.stringValue) }
     }
 }
 

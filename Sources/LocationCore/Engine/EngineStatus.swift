@@ -65,6 +65,8 @@ public struct ClientStatus: Sendable, Hashable {
     public var lastDeliveredAge: Double?
     /// How the client's log is being written (the daemon fills it in; `nil`: no log, or not known).
     public var logWrite: LogWriteStatus?
+    /// The raw capture files (`raw_log`) written now, one per receiver (the daemon fills it in).
+    public var rawLogs: [String] = []
 
     /// A status from its parts.
     public init(

@@ -38,6 +38,10 @@ final class EngineOwner {
     /// Who holds each client, every face's holders (`hold`, `release`).
     private var holders = ClientHolders()
     private let sourceBoard: SourceBoard
+    /// The clients' raw captures (`raw_log`).
+    private let rawCaptures: RawCaptures
+    /// The clients' heartbeat records (`heartbeat`).
+    private let heartbeats: Heartbeats
     /// The access report's counts.
     let report: AccessLedger
     /// Sets the core's tick to come by a time (monotonic seconds; `DaemonCore.setAlarm`), or nil.
@@ -83,6 +87,9 @@ final class EngineOwner {
             throw .audit(error)
         }
         carrier = EffectCarrier(logs: logs, faces: [watchers] + faces)
+        rawCaptures = RawCaptures(config: config)
+        heartbeats = Heartbeats(config: config, now: clock.monotonic())
+        source.capturesRaw = rawCaptures.isWanted
         self.report = report ?? AccessLedger(directory: config.stateDirectory, days: config.reportDays, now: clock.wall())
         for face in carrier.faces { face.attach(self.report) }
         let written = [config.statePath, config.auditLogPath] + logs.clients.compactMap { logs.path(of: $0) }
@@ -153,6 +160,13 @@ final class EngineOwner {
             // Status only, like the sky view.
             sources.outages[index] = current.map { ($0, now) }
             return
+        case .raw(let device, let bytes, let time):
+            // Kept for the clients that may have full-accuracy fixes of that receiver now, and counted.
+            let name = receiverName(device, from: index) ?? device
+            for client in rawCaptures.append(bytes, device: name, time: time, clients: engine.rawCaptureClients(device: name)) {
+                report.count(client, sink: .raw, accuracy: .full, time: time)
+            }
+            return
         }
         carry(now: now)
     }
@@ -183,6 +197,7 @@ final class EngineOwner {
         // The wall clock may have been set (NTP, gpsd): the saved reduced-accuracy time follows it.
         engine.wallClockOffset = clock.wall() - now
         carrier.logs.writeBatches(now: now)
+        rawCaptures.writeBatches()
         announceLogChanges()
         // The lines held and lost that the status line counts: brought up to date once a second.
         if !failingLogs.isEmpty { statusChanged?(now + Self.retryDelay) }
@@ -206,7 +221,9 @@ final class EngineOwner {
         effects.removeAll(keepingCapacity: true)
         engine.handle(.tick, now: now, into: &effects)
         carry(now: now)
+        heartbeats.beat(now: now, wall: clock.wall(), status: { engine.status(now: now) }, logs: carrier.logs)
         carrier.logs.flushIfDue(now: now)
+        rawCaptures.writeBatches()
         announceLogChanges()
         audit.flushIfDue(now: now)
         state.saveIfDue(now: now) { engine.savedState }
@@ -228,7 +245,7 @@ final class EngineOwner {
     /// `logs: false` leaves the logs' deadline out (a reader stands by for it).
     func nextDeadline(now: Double, logs: Bool = true) -> Double {
         var next = min(inPlace { $0.clientTimer }, logs ? carrier.logs.nextDeadline(now: now) : .infinity)
-        next = min(next, audit.nextDeadline(now: now), state.nextDeadline)
+        next = min(next, audit.nextDeadline(now: now), state.nextDeadline, heartbeats.nextDeadline)
         let flush = report.nextFlush()
         if flush.isFinite { next = min(next, now + (flush - clock.wall())) }
         return next
@@ -259,6 +276,7 @@ final class EngineOwner {
     func reopenLogs() {
         guard !stopped else { return }
         let open = carrier.logs.reopenAll()
+        rawCaptures.closeAll()
         announceLogChanges()
         defer { rearm(now: clock.monotonic()) }
         do {
@@ -275,6 +293,9 @@ final class EngineOwner {
         let now = clock.monotonic()
         effects = EffectList(engine.handle(reload.effective.engineSettings, now: now))
         carrier.logs.reconfigure(reload.effective)
+        rawCaptures.reconfigure(reload.effective)
+        heartbeats.reconfigure(reload.effective, now: now)
+        sourceBoard.capturesRaw = rawCaptures.isWanted
         config = reload.effective
         carry(now: now)
         rearm(now: now)
@@ -291,6 +312,7 @@ final class EngineOwner {
         guard !stopped else { return nil }
         stopped = true
         carrier.logs.closeAll()
+        rawCaptures.closeAll()
         audit.close()
         report.flush(now: clock.wall(), all: true)
         let last = engine.savedState
@@ -303,6 +325,7 @@ final class EngineOwner {
         guard !stopped else { return }
         stopped = true
         carrier.logs.closeAll()
+        rawCaptures.closeAll()
         audit.close()
     }
 
@@ -332,6 +355,7 @@ final class EngineOwner {
         var status = engine.status(now: now)
         for index in status.clients.indices {
             status.clients[index].logWrite = carrier.logs.writeStatus(of: status.clients[index].authorization.client)
+            status.clients[index].rawLogs = rawCaptures.paths(of: status.clients[index].authorization.client)
         }
         for index in status.receivers.indices {
             status.receivers[index].source = sources.source(of: status.receivers[index].device)

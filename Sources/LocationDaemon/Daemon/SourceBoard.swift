@@ -8,6 +8,14 @@ import Synchronization
 /// locks of their own, so nothing per fix comes here. Safe from any thread.
 public final class SourceBoard: Sendable {
     private let sources = Mutex<[Int: any FixSource]>([:])
+    private let raw = Atomic<Bool>(false)
+
+    /// Whether a client has a `raw_log`: the readers then hand on the bytes they read
+    /// (`SourceSink.wantsRawBytes`). Set by the core at start and at each reload.
+    public var capturesRaw: Bool {
+        get { raw.load(ordering: .relaxed) }
+        set { raw.store(newValue, ordering: .relaxed) }
+    }
 
     /// An empty board.
     public init() {}

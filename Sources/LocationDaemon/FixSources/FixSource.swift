@@ -14,6 +14,10 @@ public enum SourceEvent: Sendable, Hashable {
     /// connected, an NMEA device that cannot be opened or went away); `nil` once it is
     /// connected again. For `status` only.
     case outage(SourceOutage?)
+    /// Bytes exactly as receiver `device` sent them, received at `time` (UTC seconds, the
+    /// system clock), for the clients' raw captures (`raw_log`); sent only while the sink
+    /// `wantsRawBytes`.
+    case raw(device: String, bytes: [UInt8], time: Double)
 }
 
 /// The one hand-off from a source's reader thread to whoever consumes its
@@ -47,6 +51,9 @@ public protocol SourceSink: Sendable {
     /// once by the source as it starts). A sink whose consumer never goes
     /// away may ignore it.
     func whenConsumerGone(_ stop: @escaping @Sendable () -> Void)
+    /// Whether the reader hands on the bytes it reads (`SourceEvent.raw`): a client has a
+    /// `raw_log`. Asked at every read (an atomic load).
+    var wantsRawBytes: Bool { get }
 }
 
 extension SourceSink {
@@ -54,6 +61,8 @@ extension SourceSink {
     public func whenConsumerGone(_ stop: @escaping @Sendable () -> Void) {}
     /// Nothing to do between bursts.
     public func idle() -> Double? { nil }
+    /// No raw capture.
+    public var wantsRawBytes: Bool { false }
 }
 
 /// A producer of fixes: gpsd through libgps, an NMEA serial device, or an

@@ -140,6 +140,10 @@ final class NMEAReader {
         let sentencesAtOpen = parser.statistics.sentences
 
         func consume(_ count: Int) {
+            if sink.wantsRawBytes {
+                // The bytes as read, before the parser sees them: a raw capture's, in order.
+                send(.raw(device: path, bytes: Array(UnsafeRawBufferPointer(rebasing: buffer[0..<count])), time: SystemClock.utc()))
+            }
             let undatedBefore = parser.statistics.undatedEpochs
             parser.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { self.deliver($0) }
             sendSky()

@@ -58,8 +58,15 @@ public final class ClientLogs {
 
     private struct Entry {
         var name: String
+        /// The file written (a split log's current file; its pattern before the first line).
         var path: String?
         var writer: LogWriter?
+        /// A split log's names and cut (`split`); nil for one file, opened at start.
+        var pattern: LogFilePattern?
+        /// A split log's current file, once a line chose it.
+        var file: LogFilePattern.File?
+        /// Bytes in a split log's current file, with those batched for it.
+        var fileBytes: Int64 = 0
         /// What ends this client's record lines (`LogRecord.lineEnding`).
         var ending: [UInt8]
         /// Whole lines not yet handed to the writer (`fsync = interval`): the
@@ -101,9 +108,14 @@ public final class ClientLogs {
     /// At most this many are kept between takes (a replay takes none): the oldest go first.
     static let changeLimit = 64
 
+    /// Whether a client's log is split (`split`): its lines go through `place` first.
+    private var hasSplits = false
+
     /// Opens the log of every client of `config` that has one (creating files
     /// and directories as needed, repairing a torn last line and saying so).
-    /// Throws every log that cannot be opened; nothing is left open then.
+    /// Throws every log that cannot be opened; nothing is left open then. A
+    /// split log (`split`) opens its first file when its first line comes: the
+    /// file is the one of that line's own time (in replay, the recording's).
     public init(config: DaemonConfig, logDirectory: String? = nil, fsync: FsyncPolicy? = nil) throws(OpenErrors) {
         fsyncPolicy = fsync ?? config.fsync
         logDirectoryOverride = logDirectory
@@ -112,7 +124,8 @@ public final class ClientLogs {
             slots[client.name] = entries.count
             let path = config.logPath(forClient: client.name, logDirectory: logDirectory)
             var entry = Entry(name: client.name, path: path, writer: nil, ending: LogRecord.lineEnding(client: client.name))
-            if let path {
+            entry.pattern = Self.splitPattern(config, client: client.name, logDirectory: logDirectory)
+            if let path, entry.pattern == nil {
                 do {
                     entry.writer = try Self.open(path, fsync: fsyncPolicy)
                 } catch {
@@ -126,6 +139,13 @@ public final class ClientLogs {
             throw OpenErrors(errors: failures)
         }
         batchLimit = Self.batchLimit(clients: entries.count)
+        hasSplits = entries.contains { $0.pattern != nil }
+    }
+
+    /// A client's log pattern when it is split; nil for one file (or no log).
+    private static func splitPattern(_ config: DaemonConfig, client: String, logDirectory: String?) -> LogFilePattern? {
+        guard let pattern = config.logPattern(forClient: client, logDirectory: logDirectory), pattern.split != nil else { return nil }
+        return pattern
     }
 
     private static func batchLimit(clients: Int) -> Int {
@@ -193,10 +213,12 @@ public final class ClientLogs {
 
     /// Appends one record line (ending in `\n`) to `client`'s log: written
     /// now with `fsync = always`, batched with `fsync = interval`. Returns
-    /// false when the client has no open log (the line is not kept).
+    /// false when the client has no open log (the line is not kept). A split
+    /// log puts it in the file of `time` (the record's own time, UTC seconds).
     @discardableResult
-    public func append(_ line: [UInt8], client: String) -> Bool {
+    public func append(_ line: [UInt8], client: String, time: Double? = nil) -> Bool {
         guard let slot = slots[client] else { return false }
+        if let time, entries[slot].pattern != nil { place(slot, time: time, bytes: line.count) }
         guard let writer = entries[slot].writer else {
             if entries[slot].path != nil { entries[slot].earlierLost += 1 }
             return false
@@ -216,7 +238,13 @@ public final class ClientLogs {
     /// `LogRecord.lineEnding`. Made for a fix delivered to many clients at
     /// one accuracy: the shared part is copied once into each client's
     /// batch, and no line is made first. Clients without an open log are skipped.
-    public func append(prefix: [UInt8], slots: [Int]) {
+    /// A split log puts the line in the file of `time`, the fix's own time.
+    public func append(prefix: [UInt8], slots: [Int], time: Double? = nil) {
+        if hasSplits, let time {
+            for slot in slots where entries[slot].pattern != nil {
+                place(slot, time: time, bytes: prefix.count + entries[slot].ending.count)
+            }
+        }
         let interval = fsyncPolicy == .interval
         let limit = batchLimit
         guard interval else {
@@ -286,6 +314,89 @@ public final class ClientLogs {
         return entry.writer?.appendLines(entry.batch[0..<end], count: count)
     }
 
+    /// Before a line of `time` and `bytes` bytes goes to the split log at `slot`: the file of
+    /// the line's own time is the open one. When the line cannot go on in the current file (its
+    /// time is in another period — later, or earlier after the receiver's time went back — or a
+    /// size cut is due), the lines batched for that file are written to it, it is closed, and
+    /// the line's file is opened (appended to if it exists): named in the journal and as a
+    /// `log` event. A file that cannot be opened loses its lines, counted, until the next
+    /// period's file or SIGHUP opens.
+    private func place(_ slot: Int, time: Double, bytes: Int) {
+        guard let pattern = entries[slot].pattern, time.isFinite else { return }
+        if let current = entries[slot].file,
+           !pattern.needsCut(current, time: time, fileBytes: entries[slot].fileBytes, bytes: bytes) {
+            entries[slot].fileBytes += Int64(bytes)
+            return
+        }
+        let previous = entries[slot].file
+        writeBatch(slot)
+        var next = pattern.file(for: time, after: previous)
+        retire(slot)
+        var writer: LogWriter?
+        var failure: SystemError?
+        var size: Int64 = 0
+        // A size cut skips files of an earlier run that are full already (at most a thousand).
+        for _ in 0..<1000 {
+            do {
+                let opened = try Self.open(next.path, fsync: fsyncPolicy)
+                size = opened.fileSize
+                if !pattern.needsCut(next, time: time, fileBytes: size, bytes: bytes) || next.period != nil {
+                    writer = opened
+                    break
+                }
+                _ = opened.close()
+                next = pattern.file(for: time, after: next)
+            } catch {
+                failure = error
+                break
+            }
+        }
+        entries[slot].file = next
+        entries[slot].path = next.path
+        entries[slot].writer = writer
+        entries[slot].fileBytes = size + Int64(bytes)
+        if let writer {
+            entries[slot].openError = nil
+            entries[slot].openFailedSince = nil
+            let message = Self.cutMessage(client: entries[slot].name, path: writer.path, next: next, previous: previous, time: time, split: pattern.split)
+            Diagnostics.log.notice(message)
+            noteChange(entries[slot], message: message)
+        } else {
+            let error = failure ?? SystemError("open \(next.path)", errno: EEXIST)
+            let already = entries[slot].openError != nil
+            entries[slot].openError = error
+            entries[slot].openFailedSince = entries[slot].openFailedSince ?? SystemClock.utc()
+            let message = "\(OpenError(client: entries[slot].name, path: next.path, error: error)); its fixes are not logged until the next file or SIGHUP opens"
+            Diagnostics.log.error(message)
+            if !already { noteChange(entries[slot], message: message) }
+        }
+    }
+
+    /// Closes the writer at `slot` (its lines written), keeping its counts for `status`.
+    private func retire(_ slot: Int) {
+        guard let writer = entries[slot].writer else { return }
+        if let notice = writer.close() { Self.report(notice) }
+        entries[slot].earlierWritten += writer.linesWritten
+        entries[slot].earlierLost += writer.linesLost
+        entries[slot].writer = nil
+    }
+
+    /// The journal's sentence for a split log's new file.
+    private static func cutMessage(
+        client: String, path: String, next: LogFilePattern.File, previous: LogFilePattern.File?, time: Double, split: LogSplit?
+    ) -> String {
+        let rule = split.map { "split = \($0)" } ?? "no split"
+        guard let previous else { return "the log of client \(client) is \(path) (\(rule))" }
+        if let period = next.period, let before = previous.period, period.lowerBound < before.lowerBound {
+            return "the log of client \(client) goes back to \(path): the receiver's time went back to "
+                + "\(UTCTime.format(time, fractionDigits: 0)), and each line goes to the file of its own time (\(rule))"
+        }
+        if next.period == nil, next.base == previous.base {
+            return "the log of client \(client) goes on in \(path): \(previous.path) reached its size (\(rule))"
+        }
+        return "the log of client \(client) goes on in \(path) from \(UTCTime.format(next.period?.lowerBound ?? time, fractionDigits: 0)) (\(rule))"
+    }
+
     /// The tick's duty: writes the batches, retries held lines and syncs
     /// per `fsync = interval` (`LogWriter.flushIfDue`).
     public func flushIfDue(now: Double) {
@@ -337,6 +448,8 @@ public final class ClientLogs {
             // Lines made before the signal go to the file they were made for.
             writeBatch(slot)
             guard let path = entries[slot].path else { continue }
+            // A split log before its first line has no file yet.
+            if entries[slot].pattern != nil && entries[slot].file == nil { continue }
             if let writer = entries[slot].writer {
                 do {
                     let dropped = try writer.reopen()
@@ -379,21 +492,24 @@ public final class ClientLogs {
         for client in config.clients where newSlots[client.name] == nil {
             newSlots[client.name] = newEntries.count
             let path = config.logPath(forClient: client.name, logDirectory: logDirectoryOverride)
+            let pattern = Self.splitPattern(config, client: client.name, logDirectory: logDirectoryOverride)
             let kept = old.removeValue(forKey: client.name)
-            if let path, let kept, kept.path == path, policy == fsyncPolicy, kept.writer != nil {
+            if let path, let kept, kept.pattern == pattern, kept.pattern != nil || kept.path == path, policy == fsyncPolicy,
+               kept.writer != nil || kept.pattern != nil {
                 newEntries.append(kept)
                 continue
             }
             if let writer = kept?.writer, let notice = writer.close() { Self.report(notice) }
             var entry = Entry(name: client.name, path: path, writer: nil, ending: LogRecord.lineEnding(client: client.name))
-            if let kept, kept.path == path {
+            entry.pattern = pattern
+            if let kept, kept.path == path || (kept.pattern != nil && kept.pattern == pattern) {
                 // The same log under a new fsync policy, or one that could not be opened: its counts go on.
                 entry.earlierWritten = kept.earlierWritten + (kept.writer?.linesWritten ?? 0)
                 entry.earlierLost = kept.earlierLost + (kept.writer?.linesLost ?? 0)
                 entry.openError = kept.openError
                 entry.openFailedSince = kept.openFailedSince
             }
-            if let path {
+            if let path, pattern == nil {
                 do {
                     entry.writer = try Self.open(path, fsync: policy)
                     entry.openError = nil
@@ -417,6 +533,7 @@ public final class ClientLogs {
         generation += 1
         fsyncPolicy = policy
         batchLimit = Self.batchLimit(clients: entries.count)
+        hasSplits = entries.contains { $0.pattern != nil }
     }
 
     /// Writes what can be written, syncs and closes every log.

@@ -23,6 +23,8 @@ struct LogFanout {
     /// `fixes` and the accuracy (nil: nothing yet in this list). A place, not a copy of the
     /// `Fix` to compare with: copying and comparing fixes was 650 instructions a fix.
     private var formatted: (fix: Int, accuracy: DeliveredAccuracy, loggable: Bool)?
+    /// The own time of the fix `prefix` was formatted from: a split log's file is chosen by it.
+    private var formattedTime: Double?
     private var prefix: [UInt8] = []
     /// Log slots whose next line is `prefix` and the client's ending, not yet handed to the logs.
     private var waiting: [Int] = []
@@ -80,13 +82,14 @@ struct LogFanout {
         prefix.removeAll(keepingCapacity: true)
         let loggable = LogRecord.appendLinePrefix(of: list.fixes[fix], accuracy: accuracy, to: &prefix)
         formatted = (fix, accuracy, loggable)
+        formattedTime = list.fixes[fix].time
         return loggable
     }
 
     /// Hands the queued lines to the logs.
     mutating func flush(to logs: ClientLogs) {
         guard !waiting.isEmpty else { return }
-        logs.append(prefix: prefix, slots: waiting)
+        logs.append(prefix: prefix, slots: waiting, time: formattedTime)
         waiting.removeAll(keepingCapacity: true)
     }
 

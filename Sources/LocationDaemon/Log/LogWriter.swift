@@ -153,6 +153,14 @@ public final class LogWriter {
         repairedBytes > 0 ? .repaired(path: path, droppedBytes: repairedBytes) : nil
     }
 
+    /// The file's size in bytes now (0 when closed or it cannot be read): where a size `split`
+    /// starts counting a file it opened again.
+    public var fileSize: Int64 {
+        var info = stat()
+        guard fd >= 0, fstat(fd, &info) == 0 else { return 0 }
+        return Int64(info.st_size)
+    }
+
     /// Lines waiting to be written (held during a failure episode).
     public var heldLines: Int { held.count - heldStart }
 

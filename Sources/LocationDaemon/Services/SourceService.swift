@@ -63,6 +63,8 @@ final class CoreFeed: SourceSink {
         core.writeBatchedLines()
     }
 
+    var wantsRawBytes: Bool { core.sourceBoard.capturesRaw }
+
     func finish() {
         open.store(false, ordering: .releasing)
         continuation.finish()

@@ -110,6 +110,7 @@ public enum StatusRenderer {
         if !client.reason.isEmpty { delivering += " — " + client.reason }
         lines.append(delivering)
         if let failure = client.logWrite?.failureLine { lines.append("  log: " + failure) }
+        if !client.rawLogs.isEmpty { lines.append("  raw capture: " + client.rawLogs.joined(separator: ", ")) }
         if client.deliveredCount > 0 || client.lastDelivered != nil {
             var line = "  delivered: \(client.deliveredCount) since the daemon started"
             if let last = client.lastDelivered {

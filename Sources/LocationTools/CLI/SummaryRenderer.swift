@@ -86,6 +86,7 @@ public enum SummaryRenderer {
             lines.append("left out \(count(summary.repeats, "record", "records")) that repeat another (overlapping files?)")
         }
         if summary.badLines > 0 { lines.append("skipped \(count(summary.badLines, "line", "lines")) that are not records") }
+        if summary.heartbeats > 0 { lines.append("heartbeats: \(summary.heartbeats) (nothing logged for a while, and why; not track points)") }
         return lines
     }
 

@@ -52,6 +52,8 @@ public struct TrackSummary: Sendable, Hashable {
     public var bytes: Int
     /// Lines that are not records (skipped).
     public var badLines: Int
+    /// Heartbeat lines (`heartbeat`) in the logs: counted, not track points.
+    public var heartbeats: Int = 0
     /// Records left out because they repeat one already counted.
     public var repeats: Int
 
@@ -190,6 +192,7 @@ public struct TrackSummary: Sendable, Hashable {
         if let rate { members.append(("rate_hz", .number(Self.rounded(rate)))) }
         if let bytesPerHour { members.append(("bytes_per_hour", .number(bytesPerHour.rounded()))) }
         members.append(("bad_lines", .number(Double(badLines))))
+        members.append(("heartbeats", .number(Double(heartbeats))))
         members.append(("repeats", .number(Double(repeats))))
         return .object(members)
     }

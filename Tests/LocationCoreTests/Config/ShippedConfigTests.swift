@@ -47,7 +47,7 @@ import TestSupport
 
     @Test func everyOptionalClientKeyIsShownCommentedOut() throws {
         let text = String(decoding: try FileIO.read(Self.path), as: UTF8.self)
-        for key in ["usage_always", "once_grace", "reduced_grid", "reduced_interval", "locate_timeout", "device", "baud",
+        for key in ["split", "raw_log", "heartbeat", "usage_always", "once_grace", "reduced_grid", "reduced_interval", "locate_timeout", "device", "baud",
                     "socket", "state_dir", "log_dir"] {
             #expect(text.contains("\n# \(key) = "), "\(key) is not shown commented out")
         }

@@ -54,6 +54,29 @@ import TestSupport
         #expect(ahead.count == 1)
     }
 
+    @Test func aSplitReplayCutsWhereTheRecordingsMinutesEndAndAGlitchGetsItsOwnFile() throws {
+        let text = try Self.splice { epoch, body in epoch == 30 ? Self.redate(body, to: "140327") : body }
+        let (_, whole) = try replay(text)
+        let dir = try ScratchDirectory("replay-split")
+        let input = try dir.write("input.nmea", text)
+        let clients = DaemonFixtures.logger.replacingOccurrences(of: "log = logger.jsonl", with: "log = logger/%Y%m%d-%H%M.jsonl\nsplit = 1 min")
+        _ = try Replayer.run(Replayer.Options(input: input, config: try daemonConfig(in: dir, clients: clients)))
+        let names = try FileIO.list(dir.file("log/logger"))
+        // The walk runs 09:30:00 to 09:35:59 on 2026-03-14: a file per minute, named by the
+        // recording's time (not the clock of the replay), and the epoch dated a year ahead in its own.
+        #expect(names == ["20260314-0930.jsonl", "20260314-0931.jsonl", "20260314-0932.jsonl", "20260314-0933.jsonl",
+                          "20260314-0934.jsonl", "20260314-0935.jsonl", "20270314-0930.jsonl"])
+        var split: [LogRecord] = []
+        for name in names {
+            let records = try logRecords(dir.file("log/logger/" + name))
+            let minute = ((records.first?.time ?? 0) / 60).rounded(.down)
+            #expect(!records.isEmpty && records.allSatisfy { ($0.time / 60).rounded(.down) == minute }, "\(name) holds its minute only")
+            split += records
+        }
+        #expect(split.count == whole.count, "nothing lost or repeated at the cuts")
+        #expect(split.map(\.time).sorted() == whole.map(\.time).sorted())
+    }
+
     @Test func aClockSteppingBackLogsEveryFix() throws {
         // From epoch 100 on, the receiver's clock is 0.302 s behind (telit-he910 style).
         let text = try Self.splice { epoch, body in

@@ -39,6 +39,14 @@ import LocationTools
         #expect(Samples.delivering.json["logWrite"] == nil)
     }
 
+    @Test func theRawCaptureFilesAreNamedOnlyWhileWritten() {
+        var client = Samples.delivering
+        #expect(!StatusRenderer.clientLines(client, now: Samples.t0).joined().contains("raw capture"))
+        client.rawLogs = ["/var/log/locationd/raw/ttyACM0-20260314-12.ubx"]
+        #expect(StatusRenderer.clientLines(client, now: Samples.t0).contains(
+            "  raw capture: /var/log/locationd/raw/ttyACM0-20260314-12.ubx"))
+    }
+
     @Test func whileWritingFailsStatusSaysWhatSinceWhenAndHowMany() {
         let text = StatusRenderer.clientLines(Self.client(Self.failing), now: Samples.t0).joined(separator: "\n")
         #expect(
