@@ -52,7 +52,7 @@ import TestSupport
 
     @Test(.timeLimit(.minutes(1)))
     func aPtyFedAUbloxCaptureIsKeptByteForByte() async throws {
-        let capture = PackagePaths.path("fixtures/captures/ublox-8.log")
+        let capture = PackagePaths.gpsdCaptures + "/gpsd-corpus/ublox-8.log"
         let bytes = try FileIO.read(capture)
         let dir = try ScratchDirectory("raw-pty")
         let core = try DaemonCore(config: try daemonConfig(in: dir, clients: Self.clients(), fsync: "interval"), seed: 1, clock: ManualClock().clock)

@@ -15,7 +15,7 @@ import TestSupport
     /// Every byte value, then a u-blox capture from gpsd's corpus (fixtures/captures), in chunks of 700.
     static func chunks() -> [[UInt8]] {
         var bytes = (0...255).map { UInt8($0) }
-        bytes += (try? FileIO.read(PackagePaths.path("fixtures/captures/ublox-8.log"))) ?? []
+        bytes += (try? FileIO.read(PackagePaths.gpsdCaptures + "/gpsd-corpus/ublox-8.log")) ?? []
         return stride(from: 0, to: bytes.count, by: 700).map { Array(bytes[$0..<min($0 + 700, bytes.count)]) }
     }
 
