@@ -5,7 +5,7 @@ import TestSupport
 
 /// `heartbeat = SECONDS`: a board standing still, or a receiver without a fix, is told from a
 /// dead one by a record in the log saying why nothing was logged.
-@Suite struct HeartbeatTests {
+@Suite(.timeLimit(.minutes(10))) struct HeartbeatTests {
     static let clients = DaemonFixtures.logger.replacingOccurrences(
         of: "distance_filter = none", with: "distance_filter = 5\nheartbeat = 10")
 

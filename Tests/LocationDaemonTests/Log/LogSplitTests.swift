@@ -8,7 +8,7 @@ import TestSupport
 
 /// `split` (locationd.conf(5)): each line goes to the file of its own time, whole, once; a cut is
 /// named in the journal and as a `log` change; SIGHUP reopens the current file.
-@Suite struct LogSplitTests {
+@Suite(.timeLimit(.minutes(10))) struct LogSplitTests {
     static func client(log: String, split: String) -> String {
         DaemonFixtures.logger.replacingOccurrences(of: "log = logger.jsonl", with: "log = \(log)\nsplit = \(split)")
     }

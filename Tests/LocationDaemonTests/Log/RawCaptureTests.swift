@@ -8,7 +8,7 @@ import TestSupport
 
 /// `raw_log` through the gate (locationd.conf(5)): a receiver's bytes are kept, unchanged and
 /// tagged, only while the client may have full-accuracy fixes, and stop at once when it may not.
-@Suite struct RawCaptureTests {
+@Suite(.timeLimit(.minutes(10))) struct RawCaptureTests {
     static func clients(_ extra: String = "") -> String {
         DaemonFixtures.logger.replacingOccurrences(of: "log = logger.jsonl", with: "log = logger.jsonl\nraw_log = raw/%r.raw") + "\n" + extra
     }

@@ -9,7 +9,7 @@ import TestSupport
 
 /// A receiver's raw capture and its RTKLIB time tags (`raw_log`): every byte in order and
 /// unchanged, one write per flush, tags RTKLIB reads, and a crash's torn tail cut off at open.
-@Suite struct RawCaptureWriterTests {
+@Suite(.timeLimit(.minutes(10))) struct RawCaptureWriterTests {
     static let start = UTCTime.seconds(year: 2026, month: 3, day: 14, hour: 9, minute: 30, second: 0.25)
 
     /// Every byte value, then a u-blox capture from gpsd's corpus (fixtures/captures), in chunks of 700.
