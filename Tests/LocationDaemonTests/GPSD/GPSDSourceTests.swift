@@ -219,7 +219,11 @@ struct GPSDSourceTests {
         defer { fake.stop() }
         let connected = await recorder.wait { $0.fixes.count >= 2 }
         #expect(connected, "the source should connect once gpsd is up: \(recorder.states)")
-        #expect(source.statistics.connections == 1)
+        // One connection to each gpsd the harness started on the port: a try it stopped in one of
+        // gpsfake's races (a loaded machine) had a gpsd the source may have reached first.
+        #expect(
+            (1...fake.startAttempt).contains(source.statistics.connections),
+            "\(source.statistics.connections) connections, gpsd started in \(fake.startAttempt) tries")
     }
 
     @Test func stopEndsTheReaderPromptlyWhileConnectedAndIdle() async throws {
