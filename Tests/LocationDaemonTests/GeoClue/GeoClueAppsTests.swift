@@ -56,13 +56,6 @@ import TestSupport
         #expect(apps.overlay(file) == file)
     }
 
-    @Test func aFlatpakScopeNamesTheApp() {
-        #expect(GeoCluePeer.flatpakId(unit: "app-flatpak-org.gnome.Maps-4242.scope") == "org.gnome.Maps")
-        #expect(GeoCluePeer.flatpakId(unit: "app-flatpak-org.gnome.Maps.scope") == "org.gnome.Maps")
-        #expect(GeoCluePeer.flatpakId(unit: "app-gnome-org.gnome.Maps-4242.scope") == nil)
-        #expect(GeoCluePeer.flatpakId(unit: nil) == nil)
-    }
-
     @Test(arguments: [(1, true), (4, true), (5, true), (6, false), (8, false)])
     func levelsUpToANeighbourhoodAreReduced(level: UInt32, reduced: Bool) {
         #expect(GeoClueLevel.wantsReduced(level) == reduced)
