@@ -2,11 +2,14 @@
 #include "cbus.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <systemd/sd-bus.h>
 
 #include "csupport_library.h"
@@ -23,13 +26,9 @@
 #define CBUS_FUNCTIONS(X) \
     X(sd_bus_add_fallback_vtable) \
     X(sd_bus_add_object_vtable) \
-    X(sd_bus_creds_get_egid) \
-    X(sd_bus_creds_get_euid) \
-    X(sd_bus_creds_get_gid) \
-    X(sd_bus_creds_get_pid) \
-    X(sd_bus_creds_get_uid) \
-    X(sd_bus_creds_unref) \
+    X(sd_bus_call_method) \
     X(sd_bus_emit_properties_changed) \
+    X(sd_bus_error_free) \
     X(sd_bus_error_get_errno) \
     X(sd_bus_error_is_set) \
     X(sd_bus_error_set) \
@@ -42,19 +41,21 @@
     X(sd_bus_match_signal) \
     X(sd_bus_message_append) \
     X(sd_bus_message_close_container) \
+    X(sd_bus_message_enter_container) \
+    X(sd_bus_message_exit_container) \
     X(sd_bus_message_get_path) \
     X(sd_bus_message_get_sender) \
     X(sd_bus_message_new_signal) \
     X(sd_bus_message_open_container) \
     X(sd_bus_message_read) \
+    X(sd_bus_message_read_array) \
     X(sd_bus_message_set_destination) \
+    X(sd_bus_message_skip) \
     X(sd_bus_message_unref) \
     X(sd_bus_new) \
     X(sd_bus_open_system) \
     X(sd_bus_process) \
-    X(sd_bus_query_sender_creds) \
     X(sd_bus_reply_method_return) \
-    X(sd_bus_request_name) \
     X(sd_bus_send) \
     X(sd_bus_set_address) \
     X(sd_bus_set_bus_client) \
@@ -104,13 +105,9 @@ int cbus_library_load(char *message, size_t capacity) {
 
 #define sd_bus_add_fallback_vtable (lib.sd_bus_add_fallback_vtable)
 #define sd_bus_add_object_vtable (lib.sd_bus_add_object_vtable)
-#define sd_bus_creds_get_egid (lib.sd_bus_creds_get_egid)
-#define sd_bus_creds_get_euid (lib.sd_bus_creds_get_euid)
-#define sd_bus_creds_get_gid (lib.sd_bus_creds_get_gid)
-#define sd_bus_creds_get_pid (lib.sd_bus_creds_get_pid)
-#define sd_bus_creds_get_uid (lib.sd_bus_creds_get_uid)
-#define sd_bus_creds_unref (lib.sd_bus_creds_unref)
+#define sd_bus_call_method (lib.sd_bus_call_method)
 #define sd_bus_emit_properties_changed (lib.sd_bus_emit_properties_changed)
+#define sd_bus_error_free (lib.sd_bus_error_free)
 #define sd_bus_error_get_errno (lib.sd_bus_error_get_errno)
 #define sd_bus_error_is_set (lib.sd_bus_error_is_set)
 #define sd_bus_error_set (lib.sd_bus_error_set)
@@ -123,19 +120,21 @@ int cbus_library_load(char *message, size_t capacity) {
 #define sd_bus_match_signal (lib.sd_bus_match_signal)
 #define sd_bus_message_append (lib.sd_bus_message_append)
 #define sd_bus_message_close_container (lib.sd_bus_message_close_container)
+#define sd_bus_message_enter_container (lib.sd_bus_message_enter_container)
+#define sd_bus_message_exit_container (lib.sd_bus_message_exit_container)
 #define sd_bus_message_get_path (lib.sd_bus_message_get_path)
 #define sd_bus_message_get_sender (lib.sd_bus_message_get_sender)
 #define sd_bus_message_new_signal (lib.sd_bus_message_new_signal)
 #define sd_bus_message_open_container (lib.sd_bus_message_open_container)
 #define sd_bus_message_read (lib.sd_bus_message_read)
+#define sd_bus_message_read_array (lib.sd_bus_message_read_array)
 #define sd_bus_message_set_destination (lib.sd_bus_message_set_destination)
+#define sd_bus_message_skip (lib.sd_bus_message_skip)
 #define sd_bus_message_unref (lib.sd_bus_message_unref)
 #define sd_bus_new (lib.sd_bus_new)
 #define sd_bus_open_system (lib.sd_bus_open_system)
 #define sd_bus_process (lib.sd_bus_process)
-#define sd_bus_query_sender_creds (lib.sd_bus_query_sender_creds)
 #define sd_bus_reply_method_return (lib.sd_bus_reply_method_return)
-#define sd_bus_request_name (lib.sd_bus_request_name)
 #define sd_bus_send (lib.sd_bus_send)
 #define sd_bus_set_address (lib.sd_bus_set_address)
 #define sd_bus_set_bus_client (lib.sd_bus_set_bus_client)
@@ -338,8 +337,68 @@ static int name_owner_changed(sd_bus_message *m, void *userdata, sd_bus_error *e
 
 // MARK: The connection
 
+/* `text` into `slot` (`capacity` bytes, NUL-terminated, cut if longer); "" for NULL. */
+static void copy_text(char *slot, size_t capacity, const char *text) {
+    if (capacity == 0) return;
+    snprintf(slot, capacity, "%s", text ? text : "");
+}
+
+/* Who owns CBUS_NAME now, as the bus says (GetNameOwner, then the owner's credentials), into `failure`. */
+static void describe_owner(struct cbus *c, struct cbus_open_failure *failure) {
+    sd_bus_message *reply = NULL;
+    const char *owner = NULL;
+    if (sd_bus_call_method(c->bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
+                           NULL, &reply, "s", CBUS_NAME) < 0)
+        return;
+    if (sd_bus_message_read(reply, "s", &owner) >= 0 && owner) {
+        copy_text(failure->owner, sizeof failure->owner, owner);
+        struct cbus_peer peer;
+        if (cbus_credentials(c, owner, &peer) >= 0) {
+            failure->owner_pid = peer.pid;
+            failure->owner_uid = peer.uid;
+        }
+        cbus_peer_clear(&peer);
+    }
+    sd_bus_message_unref(reply);
+}
+
+/* RequestName(CBUS_NAME, DO_NOT_QUEUE) with the bus's own error kept: 0 when this connection owns it
+ * now; -EEXIST with the owner in `failure` when another does; the bus's error otherwise (-EACCES with
+ * org.freedesktop.DBus.Error.AccessDenied and its message when the policy refuses). */
+static int request_name(struct cbus *c, struct cbus_open_failure *failure) {
+    sd_bus_error error = SD_BUS_ERROR_NULL;
+    sd_bus_message *reply = NULL;
+    int r = sd_bus_call_method(c->bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                               "RequestName", &error, &reply, "su", CBUS_NAME, (uint32_t)4 /* DO_NOT_QUEUE */);
+    if (r < 0) {
+        if (sd_bus_error_is_set(&error)) {
+            copy_text(failure->error_name, sizeof failure->error_name, error.name);
+            copy_text(failure->error_message, sizeof failure->error_message, error.message);
+        }
+        sd_bus_error_free(&error);
+        return r;
+    }
+    uint32_t answer = 0;
+    r = sd_bus_message_read(reply, "u", &answer);
+    sd_bus_message_unref(reply);
+    if (r < 0) return r;
+    switch (answer) {
+    case 1: /* PRIMARY_OWNER */
+        return 0;
+    case 4: /* ALREADY_OWNER: not on a connection just opened */
+        return -EALREADY;
+    default: /* EXISTS (3); IN_QUEUE (2) cannot be with DO_NOT_QUEUE */
+        describe_owner(c, failure);
+        return -EEXIST;
+    }
+}
+
 int cbus_open(const char *address, const struct cbus_handlers *handlers, struct cbus_manager_props *manager,
-              cbus **out) {
+              cbus **out, struct cbus_open_failure *failure) {
+    struct cbus_open_failure ignored;
+    if (!failure) failure = &ignored;
+    memset(failure, 0, sizeof *failure);
+    failure->owner_uid = UINT32_MAX;
     char why[1];
     if (cbus_library_load(why, sizeof why) < 0) return -ELIBACC;
     struct cbus *c = calloc(1, sizeof *c);
@@ -347,6 +406,7 @@ int cbus_open(const char *address, const struct cbus_handlers *handlers, struct 
     c->handlers = *handlers;
     c->manager = manager;
     int r;
+    failure->stage = CBUS_STAGE_CONNECT;
     if (address) {
         r = sd_bus_new(&c->bus);
         if (r >= 0) r = sd_bus_set_address(c->bus, address);
@@ -355,6 +415,7 @@ int cbus_open(const char *address, const struct cbus_handlers *handlers, struct 
     } else {
         r = sd_bus_open_system(&c->bus);
     }
+    if (r >= 0) failure->stage = CBUS_STAGE_OBJECTS;
     if (r >= 0) r = sd_bus_add_object_vtable(c->bus, NULL, CBUS_MANAGER_PATH, CBUS_MANAGER_IFACE, manager_vtable, manager);
     if (r >= 0)
         r = sd_bus_add_fallback_vtable(c->bus, NULL, CBUS_CLIENT_PREFIX, CBUS_CLIENT_IFACE, client_vtable, find_client, c);
@@ -364,7 +425,10 @@ int cbus_open(const char *address, const struct cbus_handlers *handlers, struct 
     if (r >= 0)
         r = sd_bus_match_signal(c->bus, NULL, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
                                 "NameOwnerChanged", name_owner_changed, c);
-    if (r >= 0) r = sd_bus_request_name(c->bus, CBUS_NAME, 0);
+    if (r >= 0) {
+        failure->stage = CBUS_STAGE_NAME;
+        r = request_name(c, failure);
+    }
     if (r < 0) {
         if (c->bus) sd_bus_flush_close_unref(c->bus);
         free(c);
@@ -422,25 +486,89 @@ const char *cbus_unique_name(cbus *c) {
 
 const char *cbus_sender(cbus_call *call) { return sd_bus_message_get_sender(message(call)); }
 
-int cbus_sender_identity(cbus_call *call, uint32_t *uid, uint32_t *gid, int32_t *pid) {
-    sd_bus_creds *creds = NULL;
-    /* With dbus-daemon the message carries none of these: sd-bus asks the bus daemon (AUGMENT). */
-    uint64_t mask = SD_BUS_CREDS_UID | SD_BUS_CREDS_EUID | SD_BUS_CREDS_GID | SD_BUS_CREDS_EGID | SD_BUS_CREDS_PID |
-                    SD_BUS_CREDS_AUGMENT;
-    int r = sd_bus_query_sender_creds(message(call), mask, &creds);
+void cbus_peer_clear(struct cbus_peer *peer) {
+    if (peer->pidfd >= 0) close(peer->pidfd);
+    free(peer->groups);
+    peer->pidfd = -1;
+    peer->groups = NULL;
+    peer->group_count = 0;
+    peer->has_groups = 0;
+}
+
+/* One entry of GetConnectionCredentials' a{sv} (the key read already) into `peer`; others skipped. */
+static int read_credential(sd_bus_message *reply, const char *key, struct cbus_peer *peer) {
+    int r;
+    if (strcmp(key, "UnixUserID") == 0) {
+        uint32_t uid = 0;
+        r = sd_bus_message_read(reply, "v", "u", &uid);
+        if (r >= 0) peer->uid = uid;
+        return r;
+    }
+    if (strcmp(key, "ProcessID") == 0) {
+        uint32_t pid = 0;
+        r = sd_bus_message_read(reply, "v", "u", &pid);
+        if (r >= 0) peer->pid = pid <= INT32_MAX ? (int32_t)pid : 0;
+        return r;
+    }
+    if (strcmp(key, "UnixGroupIDs") == 0) {
+        const void *ids = NULL;
+        size_t size = 0;
+        r = sd_bus_message_enter_container(reply, 'v', "au");
+        if (r >= 0) r = sd_bus_message_read_array(reply, 'u', &ids, &size);
+        if (r >= 0) {
+            size_t count = size / sizeof(uint32_t);
+            free(peer->groups);
+            peer->groups = count ? malloc(count * sizeof(uint32_t)) : NULL;
+            if (count && !peer->groups) return -ENOMEM;
+            if (count) memcpy(peer->groups, ids, count * sizeof(uint32_t));
+            peer->group_count = count;
+            peer->has_groups = 1;
+        }
+        if (r >= 0) r = sd_bus_message_exit_container(reply);
+        return r;
+    }
+    if (strcmp(key, "ProcessFD") == 0) {
+        int fd = -1;
+        r = sd_bus_message_enter_container(reply, 'v', "h");
+        if (r >= 0) r = sd_bus_message_read(reply, "h", &fd);
+        if (r >= 0 && fd >= 0) {
+            /* The message owns its descriptor: keep a copy of our own. */
+            int copy = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+            if (copy < 0) return -errno;
+            if (peer->pidfd >= 0) close(peer->pidfd);
+            peer->pidfd = copy;
+        }
+        if (r >= 0) r = sd_bus_message_exit_container(reply);
+        return r;
+    }
+    return sd_bus_message_skip(reply, "v");
+}
+
+int cbus_credentials(cbus *c, const char *name, struct cbus_peer *peer) {
+    memset(peer, 0, sizeof *peer);
+    peer->uid = UINT32_MAX;
+    peer->pidfd = -1;
+    if (!name || !name[0]) return -EINVAL;
+    sd_bus_message *reply = NULL;
+    /* The bus daemon's own record (GetConnectionCredentials), never /proc: no SD_BUS_CREDS_AUGMENT. */
+    int r = sd_bus_call_method(c->bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                               "GetConnectionCredentials", NULL, &reply, "s", name);
     if (r < 0) return r;
-    uid_t u = 0;
-    gid_t g = 0;
-    pid_t p = 0;
-    r = sd_bus_creds_get_euid(creds, &u);
-    if (r < 0) r = sd_bus_creds_get_uid(creds, &u);
-    if (r >= 0) r = sd_bus_creds_get_pid(creds, &p);
-    if (r >= 0 && sd_bus_creds_get_egid(creds, &g) < 0 && sd_bus_creds_get_gid(creds, &g) < 0) g = (gid_t)-1;
-    sd_bus_creds_unref(creds);
-    if (r < 0) return r;
-    *uid = (uint32_t)u;
-    *gid = (uint32_t)g;
-    *pid = (int32_t)p;
+    r = sd_bus_message_enter_container(reply, 'a', "{sv}");
+    while (r >= 0) {
+        r = sd_bus_message_enter_container(reply, 'e', "sv");
+        if (r <= 0) break;
+        const char *key = NULL;
+        r = sd_bus_message_read(reply, "s", &key);
+        if (r >= 0) r = read_credential(reply, key, peer);
+        if (r >= 0) r = sd_bus_message_exit_container(reply);
+    }
+    if (r >= 0) r = sd_bus_message_exit_container(reply);
+    sd_bus_message_unref(reply);
+    if (r < 0) {
+        cbus_peer_clear(peer);
+        return r;
+    }
     return 0;
 }
 

@@ -2,6 +2,7 @@
 #include "csupport_socket.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stddef.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
@@ -78,8 +79,16 @@ int csupport_pidfd_open(int32_t pid) {
 }
 
 int csupport_pidfd_alive(int pidfd) {
-    if (syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) == 0) return 1;
-    return errno == ESRCH ? 0 : -1;
+    // A pidfd polls readable once its process has exited, zombie or reaped: a signal 0 would
+    // still reach a zombie.
+    struct pollfd entry = {.fd = pidfd, .events = POLLIN};
+    int ready = poll(&entry, 1, 0);
+    if (ready < 0) return -1;
+    if (ready > 0 && (entry.revents & POLLNVAL)) {
+        errno = EBADF;
+        return -1;
+    }
+    return ready == 0 ? 1 : 0;
 }
 
 // The kernel's struct pidfd_info (linux/pidfd.h, first version: 64 bytes);
@@ -92,16 +101,34 @@ struct csupport_pidfd_info {
 };
 _Static_assert(sizeof(struct csupport_pidfd_info) == 64, "PIDFD_INFO_SIZE_VER0 is 64 bytes");
 #define CSUPPORT_PIDFD_GET_INFO _IOWR(0xFF, 11, struct csupport_pidfd_info)
+#define CSUPPORT_PIDFD_INFO_PID 1ull
+#define CSUPPORT_PIDFD_INFO_CREDS 2ull
 #define CSUPPORT_PIDFD_INFO_CGROUPID 4ull
 
-int csupport_pidfd_cgroup_id(int pidfd, uint64_t *id) {
+int csupport_pidfd_get_facts(int pidfd, csupport_pidfd_facts *facts) {
     struct csupport_pidfd_info info = {0};
-    info.mask = CSUPPORT_PIDFD_INFO_CGROUPID;
+    info.mask = CSUPPORT_PIDFD_INFO_PID | CSUPPORT_PIDFD_INFO_CREDS | CSUPPORT_PIDFD_INFO_CGROUPID;
     if (ioctl(pidfd, CSUPPORT_PIDFD_GET_INFO, &info) != 0) return -1;
-    if (!(info.mask & CSUPPORT_PIDFD_INFO_CGROUPID)) {
+    // PID and CREDS come with every answer; the cgroup only where the kernel has cgroup2.
+    if (!(info.mask & CSUPPORT_PIDFD_INFO_PID) || !(info.mask & CSUPPORT_PIDFD_INFO_CREDS)) {
         errno = EOPNOTSUPP;
         return -1;
     }
-    *id = info.cgroupid;
+    facts->pid = (int32_t)info.tgid;
+    facts->ruid = info.ruid;
+    facts->euid = info.euid;
+    facts->has_cgroup_id = (info.mask & CSUPPORT_PIDFD_INFO_CGROUPID) ? 1 : 0;
+    facts->cgroup_id = facts->has_cgroup_id ? info.cgroupid : 0;
+    return 0;
+}
+
+int csupport_pidfd_cgroup_id(int pidfd, uint64_t *id) {
+    csupport_pidfd_facts facts;
+    if (csupport_pidfd_get_facts(pidfd, &facts) != 0) return -1;
+    if (!facts.has_cgroup_id) {
+        errno = EOPNOTSUPP;
+        return -1;
+    }
+    *id = facts.cgroup_id;
     return 0;
 }

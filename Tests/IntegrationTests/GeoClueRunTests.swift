@@ -202,6 +202,110 @@ struct GeoClueRunTests {
             #expect(!signal.contains("destination=(null destination)"), "broadcast: \(signal)")
         }
     }
+
+    // MARK: Who a bus peer is
+
+    /// A connection that outlived the process that opened it: the pid the bus recorded names no
+    /// process of it, so nothing the bus says can pin it. Start is refused with AccessDenied saying
+    /// why, and nothing of it reaches the engine.
+    @Test(.enabled(if: ExternalTool.isAvailable(when: access(GeoClueBed.pythonGI, R_OK) == 0), "needs python3's Gio bindings (python3-gi)"))
+    func aBusPeerWhoseProcessCannotBeVouchedForIsRefused() async throws {
+        let bed = try await GeoClueBed("orphan")
+        defer { bed.stop() }
+        let output = bed.sandbox.file("orphan.out")
+        let script = try ChildProcess(
+            ["/usr/bin/python3", PackagePaths.path("Tests/Scripts/geoclue-orphan.py"), bed.bus.address, "org.example.Orphan"],
+            environment: .only([:]), stdoutPath: output)
+        defer { script.kill() }
+        let answered = await waitUntil(timeout: 60) {
+            GeoClueBed.said(FileIO.text(output) ?? "").contains { $0["error"] != nil || $0["started"] != nil }
+        }
+        let said = GeoClueBed.said(FileIO.text(output) ?? "")
+        try #require(answered, "\(said)\n\(bed.daemon.stderr)")
+        let error = try #require(said.first { $0["error"] != nil }, "Start was not refused: \(said)")
+        #expect(error["error"] == .string("org.freedesktop.DBus.Error.AccessDenied"), "\(error)")
+        let message = error["message"]?.stringValue ?? ""
+        #expect(message.contains("locationd cannot vouch for who this connection is") && message.contains("has exited"), "\(message)")
+        #expect(bed.daemon.stderr.contains("refused Start of /org/freedesktop/GeoClue2/Client/"), "\(bed.daemon.stderr)")
+        // No client of its own, no prompt.
+        let status = try await bed.plane.reply(["status"])
+        #expect(status.reply?["geoclue"]?["clients"]?["gc-org_example_Orphan-\(getuid())"] == nil, "\(String(describing: status.reply))")
+        #expect(!bed.daemon.stderr.contains("asks (while-using)"), "\(bed.daemon.stderr)")
+    }
+
+    // MARK: A name that cannot be owned
+
+    /// A second locationd on a bus where the first owns org.freedesktop.GeoClue2: its start stops
+    /// with a message naming the name and its owner (the first daemon, by pid), exit status 1, and
+    /// no crash (issue #47: the failed init freed the Manager's properties twice).
+    @Test func aSecondDaemonFindsTheNameTakenAndStopsSayingWhoOwnsIt() async throws {
+        let bed = try await GeoClueBed("taken")
+        defer { bed.stop() }
+        let second = try DaemonSandbox("geoclue-taken-second")
+        try second.writeNMEAConfig(device: second.file("gps"), clients: "[geoclue]\nbus = \(bed.bus.address)\n")
+        let daemon = try second.startDaemon()
+        defer { daemon.kill() }
+        let status = try await daemon.finish(within: 60)
+        let stderr = daemon.stderr
+        #expect(status == 1 && daemon.terminatingSignal == nil, "status \(status): \(stderr)")
+        #expect(!stderr.contains("double free") && !stderr.contains("Fatal error"), "\(stderr)")
+        #expect(stderr.contains("not started: org.freedesktop.GeoClue2 is taken on \(bed.bus.address): the connection :1."), "\(stderr)")
+        #expect(stderr.contains("(locationd, pid \(bed.daemon.pid), uid \(getuid())) owns it"), "\(stderr)")
+        #expect(stderr.contains("systemctl mask --now geoclue"), "\(stderr)")
+        // The first one serves on.
+        let served = try await bed.plane.reply(["status"])
+        #expect(served.reply?["geoclue"]?["connected"] == .bool(true), "\(String(describing: served.reply))")
+    }
+
+    /// A bus whose policy lets only root own org.freedesktop.GeoClue2, and locationd run as
+    /// nobody: its start stops with the bus's AccessDenied and the policy file to check, exit
+    /// status 1, no crash.
+    @Test(.enabled(if: getuid() == 0, "needs root to run locationd as another user (setpriv)"))
+    func aDaemonTheBusPolicyDoesNotLetOwnTheNameStopsNamingThePolicy() async throws {
+        let policy = """
+              <policy context="default">
+                <allow user="*"/>
+                <allow own="*"/>
+                <deny own="org.freedesktop.GeoClue2"/>
+                <allow send_type="method_call"/>
+                <allow send_type="method_return"/>
+                <allow send_type="signal"/>
+                <allow send_type="error"/>
+                <allow receive_type="method_call"/>
+                <allow receive_type="method_return"/>
+                <allow receive_type="signal"/>
+                <allow receive_type="error"/>
+              </policy>
+              <policy user="root">
+                <allow own="org.freedesktop.GeoClue2"/>
+              </policy>
+            """
+        let bus = try await DBusDaemon("policy", policy: policy)
+        defer { bus.stop() }
+        let sandbox = try DaemonSandbox("geoclue-policy")
+        try sandbox.writeNMEAConfig(device: sandbox.file("gps"), clients: "[geoclue]\nbus = \(bus.address)\n")
+        // Everything of the sandbox is nobody's, so that the daemon gets as far as the bus.
+        let chown = try await ChildProcess.run(["/bin/chown", "-R", "65534:65534", sandbox.path], environment: .only([:]), timeout: 30)
+        try #require(chown.status == 0, "\(chown.stderr)")
+        let daemon = try sandbox.startDaemon(prefix: GeoClueBed.nobody)
+        defer { daemon.kill() }
+        let status = try await daemon.finish(within: 60)
+        let stderr = daemon.stderr
+        #expect(status == 1 && daemon.terminatingSignal == nil, "status \(status): \(stderr)")
+        #expect(!stderr.contains("double free") && !stderr.contains("Fatal error"), "\(stderr)")
+        #expect(
+            stderr.contains("not started: the policy of \(bus.address) does not let uid 65534 own org.freedesktop.GeoClue2 "
+                + "(org.freedesktop.DBus.Error.AccessDenied: "), "\(stderr)")
+        #expect(stderr.contains("check the <policy> of that bus's configuration"), "\(stderr)")
+        // Root may: the same configuration serves.
+        let root = try DaemonSandbox("geoclue-policy-root")
+        let fifo = root.file("gps.fifo")
+        try #require(mkfifo(fifo, 0o600) == 0)
+        try root.writeNMEAConfig(device: fifo, clients: "[geoclue]\nbus = \(bus.address)\n")
+        let allowed = try root.startDaemon()
+        defer { allowed.kill() }
+        #expect(await waitUntil(timeout: 60) { allowed.stderr.contains("serving org.freedesktop.GeoClue2 on \(bus.address)") }, "\(allowed.stderr)")
+    }
 }
 
 /// One test's world: a private bus, the NMEA feed, locationd with `[geoclue]` on that bus.

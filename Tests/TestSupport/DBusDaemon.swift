@@ -5,7 +5,7 @@ import Glibc
 /// A private `dbus-daemon` for one test (package `dbus-daemon`): its own
 /// configuration, listening on a Unix socket in a scratch directory that every
 /// uid may reach (so a test's second user can connect), letting every peer
-/// call, own and receive; stopped by its pid.
+/// call, own and receive unless the test gives a policy of its own; stopped by its pid.
 public final class DBusDaemon: Sendable {
     /// The bus's directory: configuration, socket, the daemon's output.
     public let directory: ScratchDirectory
@@ -15,12 +15,29 @@ public final class DBusDaemon: Sendable {
     public var socketPath: String { directory.file("bus") }
     private let process: ChildProcess
 
-    /// Writes the configuration and starts the daemon; returns once the socket accepts connections.
-    public init(_ label: String) async throws {
+    /// The policy that lets every peer call, own and receive.
+    public static let openPolicy = """
+          <policy context="default">
+            <allow user="*"/>
+            <allow own="*"/>
+            <allow send_type="method_call"/>
+            <allow send_type="method_return"/>
+            <allow send_type="signal"/>
+            <allow send_type="error"/>
+            <allow receive_type="method_call"/>
+            <allow receive_type="method_return"/>
+            <allow receive_type="signal"/>
+            <allow receive_type="error"/>
+          </policy>
+        """
+
+    /// Writes the configuration, with `policy` (`<policy>` elements) in it, and starts the daemon;
+    /// returns once the socket accepts connections.
+    public init(_ label: String, policy: String = DBusDaemon.openPolicy) async throws {
         // Every stored property set before the first suspension, by a synchronous
         // step: Swift 6.3.1's optimiser crashes (coroutine splitting) on this
         // initialiser when they are set between throwing calls (release builds).
-        let (directory, process) = try Self.launch(label)
+        let (directory, process) = try Self.launch(label, policy: policy)
         self.directory = directory
         self.process = process
         let socket = directory.file("bus")
@@ -33,7 +50,7 @@ public final class DBusDaemon: Sendable {
     }
 
     /// The bus's directory and configuration, and the daemon started on them.
-    private static func launch(_ label: String) throws -> (ScratchDirectory, ChildProcess) {
+    private static func launch(_ label: String, policy: String) throws -> (ScratchDirectory, ChildProcess) {
         let directory = try ScratchDirectory("dbus-\(label)")
         chmod(directory.path, 0o755)
         let config = """
@@ -42,18 +59,7 @@ public final class DBusDaemon: Sendable {
             <busconfig>
               <listen>unix:path=\(directory.file("bus"))</listen>
               <auth>EXTERNAL</auth>
-              <policy context="default">
-                <allow user="*"/>
-                <allow own="*"/>
-                <allow send_type="method_call"/>
-                <allow send_type="method_return"/>
-                <allow send_type="signal"/>
-                <allow send_type="error"/>
-                <allow receive_type="method_call"/>
-                <allow receive_type="method_return"/>
-                <allow receive_type="signal"/>
-                <allow receive_type="error"/>
-              </policy>
+            \(policy)
             </busconfig>
             """
         let path = try directory.write("bus.conf", config)

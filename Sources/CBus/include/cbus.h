@@ -110,11 +110,35 @@ struct cbus_handlers {
     int (*check_string)(void *context, const char *property, const char *value, size_t length, cbus_error *error);
 };
 
+/* How far cbus_open got before it failed. */
+enum cbus_stage {
+    CBUS_STAGE_CONNECT = 1, /* connecting to the bus */
+    CBUS_STAGE_OBJECTS = 2, /* adding the objects and the NameOwnerChanged match */
+    CBUS_STAGE_NAME = 3,    /* taking org.freedesktop.GeoClue2 (RequestName) */
+};
+
+/* Why cbus_open failed, as far as the bus said. */
+struct cbus_open_failure {
+    int stage;
+    /* The bus's error, when it answered one (org.freedesktop.DBus.Error.AccessDenied: its policy
+     * does not let this connection own the name), and its message; "" otherwise. */
+    char error_name[128];
+    char error_message[512];
+    /* -EEXIST: the unique name of the connection that owns the name (GetNameOwner), "" when it left
+     * before the bus could say; its pid (0: unknown) and uid (UINT32_MAX: unknown) as the bus knows them. */
+    char owner[128];
+    int32_t owner_pid;
+    uint32_t owner_uid;
+};
+
 /* Connects to `address` (NULL: the system bus), serves the objects and
- * takes org.freedesktop.GeoClue2. Returns 0 or a negative errno
- * (-EEXIST: another connection owns the name). */
+ * takes org.freedesktop.GeoClue2 (RequestName with DO_NOT_QUEUE). Returns 0
+ * or a negative errno, with what the bus said in `failure` (may be NULL):
+ * -EEXIST, another connection owns the name (its owner in `failure`);
+ * -EACCES, the bus policy refuses it (the bus's AccessDenied in `failure`).
+ * Nothing is left to free after a failure. */
 int cbus_open(const char *address, const struct cbus_handlers *handlers, struct cbus_manager_props *manager,
-              cbus **out);
+              cbus **out, struct cbus_open_failure *failure);
 /* libsystemd is opened (dlopen) by the first cbus_open, not linked: -ELIBACC from cbus_open when
  * it cannot be. cbus_library_load opens it as cbus_open does, once per process: 1 when this call
  * loaded it, 0 when it was loaded already, -1 with the reason in `message` ("the GeoClue face needs
@@ -131,8 +155,27 @@ const char *cbus_unique_name(cbus *bus);
 
 /* The sender's unique name of the call being handled. */
 const char *cbus_sender(cbus_call *call);
-/* The sender's uid, gid and pid as the bus daemon knows them. Returns 0 or a negative errno. */
-int cbus_sender_identity(cbus_call *call, uint32_t *uid, uint32_t *gid, int32_t *pid);
+/* A connection's credentials as the bus daemon recorded them when it connected: what
+ * GetConnectionCredentials answers, nothing read from /proc (no SD_BUS_CREDS_AUGMENT). */
+struct cbus_peer {
+    /* UnixUserID; UINT32_MAX when the bus did not say. */
+    uint32_t uid;
+    /* ProcessID; 0 when the bus did not say. */
+    int32_t pid;
+    /* ProcessFD (dbus-broker, newer dbus-daemon; not 1.14): a pidfd of the process that connected,
+     * close-on-exec, this struct's own; -1 when the bus offers none. */
+    int pidfd;
+    /* UnixGroupIDs (malloc'd; `has_groups` 0 when the bus did not say). */
+    int has_groups;
+    uint32_t *groups;
+    size_t group_count;
+};
+/* The credentials of the connection `name` (a unique name: the sender of a call), asked of the bus
+ * daemon now. Returns 0, or a negative errno (-ENXIO: no such connection any more); `peer` is
+ * always set, and cbus_peer_clear frees it. A synchronous call: on the bus's thread only. */
+int cbus_credentials(cbus *bus, const char *name, struct cbus_peer *peer);
+/* Closes the pidfd and frees the groups of a `cbus_peer` (again: nothing). */
+void cbus_peer_clear(struct cbus_peer *peer);
 
 /* Replies with nothing. */
 int cbus_reply_empty(cbus_call *call);

@@ -36,13 +36,32 @@ int csupport_peer_pidfd(int fd);
 /// descriptor, or -1 with errno set.
 int csupport_pidfd_open(int32_t pid);
 
-/// Whether the process of `pidfd` is still running (pidfd_send_signal with
-/// signal 0): 1 yes, 0 it has exited, -1 with errno when the kernel cannot say.
+/// Whether the process of `pidfd` is still running (the pidfd polls readable
+/// once it has exited, a zombie not yet reaped included): 1 yes, 0 it has
+/// exited, -1 with errno when the kernel cannot say.
 int csupport_pidfd_alive(int pidfd);
 
+/// What the kernel says of the live process of a pidfd (PIDFD_GET_INFO).
+typedef struct csupport_pidfd_facts {
+    /// Its process ID in locationd's pid namespace.
+    int32_t pid;
+    /// Its real and effective user IDs now.
+    uint32_t ruid;
+    uint32_t euid;
+    /// Whether `cgroup_id` was given: the inode of its cgroup2 directory.
+    int has_cgroup_id;
+    uint64_t cgroup_id;
+} csupport_pidfd_facts;
+
+/// The process of `pidfd` as the kernel has it now, from the PIDFD_GET_INFO
+/// ioctl (Linux 6.13 and later), which needs no access to /proc: its pid,
+/// uids and cgroup. Returns 0; or -1 with errno set: ESRCH when the process
+/// has exited, ENOTTY or EINVAL when the kernel has no such ioctl.
+int csupport_pidfd_get_facts(int pidfd, csupport_pidfd_facts *facts);
+
 /// The cgroup ID (the inode of its cgroup2 directory) of the process of
-/// `pidfd`, from the PIDFD_GET_INFO ioctl (Linux 6.13 and later), which
-/// needs no access to /proc. Returns 0, or -1 with errno set.
+/// `pidfd`, from the PIDFD_GET_INFO ioctl (csupport_pidfd_facts). Returns 0,
+/// or -1 with errno set.
 int csupport_pidfd_cgroup_id(int pidfd, uint64_t *id);
 
 #endif

@@ -24,8 +24,8 @@ struct AppDirectory: Sendable {
     /// Whether some client names its app by unit, so a peer's cgroup is worth reading.
     var namesUnits: Bool { apps.contains { !$0.app.units.isEmpty } }
 
-    /// The clients whose app a peer with these IDs is, in config order.
-    func clients(uid: UInt32, gid: UInt32, groups: [UInt32]?, unit: String?) -> [String] {
-        apps.filter { $0.app.matches(uid: uid, gid: gid, groups: groups, unit: unit) }.map(\.client)
+    /// The clients whose app `principal` is (by uid, groups or system unit: never a user unit), in config order.
+    func clients(of principal: Principal) -> [String] {
+        apps.filter { $0.app.matches(principal) }.map(\.client)
     }
 }

@@ -103,16 +103,12 @@ final class GeoClueFace: @unchecked Sendable {
             case .system: nil
             case .address(let address): address
             }
-        let r = cbus_open(address, &handlers, manager, &opened)
+        var failure = cbus_open_failure()
+        let r = cbus_open(address, &handlers, manager, &opened, &failure)
         guard r >= 0, let opened else {
-            manager.deallocate()
-            let bus = address ?? "the system bus"
-            if r == -EEXIST {
-                throw StartError(
-                    description: "another service owns org.freedesktop.GeoClue2 on \(bus) (GeoClue itself?): "
-                        + "stop and mask it (systemctl mask --now geoclue) or remove [geoclue] from the configuration")
-            }
-            throw StartError(description: "cannot serve org.freedesktop.GeoClue2 on \(bus): \(SystemError("sd-bus", errno: -r))")
+            // No deallocation here: every stored property is set, so the failed init runs deinit,
+            // which frees `manager` (freeing it here too was issue #47's double free).
+            throw StartError.notServed(r, failure, address: address)
         }
         bus = opened
         Diagnostics.geoclue.notice("serving org.freedesktop.GeoClue2 on \(address ?? "the system bus")")
@@ -249,18 +245,18 @@ final class GeoClueFace: @unchecked Sendable {
     /// `Start`: who the peer is, which engine client it is, then the app side's commands.
     private func start(_ client: GeoClueClient, call: OpaquePointer?, error: OpaquePointer?) -> Int32 {
         if client.started { return cbus_reply_empty(call) }
-        var uid: UInt32 = 0
-        var gid: UInt32 = 0
-        var pid: Int32 = 0
-        let r = cbus_sender_identity(call, &uid, &gid, &pid)
-        guard r >= 0 else {
-            return cbus_error_set(
-                error, Self.accessDenied, "locationd cannot tell who this connection is (\(SystemError("GetConnectionCredentials", errno: -r)))")
+        guard let bus else { return -ENOTCONN }
+        // Who the peer is (what the bus vouches for, its process pinned), then which app: its Flatpak id, else its DesktopId.
+        let resolved = GeoCluePeer.resolve(busName: client.owner, on: bus).flatMap { found in
+            found.desktopId(claimed: client.desktopId).map { (found, $0) }
         }
-        let peer = GeoCluePeer(
-            busName: client.owner, uid: uid, gid: gid, pid: pid, unit: PeerProcess.unit(pid: pid),
-            processName: ProgramPeer.processName(pid))
-        let desktopId = peer.flatpakId ?? client.desktopId
+        let (peer, desktopId): (GeoCluePeer, String)
+        switch resolved {
+        case .success(let found): (peer, desktopId) = found
+        case .failure(let why):
+            Diagnostics.geoclue.notice("refused Start of \(client.path): locationd cannot vouch for who \(client.owner) is: \(why)")
+            return cbus_error_set(error, Self.accessDenied, "locationd cannot vouch for who this connection is: \(why)")
+        }
         guard !desktopId.isEmpty else {
             return cbus_error_set(
                 error, Self.accessDenied, "set the DesktopId property (the app's .desktop file name without .desktop) before Start")
@@ -399,7 +395,7 @@ final class GeoClueFace: @unchecked Sendable {
         let own = Set(apps.apps.map(\.name))
         for client in config.clients where client.geoclueId == desktopId && !own.contains(client.name) {
             guard let app = ProgramAllowList.app(client).0 else { return .success(client.name) }
-            if app.matches(uid: peer.uid, gid: peer.gid, groups: nil, unit: peer.unit) { return .success(client.name) }
+            if app.matches(peer.principal) { return .success(client.name) }
         }
         switch apps.client(desktopId: desktopId, uid: peer.uid, configured: Set(config.clients.map(\.name)), undecided: undecided) {
         case .success(let (app, new)):

@@ -56,10 +56,12 @@ final class ProgramConversation: ServerConversation {
 
     func admit(_ fd: Int32, listener: Int, load: ServerLoad) -> ServerAdmission {
         let endpoint = endpoints[listener]
+        // The unit only where the client names its app by unit (a cgroup read per connection).
+        let wanting: ProcessFacts.Wanted = endpoint.allow.units.isEmpty ? [.name] : [.name, .unit]
         let found: ProgramPeer?
         switch endpoint.place {
-        case .unix: found = ProgramPeer.unix(fd)
-        case .loopback: found = ProgramPeer.loopback(fd)
+        case .unix: found = ProgramPeer.unix(fd, wanting: wanting)
+        case .loopback: found = ProgramPeer.loopback(fd, wanting: wanting)
         }
         guard let peer = found else {
             guard endpoint.allow.everyone else {
@@ -68,17 +70,11 @@ final class ProgramConversation: ServerConversation {
             }
             return admitWithinLimits(PeerCredentials.unknown, endpoint, load: load)
         }
-        let ids = peer.credentials
-        // The unit only where the client names its app by unit (a pidfd and a /proc read per connection).
-        var unit: String?
-        if !endpoint.allow.units.isEmpty, peer.pidKnown {
-            if case .unix = endpoint.place { unit = PeerProcess.unit(socket: fd, pid: ids.pid) } else { unit = PeerProcess.unit(pid: ids.pid) }
-        }
-        guard endpoint.allow.admits(uid: ids.uid, gid: ids.gid, groups: peer.groups, unit: unit) else {
-            refuse(fd, endpoint, why: "uid \(ids.uid) is not in allow_users or allow_groups of [client.\(endpoint.client)], nor its app (app_users, app_groups, app_units)", peer: peer)
+        guard endpoint.allow.admits(peer.principal) else {
+            refuse(fd, endpoint, why: "uid \(peer.principal.uid) is not in allow_users or allow_groups of [client.\(endpoint.client)], nor its app (app_users, app_groups, app_units)", peer: peer)
             return .refuse
         }
-        let admission = admitWithinLimits(PeerCredentials(pid: ids.pid, uid: ids.uid, gid: ids.gid, groups: peer.groups), endpoint, load: load)
+        let admission = admitWithinLimits(PeerCredentials(peer.principal), endpoint, load: load)
         if case .serve = admission { pendingPeer = peer }
         return admission
     }
@@ -140,9 +136,7 @@ final class ProgramConversation: ServerConversation {
 
     func opened(_ connection: ServerConnection, loop: ServerLoop<ProgramConversation>, now: Double) {
         let identity = connection.peer
-        let peer = pendingPeer ?? ProgramPeer(
-            credentials: ControlPeer(pid: identity.pid, uid: identity.uid, gid: identity.gid, mayChange: false), groups: nil,
-            pidKnown: false, name: nil)
+        let peer = pendingPeer ?? ProgramPeer(principal: Principal(uid: identity.uid, gid: identity.gid, groups: nil, pid: 0))
         pendingPeer = nil
         programs[connection.id] = Program(endpoint: connection.listener, peer: peer)
         order.append(connection.id)

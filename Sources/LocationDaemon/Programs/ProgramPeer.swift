@@ -1,39 +1,45 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CSupport
 import LocationCore
 import LocationSystem
 
-/// Who a connected program is: its credentials and, when they can be had,
-/// its process and program name.
+/// Who a connected program is: its `Principal`, made by its transport's
+/// resolver.
 ///
-/// * On a Unix socket: `SO_PEERCRED` (pid, uid, gid) and `SO_PEERGROUPS`.
-/// * On loopback TCP: the kernel's table of TCP sockets (`/proc/net/tcp`,
-///   `/proc/net/tcp6`) names the owner (uid) and inode of the peer's end of
-///   the connection; the process is the one holding that inode among its
-///   descriptors (`/proc/PID/fd`), when locationd may look.
-/// * The name is `/proc/PID/comm`.
+/// * On a Unix socket: `Principal.unixPeer` (`SO_PEERCRED`, `SO_PEERGROUPS`,
+///   the kernel's pidfd of the process that connected).
+/// * On loopback TCP (`loopback`): the kernel's table of TCP sockets
+///   (`/proc/net/tcp`, `/proc/net/tcp6`) names the owner (uid) and inode of
+///   the peer's end of the connection; the process is the one holding that
+///   inode among its descriptors (`/proc/PID/fd`), when locationd may look,
+///   pinned by `pidfd_open` and kept only if, the pidfd open, that process
+///   still holds the socket.
+/// * The name (`/proc/PID/comm`) and, where the client names its app by unit,
+///   the system unit are read through the pinned process (`PeerProcess.facts`).
 struct ProgramPeer: Sendable {
-    /// The credentials (`mayChange` is always `false`: a program changes nothing by itself).
-    var credentials: ControlPeer
-    /// Supplementary groups as the kernel recorded them, if it could say.
-    var groups: [UInt32]?
-    /// Whether the process ID is known.
-    var pidKnown: Bool
-    /// `/proc/PID/comm`, if readable.
-    var name: String?
+    /// Who it is.
+    var principal: Principal
 
-    /// The peer on a Unix socket, or `nil` when the kernel cannot say.
-    static func unix(_ fd: Int32) -> ProgramPeer? {
-        guard case .success(let identity) = PeerCredentials.of(socket: fd) else { return nil }
-        return ProgramPeer(
-            credentials: ControlPeer(pid: identity.pid, uid: identity.uid, gid: identity.gid, mayChange: false),
-            groups: identity.groups, pidKnown: identity.pid > 0, name: processName(identity.pid))
+    /// As the control plane writes peers (`mayChange` is always `false`: a program changes nothing by itself).
+    var credentials: ControlPeer { ControlPeer(principal, mayChange: false) }
+    /// Supplementary groups as the kernel recorded them, if it could say.
+    var groups: [UInt32]? { principal.groups }
+    /// Whether the process ID is known.
+    var pidKnown: Bool { principal.pid > 0 }
+    /// `/proc/PID/comm` of the pinned process, if readable.
+    var name: String? { principal.process.name }
+
+    /// The peer on a Unix socket with the facts in `wanting`, or `nil` when the kernel cannot say.
+    static func unix(_ fd: Int32, wanting: ProcessFacts.Wanted) -> ProgramPeer? {
+        guard case .success(let principal) = Principal.unixPeer(socket: fd, wanting: wanting) else { return nil }
+        return ProgramPeer(principal: principal)
     }
 
-    /// The peer on a loopback TCP connection, or `nil` when its socket is not
-    /// in the kernel's table (it went already) or the addresses cannot be read.
-    static func loopback(_ fd: Int32) -> ProgramPeer? {
+    /// The peer on a loopback TCP connection with the facts in `wanting`, or `nil` when its socket
+    /// is not in the kernel's table (it went already) or the addresses cannot be read.
+    static func loopback(_ fd: Int32, wanting: ProcessFacts.Wanted) -> ProgramPeer? {
         guard let peer = address(of: fd, peer: true), let local = address(of: fd, peer: false) else { return nil }
         // /proc/self/net, not /proc/net: the unit's ProcSubset=pid hides the latter, never the former.
         let table = peer.family == AF_INET6 ? "/proc/self/net/tcp6" : "/proc/self/net/tcp"
@@ -44,16 +50,32 @@ struct ProgramPeer: Sendable {
             guard fields.count >= 10, fields[1] == peer.text, fields[2] == local.text,
                 let uid = UInt32(fields[7]), let inode = UInt64(fields[9])
             else { continue }
-            let pid = inode == 0 ? nil : process(holdingSocket: inode)
             let gid = ProgramAllowList.primaryGroup(of: uid) ?? UInt32.max
-            return ProgramPeer(
-                credentials: ControlPeer(pid: pid ?? 0, uid: uid, gid: gid, mayChange: false), groups: nil,
-                pidKnown: pid != nil, name: pid.flatMap(processName))
+            var principal = Principal(uid: uid, gid: gid, groups: nil, pid: 0)
+            if inode != 0, let pid = process(holdingSocket: inode) {
+                principal.pid = pid
+                if !wanting.isEmpty, let facts = pinnedFacts(pid: pid, socket: inode, wanting: wanting) {
+                    principal.process = facts
+                }
+            }
+            return ProgramPeer(principal: principal)
         }
         return nil
     }
 
-    /// `/proc/PID/comm` without its newline.
+    /// The facts of `pid`, pinned: a pidfd opened on it, then the process that has the pid checked
+    /// to hold the socket still (the one that held it may have exited and its pid been reused).
+    private static func pinnedFacts(pid: Int32, socket inode: UInt64, wanting: ProcessFacts.Wanted) -> ProcessFacts? {
+        let pidfd = csupport_pidfd_open(pid)
+        guard pidfd >= 0 else { return nil }
+        defer { close(pidfd) }
+        guard holds(pid: pid, socket: "socket:[\(inode)]") else { return nil }
+        guard case .success(let facts) = PeerProcess.facts(pidfd: pidfd, pid: pid, wanting: wanting) else { return nil }
+        return facts
+    }
+
+    /// `/proc/PID/comm` without its newline, read through the pid alone: a label for people (a
+    /// watcher's), never an identity; a peer's own is `principal.process.name`.
     static func processName(_ pid: Int32) -> String? {
         guard pid > 0, let text = PeerProcess.readText("/proc/\(pid)/comm", limit: 256) else { return nil }
         let name = text.split(separator: "\n").first.map(String.init) ?? ""
@@ -118,19 +140,25 @@ struct ProgramPeer: Sendable {
         while let entry = readdir(proc) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             guard let pid = Int32(name), pid != getpid() else { continue }
-            let directory = "/proc/\(pid)/fd"
-            guard let fds = opendir(directory) else { continue }
-            defer { closedir(fds) }
-            var link = [CChar](repeating: 0, count: 64)
-            while let fd = readdir(fds) {
-                let fdName = withUnsafeBytes(of: fd.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                guard fdName.first?.isNumber == true else { continue }
-                let n = readlink("\(directory)/\(fdName)", &link, link.count - 1)
-                guard n > 0 else { continue }
-                let text = link.prefix(n).withUnsafeBufferPointer { String(decoding: UnsafeRawBufferPointer($0), as: UTF8.self) }
-                if text == target { return pid }
-            }
+            if holds(pid: pid, socket: target) { return pid }
         }
         return nil
+    }
+
+    /// Whether `pid` has a descriptor on `target` (`socket:[INODE]`).
+    private static func holds(pid: Int32, socket target: String) -> Bool {
+        let directory = "/proc/\(pid)/fd"
+        guard let fds = opendir(directory) else { return false }
+        defer { closedir(fds) }
+        var link = [CChar](repeating: 0, count: 64)
+        while let fd = readdir(fds) {
+            let fdName = withUnsafeBytes(of: fd.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard fdName.first?.isNumber == true else { continue }
+            let n = readlink("\(directory)/\(fdName)", &link, link.count - 1)
+            guard n > 0 else { continue }
+            let text = link.prefix(n).withUnsafeBufferPointer { String(decoding: UnsafeRawBufferPointer($0), as: UTF8.self) }
+            if text == target { return true }
+        }
+        return false
     }
 }

@@ -4,9 +4,10 @@ import Glibc
 import CSupport
 import LocationSystem
 
-/// Who is at the other end of a socket, as the kernel recorded it when the peer
-/// connected: identity only. What a peer may do (its role, whose app it is) is
-/// decided by the conversation that admits it, in its own types.
+/// What a server loop keeps of a connection's peer (its limits count
+/// connections per uid): made from the peer's `Principal`, the one record of
+/// who it is. What a peer may do (its role, whose app it is) is decided by
+/// the conversation that admits it, in its own types.
 struct PeerCredentials: Sendable, Hashable, CustomStringConvertible {
     /// Process ID of the peer when it connected (0: not known).
     var pid: Int32
@@ -19,17 +20,6 @@ struct PeerCredentials: Sendable, Hashable, CustomStringConvertible {
 
     /// A peer nobody can name.
     static let unknown = PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max, groups: nil)
-
-    /// The peer connected on the Unix socket `fd` (`SO_PEERCRED`, `SO_PEERGROUPS`).
-    static func of(socket fd: Int32) -> Result<PeerCredentials, SystemError> {
-        var pid: Int32 = 0
-        var uid: UInt32 = 0
-        var gid: UInt32 = 0
-        if csupport_peer_credentials(fd, &pid, &uid, &gid) != 0 {
-            return .failure(SystemError("getsockopt SO_PEERCRED", errno: errno))
-        }
-        return .success(PeerCredentials(pid: pid, uid: uid, gid: gid, groups: supplementaryGroups(fd)))
-    }
 
     /// The peer's supplementary groups as the kernel recorded them at
     /// connect time; `nil` when the kernel cannot say.

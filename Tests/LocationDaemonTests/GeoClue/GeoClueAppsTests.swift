@@ -132,13 +132,6 @@ import TestSupport
         #expect(laid.clients.first == file.clients.first && laid.clients.count == 2, "\(laid.clients)")
     }
 
-    @Test func aFlatpakScopeNamesTheApp() {
-        #expect(GeoCluePeer.flatpakId(unit: "app-flatpak-org.gnome.Maps-4242.scope") == "org.gnome.Maps")
-        #expect(GeoCluePeer.flatpakId(unit: "app-flatpak-org.gnome.Maps.scope") == "org.gnome.Maps")
-        #expect(GeoCluePeer.flatpakId(unit: "app-gnome-org.gnome.Maps-4242.scope") == nil)
-        #expect(GeoCluePeer.flatpakId(unit: nil) == nil)
-    }
-
     @Test(arguments: [(1, true), (4, true), (5, true), (6, false), (8, false)])
     func levelsUpToANeighbourhoodAreReduced(level: UInt32, reduced: Bool) {
         #expect(GeoClueLevel.wantsReduced(level) == reduced)
