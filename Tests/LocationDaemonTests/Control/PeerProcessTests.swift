@@ -166,7 +166,7 @@ struct PeerProcessTests {
         let directory = try ScratchDirectory("pid-facts")
         let child = try ChildProcess(["/bin/sleep", "30"], stdoutPath: directory.file("out"))
         defer { child.kill() }
-        _ = await waitFor { PeerProcess.startTime(pid: child.pid) }
+        try #require(await eventualValue { PeerProcess.startTime(pid: child.pid) } != nil)
         let pidfd = csupport_pidfd_open(child.pid)
         try #require(pidfd >= 0)
         defer { close(pidfd) }
