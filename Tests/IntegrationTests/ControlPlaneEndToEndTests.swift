@@ -306,6 +306,27 @@ struct ControlPlaneEndToEndTests {
         #expect(!FileIO.exists(sandbox.socketPath))
     }
 
+    /// #48 items 1 and 6: a reduced client's `locate` within its `reduced_interval` is answered
+    /// at once with the interval's reduced position, which its log holds once, not once a locate.
+    @Test func aReducedLocateWithinTheIntervalGetsThePositionAgainLoggedOnce() async throws {
+        let running = try await Running("reduced-locate")
+        let plane = running.plane
+        try #require(await waitUntil(timeout: 60) { running.sandbox.records().count >= 5 }, "\(running.daemon.stderr)")
+        #expect(try await plane.ctl(["accuracy", "logger", "reduced"]).status == 0)
+        try #require(await waitUntil(timeout: 60) { running.sandbox.records().contains { $0.accuracy == .reduced } })
+        let logged = try #require(running.sandbox.records().first { $0.accuracy == .reduced })
+        for _ in 0..<2 {
+            let located = try await plane.ctl(["--json", "locate", "logger", "--timeout", "10"])
+            #expect(located.status == 0, "\(located.stderr)")
+            let location = try JSONValue.parse(Array(located.stdout.utf8))
+            #expect(location["accuracy"] == "reduced")
+            #expect(abs((location["lat"]?.numberValue ?? 0) - logged.latitude) < 1e-6, "\(located.stdout)")
+            #expect(abs((location["lon"]?.numberValue ?? 0) - logged.longitude) < 1e-6, "\(located.stdout)")
+        }
+        await running.stop()
+        #expect(running.sandbox.records().filter { $0.accuracy == .reduced }.count == 1)
+    }
+
     @Test func watchLocateTailAndExportWorkOnTheRunningDaemonsLog() async throws {
         let running = try await Running("reading")
         let plane = running.plane

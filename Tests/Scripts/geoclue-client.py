@@ -12,8 +12,12 @@ one connection to the bus at ADDRESS, for what where-am-i cannot do:
 * clients=create: GetClient twice and CreateClient twice, then two created
   clients started (one client of the engine held by two bus clients); each
   SIGUSR1 deletes the first started client still there (DeleteClient).
+  clients=portal: as xdg-desktop-portal does for two location sessions: GetClient
+  (the same object each time), DesktopId, thresholds, level, Start, twice; each
+  SIGUSR1 closes the first session still open (Stop) and says {"closed": PATH,
+  "active": ACTIVE-AFTER}.
   Whatever the options, SIGUSR2 stops every started client (Stop) and says
-  {"stopped": PATH} for each.
+  {"stopped": PATH, "active": ACTIVE-AFTER} for each.
   Otherwise: GetClient, Start.
 * oversize=NxK: first sets DesktopId to N bytes, K times; odd=yes: first
   sets each of a list of odd DesktopIds (escape sequences, a line break, a
@@ -88,7 +92,8 @@ def start(path):
         set_property(path, "DistanceThreshold", GLib.Variant("u", int(distances[len(started)])))
     if "time" in options:
         set_property(path, "TimeThreshold", GLib.Variant("u", int(options["time"])))
-    bus.signal_subscribe(None, NAME + ".Client", "LocationUpdated", path, None, Gio.DBusSignalFlags.NONE, updated)
+    if path not in started:
+        bus.signal_subscribe(None, NAME + ".Client", "LocationUpdated", path, None, Gio.DBusSignalFlags.NONE, updated)
     call(path, NAME + ".Client", "Start")
     started.append(path)
     say(started=path)
@@ -120,10 +125,23 @@ def try_desktop_id(path, value):
         say(refused=Gio.DBusError.get_remote_error(error), message=error.message, size=len(value.encode()))
 
 
+def active(path):
+    return call(path, "org.freedesktop.DBus.Properties", "Get",
+                GLib.Variant("(ss)", (NAME + ".Client", "Active")), "(v)").unpack()[0]
+
+
+def close_one():
+    if started:
+        path = started.pop(0)
+        call(path, NAME + ".Client", "Stop")
+        say(closed=path, active=active(path))
+    return GLib.SOURCE_CONTINUE
+
+
 def stop_all():
     for path in started:
         call(path, NAME + ".Client", "Stop")
-        say(stopped=path)
+        say(stopped=path, active=active(path))
     return GLib.SOURCE_CONTINUE
 
 
@@ -155,11 +173,14 @@ try:
             say(create=path)
         for path in created:
             start(path)
+    elif options.get("clients") == "portal":
+        for _ in range(2):
+            start(manager("GetClient", None, "(o)").unpack()[0])
     else:
         start(manager("GetClient", None, "(o)").unpack()[0])
 except GLib.Error as error:
     say(error=Gio.DBusError.get_remote_error(error), message=error.message)
     sys.exit(1)
-GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGUSR1, delete_one)
+GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGUSR1, close_one if options.get("clients") == "portal" else delete_one)
 GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGUSR2, stop_all)
 GLib.MainLoop().run()

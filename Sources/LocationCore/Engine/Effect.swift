@@ -14,12 +14,16 @@ public struct Delivery: Sendable, Hashable {
     public var fix: Fix
     /// Full or reduced.
     public var accuracy: DeliveredAccuracy
+    /// The reduced position of the running `reduced_interval` delivered again (a client starting
+    /// afresh within it): its sinks hand it on, but the client's log already holds it.
+    public var again: Bool
 
     /// A delivery from its parts.
-    public init(client: String, fix: Fix, accuracy: DeliveredAccuracy) {
+    public init(client: String, fix: Fix, accuracy: DeliveredAccuracy, again: Bool = false) {
         self.client = client
         self.fix = fix
         self.accuracy = accuracy
+        self.again = again
     }
 }
 

@@ -25,6 +25,8 @@ public struct EffectList: Sendable {
         public var fix: Int
         /// Full or reduced.
         public var accuracy: DeliveredAccuracy
+        /// Delivered again (`Delivery.again`).
+        public var again = false
     }
 
     /// The effects in order.
@@ -63,7 +65,7 @@ public struct EffectList: Sendable {
 
     /// The delivery an item stands for.
     public func delivery(_ item: DeliveryItem) -> Delivery {
-        Delivery(client: names[item.client], fix: fixes[item.fix], accuracy: item.accuracy)
+        Delivery(client: names[item.client], fix: fixes[item.fix], accuracy: item.accuracy, again: item.again)
     }
 
     /// Appends any effect (a delivery is stored as an item; its client is added to `names` if new).
@@ -81,7 +83,7 @@ public struct EffectList: Sendable {
             names.append(delivery.client)
         }
         let fix = fixes.last == delivery.fix ? fixes.count - 1 : add(delivery.fix)
-        deliver(client: client, fix: fix, accuracy: delivery.accuracy)
+        deliver(client: client, fix: fix, accuracy: delivery.accuracy, again: delivery.again)
     }
 
     /// Stores a fix for `deliver(client:fix:accuracy:)`; returns its place in `fixes`.
@@ -90,9 +92,9 @@ public struct EffectList: Sendable {
         return fixes.count - 1
     }
 
-    /// Appends the delivery of `fixes[fix]` to `names[client]`.
-    public mutating func deliver(client: Int, fix: Int, accuracy: DeliveredAccuracy) {
-        items.append(.deliver(DeliveryItem(client: client, fix: fix, accuracy: accuracy)))
+    /// Appends the delivery of `fixes[fix]` to `names[client]` (`again`: `Delivery.again`).
+    public mutating func deliver(client: Int, fix: Int, accuracy: DeliveredAccuracy, again: Bool = false) {
+        items.append(.deliver(DeliveryItem(client: client, fix: fix, accuracy: accuracy, again: again)))
         deliveries += 1
     }
 

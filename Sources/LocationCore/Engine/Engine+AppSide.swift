@@ -116,7 +116,7 @@ extension Engine {
         return .success(CommandOutcome(changed: true, message: message))
     }
 
-    mutating func start(_ i: Int, effects: inout EffectList) -> Outcome {
+    mutating func start(_ i: Int, now: Double, effects: inout EffectList) -> Outcome {
         let name = clients[i].settings.name
         if let refused = refuse(i, effects: &effects) { return .failure(refused) }
         guard !clients[i].updating else {
@@ -126,6 +126,7 @@ extension Engine {
         clients[i].anchor = nil
         let message = "\(name) is updating" + waitingNote(i)
         useChanged(i, .start, message, effects: &effects)
+        _ = deliverReducedAgain(i, now: now, effects: &effects)
         return .success(CommandOutcome(changed: true, message: message))
     }
 
@@ -157,6 +158,10 @@ extension Engine {
         let head = replaced ? "\(name): locate restarted" : "\(name): locate pending"
         let message = "\(head); one fix within \(Self.seconds(seconds)), else location-unknown" + waitingNote(i)
         useChanged(i, .locate, message, effects: &effects)
+        if deliverReducedAgain(i, now: now, effects: &effects) {
+            endLocateAgain(i, effects: &effects)
+            return .success(CommandOutcome(changed: true, message: "\(name): the reduced position of this interval, delivered again at once"))
+        }
         return .success(CommandOutcome(changed: true, message: message))
     }
 

@@ -20,7 +20,7 @@ extension Engine {
         case .reset: return reset(i)
         case .requestFullAccuracy(_, let purpose): return requestFullAccuracy(i, purpose, effects: &effects)
         case .session(_, let inUse): return session(i, inUse: inUse, now: now, effects: &effects)
-        case .start: return start(i, effects: &effects)
+        case .start: return start(i, now: now, effects: &effects)
         case .stop: return stop(i, effects: &effects)
         case .locate(_, let timeout): return locate(i, timeout: timeout, now: now, effects: &effects)
         }

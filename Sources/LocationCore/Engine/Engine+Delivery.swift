@@ -130,14 +130,8 @@ extension Engine {
                 else {
                     // A locate within the interval gets the coarse position already delivered in it again:
                     // promptly, and with no new information.
-                    if locating, let again = clients[i].lastReducedFix {
-                        effects.deliver(client: i, fix: effects.add(again), accuracy: .reduced)
-                        clients[i].track.deliveredAgain(now: now)
-                        clients[i].locate = nil
-                        if !clients[i].updating { clients[i].anchor = nil }
-                        useChanged(
-                            i, .locateEnded, "\(clients[i].settings.name): locate ended: the reduced position of this interval delivered again",
-                            effects: &effects)
+                    if locating, deliverReducedAgain(i, now: now, effects: &effects) {
+                        endLocateAgain(i, effects: &effects)
                     } else {
                         clients[i].track.drop(.reducedRate)
                     }

@@ -25,3 +25,28 @@ extension Engine {
         return out
     }
 }
+
+/// A reduced client that starts afresh (`start`, `locate`) within `reduced_interval` of its last
+/// reduced position gets that same position at once, on every face, rather than nothing until
+/// the interval ends: nothing new is disclosed (docs/authorization.md §4, step 6).
+extension Engine {
+    /// Delivers client `i`'s reduced position of the running interval again, marked `again` (its log
+    /// already holds it), if it is reduced, allowed positions now, and has one; false otherwise.
+    mutating func deliverReducedAgain(_ i: Int, now: Double, effects: inout EffectList) -> Bool {
+        guard !clients[i].deliversFull, authorizationRefusal(i) == nil, let again = clients[i].lastReducedFix,
+            !clients[i].reducedLimit.isOpen(now: now, utc: now + wallClockOffset, interval: clients[i].settings.reducedInterval)
+        else { return false }
+        effects.deliver(client: i, fix: effects.add(again), accuracy: .reduced, again: true)
+        clients[i].track.deliveredAgain(now: now)
+        return true
+    }
+
+    /// Client `i`'s locate is answered by the reduced position delivered again.
+    mutating func endLocateAgain(_ i: Int, effects: inout EffectList) {
+        clients[i].locate = nil
+        if !clients[i].updating { clients[i].anchor = nil }
+        useChanged(
+            i, .locateEnded, "\(clients[i].settings.name): locate ended: the reduced position of this interval delivered again",
+            effects: &effects)
+    }
+}

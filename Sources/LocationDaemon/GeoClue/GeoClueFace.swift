@@ -206,6 +206,11 @@ final class GeoClueFace: @unchecked Sendable {
             return start(client, call: call, error: error)
         case CBUS_STOP.rawValue:
             guard let client = clients[path] else { return -ENOENT }
+            // One portal session closed: the others go on.
+            if client.isPortal, client.starts > 1 {
+                client.starts -= 1
+                return cbus_reply_empty(call)
+            }
             stop(client)
             withdrawPrompt(of: client, "its app stopped (Stop)")
             return cbus_reply_empty(call)
@@ -244,7 +249,10 @@ final class GeoClueFace: @unchecked Sendable {
 
     /// `Start`: who the peer is, which engine client it is, then the app side's commands.
     private func start(_ client: GeoClueClient, call: OpaquePointer?, error: OpaquePointer?) -> Int32 {
-        if client.started { return cbus_reply_empty(call) }
+        if client.started {
+            if client.isPortal { startAnotherPortalSession(client) }
+            return cbus_reply_empty(call)
+        }
         guard let bus else { return -ENOTCONN }
         // Who the peer is (what the bus vouches for, its process pinned), then which app: its Flatpak id, else its DesktopId.
         let resolved = GeoCluePeer.resolve(busName: client.owner, on: bus).flatMap { found in
@@ -277,6 +285,7 @@ final class GeoClueFace: @unchecked Sendable {
         client.peer = peer
         client.engineClient = name
         client.started = true
+        client.starts = 1
         // Status names the app and its peer before the engine hears of it, so whoever sees the
         // prompt (or the start) it opens finds the app in `status` too.
         publishStatus()
@@ -317,6 +326,19 @@ final class GeoClueFace: @unchecked Sendable {
         return cbus_reply_empty(call)
     }
 
+    /// A further `Start` on the portal's started object: one more session of a sandboxed app. The
+    /// object is the coarsest level any of its open sessions asked (no app rides on another's finer
+    /// level), and the new session gets its first position as a first `Start` does.
+    private func startAnotherPortalSession(_ client: GeoClueClient) {
+        client.starts += 1
+        if GeoClueLevel.wantsReduced(client.props.pointee.requested_accuracy_level) { client.reduced = true }
+        client.lastPoint = nil
+        client.lastSignal = nil
+        if client.reduced, let name = client.engineClient, let again = core.reducedPosition(of: name, for: nil) {
+            atOnce.append((client, Delivery(client: name, fix: again, accuracy: .reduced)))
+        }
+    }
+
     /// Signals the positions `start` found for client objects just started, after their replies.
     private func answerAtOnce() {
         let due = atOnce
@@ -331,6 +353,7 @@ final class GeoClueFace: @unchecked Sendable {
     private func stop(_ client: GeoClueClient) {
         guard client.started, let name = client.engineClient, let peer = client.peer else { return }
         client.started = false
+        client.starts = 0
         if !clients.values.contains(where: { $0.started && $0.engineClient == name }) { mailbox.setWatched(name, false) }
         app(of: name, peer).release(by: holder(client), synchronouslyTo: core)
         setActive(client, false)

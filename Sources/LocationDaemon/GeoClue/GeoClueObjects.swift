@@ -18,6 +18,8 @@ final class GeoClueClient {
     /// Whether its `RequestedAccuracyLevel` at `Start` asks no more than the reduced position.
     var reduced = false
     var started = false
+    /// The portal's object only (`isPortal`): its sessions' `Start`s not yet matched by a `Stop`.
+    var starts = 0
     /// The last `LocationUpdated` (monotonic seconds), for `TimeThreshold`.
     var lastSignal: Double?
     /// Its `DistanceThreshold` as it was at `Start` (`nil`: 0, every position).
@@ -46,6 +48,12 @@ final class GeoClueClient {
 
     /// The `DesktopId` the app set ("" for none).
     var desktopId: String { props.pointee.desktop_id.map { String(cString: $0) } ?? "" }
+
+    /// Whether this is xdg-desktop-portal's object: the portal asks `GetClient` once per connection
+    /// and starts that one object for every location session of every sandboxed app, so each
+    /// `Start` is a session and the object stops with the last session's `Stop` (docs/geoclue.md,
+    /// "Flatpak apps and the portal").
+    var isPortal: Bool { desktopId == "xdg-desktop-portal" }
 
     /// The path of its next Location object.
     func nextLocationPath() -> String {

@@ -46,7 +46,7 @@ final class LogFace: OutputFace {
         guard let report, let time = deliveries.time else { return }
         // Every position handed to a client's log, for the access report.
         for item in deliveries.run {
-            guard case .deliver(let item) = item, fanout.hasLog(listClient: item.client, in: logs) else { continue }
+            guard case .deliver(let item) = item, !item.again, fanout.hasLog(listClient: item.client, in: logs) else { continue }
             report.count(deliveries.list.names[item.client], sink: .log, accuracy: item.accuracy, time: time)
         }
     }

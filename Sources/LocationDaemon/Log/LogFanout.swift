@@ -64,7 +64,8 @@ struct LogFanout {
                 unloggable = (count: (unloggable?.count ?? 0) + 1, first: unloggable?.first ?? recipients[index].name)
                 continue
             }
-            if let slot { waiting.append(slot) }
+            // The interval's reduced position delivered again is in the log already.
+            if let slot, !item.again { waiting.append(slot) }
         }
         return unloggable
     }

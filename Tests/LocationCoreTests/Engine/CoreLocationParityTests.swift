@@ -183,24 +183,27 @@ import Testing
 @Suite struct ReducedLocateTests {
     typealias E = TestEngine
 
-    @Test func aLocateWithinTheIntervalGetsTheCoarseFixAlreadyDeliveredInIt() throws {
+    @Test func aLocateWithinTheIntervalGetsTheCoarseFixAlreadyDeliveredInItAtOnce() throws {
         var engine = E.engine(E.client(precise: false, authorization: .always, updating: false, reducedInterval: 900))
         _ = engine.run(.locate(client: "app", timeout: 30))
         let first = try #require(engine.feed(E.fix(0)).deliveries.first)
-        #expect(first.accuracy == .reduced)
+        #expect(first.accuracy == .reduced && !first.again)
         // Without a locate nothing more comes in the interval.
         #expect(engine.feed(E.fix(60, north: 3000)).deliveries.isEmpty)
-        // A locate 2 minutes later: answered by the next fix with the same coarse value, not in 13 minutes.
-        _ = engine.run(.locate(client: "app", timeout: 30), at: 120)
-        let again = engine.feed(E.fix(121, north: 3000))
-        #expect(again.deliveries == [first])
+        // A locate 2 minutes later: answered at once with the same coarse value, marked as given
+        // again (its log has it), not in 13 minutes and not only with the next fix.
+        let located = engine.run(.locate(client: "app", timeout: 30), at: 120)
+        var again = first
+        again.again = true
+        #expect(located.effects.deliveries == [again])
+        #expect(located.accepted?.message.contains("again at once") == true)
         #expect(engine.status(now: E.t0 + 121).clients[0].locatePending == false)
         #expect(engine.tick(at: 200).errors().isEmpty, "the locate is done: no location-unknown")
         #expect(engine.feed(E.fix(122, north: 3000)).deliveries.isEmpty)
         // Once the interval has passed a locate gets a new coarse fix.
-        _ = engine.run(.locate(client: "app", timeout: 30), at: 900)
+        #expect(engine.run(.locate(client: "app", timeout: 30), at: 900).effects.deliveries.isEmpty)
         let fresh = try #require(engine.feed(E.fix(900, north: 3000)).deliveries.first)
-        #expect(fresh.fix.time == E.t0 + 900)
+        #expect(fresh.fix.time == E.t0 + 900 && !fresh.again)
         #expect(fresh.fix.latitude != first.fix.latitude)
     }
 
@@ -208,8 +211,44 @@ import Testing
         var engine = E.engine(E.client(precise: false, authorization: .always, reducedInterval: 900))
         let first = try #require(engine.feed(E.fix(0)).deliveries.first)
         #expect(engine.feed(E.fix(30)).deliveries.isEmpty)
-        _ = engine.run(.locate(client: "app", timeout: 30), at: 40)
-        #expect(engine.feed(E.fix(41)).deliveries == [first])
-        #expect(engine.feed(E.fix(42)).deliveries.isEmpty)
+        #expect(engine.run(.locate(client: "app", timeout: 30), at: 40).effects.deliveries.map(\.fix) == [first.fix])
+        #expect(engine.feed(E.fix(41)).deliveries.isEmpty)
+    }
+
+    /// #48 item 1: a reduced client that stops and starts again within its interval (a weather
+    /// app started twice in a minute, on any face) gets the interval's position at once.
+    @Test func aReducedClientStartedAgainWithinTheIntervalGetsItsPositionAtOnce() throws {
+        var engine = E.engine(E.client(precise: false, authorization: .always, reducedInterval: 900))
+        let first = try #require(engine.feed(E.fix(0)).deliveries.first)
+        _ = engine.run(.stop(client: "app"), at: 30)
+        let started = engine.run(.start(client: "app"), at: 60)
+        #expect(started.effects.deliveries.map(\.fix) == [first.fix])
+        #expect(started.effects.deliveries.map(\.again) == [true])
+        #expect(engine.feed(E.fix(61)).deliveries.isEmpty, "still one position per interval")
+        // Already updating: nothing again.
+        #expect(engine.run(.start(client: "app"), at: 70).effects.deliveries.isEmpty)
+        // After the interval, a fresh start waits for the next fix, which is new.
+        _ = engine.run(.stop(client: "app"), at: 100)
+        #expect(engine.run(.start(client: "app"), at: 900).effects.deliveries.isEmpty)
+        #expect(engine.feed(E.fix(901)).deliveries.map(\.again) == [false])
+    }
+
+    @Test func noPositionAgainWhereNoneMayGo() throws {
+        // Full accuracy: a start waits for the next fix as ever.
+        var full = E.engine(E.client(authorization: .always))
+        _ = full.feed(E.fix(0))
+        _ = full.run(.stop(client: "app"), at: 1)
+        #expect(full.run(.start(client: "app"), at: 2).effects.deliveries.isEmpty)
+        // While-using out of use: nothing, though the interval runs.
+        var reduced = E.engine(E.client(precise: false, authorization: .whileUsing, reducedInterval: 900))
+        #expect(reduced.feed(E.fix(0)).deliveries.count == 1)
+        _ = reduced.run(.stop(client: "app"), at: 1)
+        _ = reduced.run(.session(client: "app", inUse: false), at: 2)
+        #expect(reduced.run(.start(client: "app"), at: 3).effects.deliveries.isEmpty)
+        #expect(reduced.run(.locate(client: "app", timeout: 30), at: 4).effects.deliveries.isEmpty)
+        // Services off: the command is refused, nothing delivered.
+        _ = reduced.run(.session(client: "app", inUse: true), at: 5)
+        _ = reduced.run(.services(on: false), at: 6)
+        #expect(reduced.run(.locate(client: "app", timeout: 30), at: 7).effects.deliveries.isEmpty)
     }
 }

@@ -35,6 +35,24 @@ import TestSupport
         #expect(carrier.tally.authorizationChanges == 1)
     }
 
+    /// #48 item 6: a reduced position delivered again within its interval (a `locate`, a fresh
+    /// `start`) reaches the watchers but is not written to the log a second time.
+    @Test func aReducedPositionDeliveredAgainIsWatchedButLoggedOnce() throws {
+        let dir = try ScratchDirectory("carrier")
+        let watchers = WatcherList()
+        let carrier = EffectCarrier(logs: try ClientLogs(config: try daemonConfig(in: dir)), faces: [watchers])
+        let sink = RecordingSink()
+        _ = watchers.add(client: nil, sink: sink, peer: rootPeer)
+        watchers.services = true
+        let fix = walkFix(3)
+        carrier.carry([.deliver(Delivery(client: "logger", fix: fix, accuracy: .reduced))], eventTime: 3)
+        carrier.carry([.deliver(Delivery(client: "logger", fix: fix, accuracy: .reduced, again: true))], eventTime: 4)
+        #expect(sink.values.map { $0["event"]?.stringValue } == ["location", "location"], "\(sink.texts)")
+        carrier.logs.closeAll()
+        #expect(try logRecords(dir.file("log/logger.jsonl")).map(\.time) == [fix.time])
+        #expect(carrier.tally.delivered["logger"] == 2)
+    }
+
     @Test func persistIsAFlagThatIsTakenOnce() throws {
         let dir = try ScratchDirectory("carrier")
         let carrier = try carrier(dir)
