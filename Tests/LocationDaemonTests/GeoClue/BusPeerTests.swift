@@ -11,6 +11,7 @@ import TestSupport
 /// nothing from /proc), its process pinned by a pidfd and checked to be the
 /// connection's: a bus that stands here for dbus-daemon answers as the test
 /// says, call by call.
+@Suite(.timeLimit(.minutes(10)))
 struct BusPeerTests {
     /// A bus whose answers to `GetConnectionCredentials` are `answers`, one a call (the last again after).
     final class FakeBus: @unchecked Sendable {

@@ -8,6 +8,7 @@ import TestSupport
 
 /// A Flatpak app id comes from what the sandbox cannot write, the instance's
 /// `/.flatpak-info` in the process's own root, never from a scope's name.
+@Suite(.timeLimit(.minutes(10)))
 struct FlatpakInfoTests {
     static let maps = "[Application]\nname=org.gnome.Maps\nruntime=runtime/org.gnome.Platform/x86_64/46\n\n[Instance]\ninstance-id=1234\n"
 
