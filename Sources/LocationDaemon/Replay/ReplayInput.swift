@@ -36,6 +36,21 @@ final class ReplayInput {
     @exclusivity(unchecked) private var next = 0
     private var ended = false
     private var chunk: [UInt8] = []
+    /// A raw capture's time tags (`FILE.tag` beside it, as `RawCaptureWriter` writes them): each
+    /// chunk is fed with the time it came, and its fixes carry that time as their arrival.
+    private var tags: RTKLIBTimeTag.Tags?
+    /// The next tag whose chunk is not all fed.
+    private var tagIndex = 0
+    /// Bytes fed to the parser so far.
+    private var fed = 0
+    /// When the bytes being fed came (`nil`: untagged).
+    private var arrival: Double?
+    /// The pending fixes' arrivals, in step with `pending` (only for a tagged capture).
+    @exclusivity(unchecked) private var arrivals: [Double?] = []
+    /// Chunks fed with their tag's time.
+    private(set) var taggedChunks = 0
+    /// Why the tag file was not read, or not to its end.
+    private(set) var tagProblem: String?
 
     /// Opens `path`; `-` is standard input.
     init(path: String) throws(SystemError) {
@@ -44,7 +59,40 @@ final class ReplayInput {
             fd = 0
         } else {
             fd = try retryingEINTR("open \(path)") { open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY) }
+            readTags()
         }
+    }
+
+    /// Reads `FILE.tag`, if there is one; a tag file that is not RTKLIB's, cut short or going
+    /// back is reported, and the bytes it does not time are read as an untagged file's.
+    private func readTags() {
+        let tagPath = path + ".tag"
+        let tagFD = open(tagPath, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        guard tagFD >= 0 else { return }
+        defer { close(tagFD) }
+        let bytes: [UInt8]
+        do {
+            bytes = try DescriptorIO.readAll(tagFD, limit: 1 << 30, name: tagPath) ?? []
+        } catch {
+            return problem("cannot read \(tagPath) (\(error)): the bytes are read without their times")
+        }
+        guard var found = RTKLIBTimeTag.parse(bytes) else {
+            return problem("\(tagPath) is not an RTKLIB time-tag file: the bytes are read without their times")
+        }
+        if let back = found.chunks.indices.dropLast().first(where: {
+            found.chunks[$0 + 1].end < found.chunks[$0].end || found.chunks[$0 + 1].tick < found.chunks[$0].tick
+        }) {
+            found.chunks.removeSubrange((back + 1)...)
+            problem("\(tagPath) is corrupt (entry \(back + 2) goes back): the bytes after byte \(found.chunks.last?.end ?? 0) are read without their times")
+        } else if (bytes.count - RTKLIBTimeTag.headerSize) % RTKLIBTimeTag.entrySize != 0 {
+            problem("\(tagPath) is cut short: the bytes after byte \(found.chunks.last?.end ?? 0) are read without their times")
+        }
+        tags = found
+    }
+
+    private func problem(_ message: String) {
+        if tagProblem == nil { tagProblem = message }
+        Diagnostics.warning(message)
     }
 
     deinit { if fd != 0 { close(fd) } }
@@ -63,24 +111,26 @@ final class ReplayInput {
         while next == pending.count {
             guard !ended else { return false }
             pending.removeAll(keepingCapacity: true)
+            arrivals.removeAll(keepingCapacity: true)
             next = 0
             fill()
         }
         return true
     }
 
-    /// The time of the next fix (-∞ for one without a finite time: the session drops it), read in
+    /// The time of the next fix (when its bytes came, for a tagged raw capture; -∞ for one without a finite time: the session drops it), read in
     /// place; `nil` at the end. `Replayer` picks the input to take from by it.
     func nextTime() -> Double? {
         guard hasNext() else { return nil }
+        if tags != nil, let arrival = arrivals[next] { return arrival }
         return pending[next].time.flatMap { $0.isFinite ? $0 : nil } ?? -.infinity
     }
 
-    /// Takes the next fix; `nil` at the end.
-    func take() -> Fix? {
+    /// Takes the next fix and when its bytes came (a tagged raw capture's); `nil` at the end.
+    func take() -> (Fix, Double?)? {
         guard hasNext() else { return nil }
         next += 1
-        return pending[next - 1]
+        return (pending[next - 1], tags == nil ? nil : arrivals[next - 1])
     }
 
     /// One chunk through the parser (the parser's rest at the end or on an error).
@@ -115,20 +165,51 @@ final class ReplayInput {
         if ended { finish() }
     }
 
+    /// Feeds `bytes`, the file's next; a tagged capture's a tag's chunk at a time, each at its time.
     private func feed(_ bytes: UnsafeRawBufferPointer) {
+        guard let tags else { return parse(bytes) }
+        let base = fed
+        var from = 0
+        while from < bytes.count {
+            var to = bytes.count
+            if tagIndex < tags.chunks.count {
+                let chunk = tags.chunks[tagIndex]
+                arrival = tags.start + Double(chunk.tick) / 1000
+                let end = Int(clamping: chunk.end) - base
+                if end <= bytes.count {
+                    to = max(end, from)
+                    tagIndex += 1
+                    taggedChunks += 1
+                }
+            } else if arrival != nil {
+                arrival = nil
+                if tagProblem == nil { problem("\(path).tag ends at byte \(fed): the bytes after it are read without their times") }
+            }
+            parse(UnsafeRawBufferPointer(rebasing: bytes[from..<to]))
+            fed = base + to
+            from = to
+        }
+    }
+
+    private func parse(_ bytes: UnsafeRawBufferPointer) {
         if nmea != nil {
-            nmea?.feed(bytes) { [unowned self] in pending.append($0) }
+            nmea?.feed(bytes) { [unowned self] in append($0) }
         } else {
-            gpsd?.feed(bytes, readingTPV: { [tpvReader] in tpvReader?.read($0) }) { [unowned self] in pending.append($0) }
+            gpsd?.feed(bytes, readingTPV: { [tpvReader] in tpvReader?.read($0) }) { [unowned self] in append($0) }
             report()
         }
     }
 
+    private func append(_ fix: Fix) {
+        pending.append(fix)
+        if tags != nil { arrivals.append(arrival) }
+    }
+
     private func finish() {
         if nmea != nil {
-            nmea?.finish { [unowned self] in pending.append($0) }
+            nmea?.finish { [unowned self] in append($0) }
         } else if gpsd != nil {
-            gpsd?.finish(readingTPV: { [tpvReader] in tpvReader?.read($0) }) { [unowned self] in pending.append($0) }
+            gpsd?.finish(readingTPV: { [tpvReader] in tpvReader?.read($0) }) { [unowned self] in append($0) }
             report()
             let unlisted = (gpsd?.problemCount ?? 0) - GPSDLogParser.problemsListed
             if unlisted > 0 {

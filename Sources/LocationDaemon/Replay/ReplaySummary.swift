@@ -45,6 +45,10 @@ public struct ReplaySummary: Sendable {
         public var nmea: NMEAStatistics
         /// The gpsd log parser's counts (zero for an NMEA file).
         public var gpsd: GPSDLogStatistics
+        /// Time tags of a raw capture (`FILE.tag` beside it) the bytes were read with; 0 without.
+        public var taggedChunks = 0
+        /// Why the tag file was not read, or not to its end (the bytes were read all the same).
+        public var tagProblem: String?
     }
 
     /// The NMEA files' counts together: sentences, bad checksums, epochs, usable fixes…
@@ -67,6 +71,10 @@ public struct ReplaySummary: Sendable {
         if formats.contains(.gpsdJSON) { lines += Self.gpsdLines(gpsd) }
         if files.count > 1 {
             for file in files { lines.append("  " + Self.fileLine(file)) }
+        }
+        for file in files where file.taggedChunks > 0 || file.tagProblem != nil {
+            let problem = file.tagProblem.map { "; \($0)" } ?? ""
+            lines.append("\(Self.name(file.path)): \(file.taggedChunks) chunks read at their time tags\(problem)")
         }
         if let first = firstFixTime, let last = lastFixTime {
             lines.append("time span: \(UTCTime.format(first)) to \(UTCTime.format(last)) (\(Self.duration(last - first)))")

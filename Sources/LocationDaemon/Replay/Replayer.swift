@@ -103,8 +103,8 @@ public enum Replayer {
         }
         let session = ReplaySession(options: options, carrier: EffectCarrier(logs: logs))
         // What was read before an input's read error is still replayed (and the logs closed) before it is reported.
-        while let input = earliest(inputs), let fix = input.take() {
-            session.handle(fix)
+        while let input = earliest(inputs), let (fix, arrival) = input.take() {
+            session.handle(fix, arrival: arrival)
         }
         session.finish()
         logs.closeAll()
@@ -115,7 +115,7 @@ public enum Replayer {
             files: inputs.map {
                 ReplaySummary.File(
                     path: $0.path, format: $0.format ?? .nmea, bytes: $0.bytes, nmea: $0.statistics,
-                    gpsd: $0.gpsdStatistics)
+                    gpsd: $0.gpsdStatistics, taggedChunks: $0.taggedChunks, tagProblem: $0.tagProblem)
             },
             firstFixTime: session.firstFixTime,
             lastFixTime: session.lastFixTime,
@@ -125,7 +125,7 @@ public enum Replayer {
             tally: tally, seconds: clock.monotonic() - started)
     }
 
-    /// The input whose next fix is earliest (a fix without a time first: the session drops it); on a tie the
+    /// The input whose next fix is earliest (by when its bytes came, for a tagged raw capture; a fix without a time first: the session drops it); on a tie the
     /// input named first, so the order is deterministic. `nil` when all have ended.
     private static func earliest(_ inputs: [ReplayInput]) -> ReplayInput? {
         var best: (input: ReplayInput, time: Double)?
@@ -159,11 +159,14 @@ private final class ReplaySession {
         effects.reserveCapacity(16)
     }
 
-    /// One epoch from the parser: the events due by its time, then the fix.
-    func handle(_ fix: Fix) {
-        guard let time = fix.time, time.isFinite else { return }
-        if firstFixTime == nil { firstFixTime = time }
-        lastFixTime = time
+    /// One epoch from the parser: the events due by its time, then the fix. `arrival`: when its
+    /// bytes came, from a raw capture's time tags; the replay's time then (its clock, the events
+    /// due, the effects' time), the fix keeping its own.
+    func handle(_ fix: Fix, arrival: Double?) {
+        guard let fixTime = fix.time, fixTime.isFinite else { return }
+        if firstFixTime == nil { firstFixTime = fixTime }
+        lastFixTime = fixTime
+        let time = arrival ?? fixTime
         var next = clock
         let now = next.advance(toFixTime: time)
         while nextEvent < events.count, events[nextEvent].at <= time {
