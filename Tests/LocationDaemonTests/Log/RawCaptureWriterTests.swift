@@ -12,10 +12,11 @@ import TestSupport
 @Suite(.timeLimit(.minutes(10))) struct RawCaptureWriterTests {
     static let start = UTCTime.seconds(year: 2026, month: 3, day: 14, hour: 9, minute: 30, second: 0.25)
 
-    /// Every byte value, then a u-blox capture from gpsd's corpus (fixtures/captures), in chunks of 700.
-    static func chunks() -> [[UInt8]] {
+    /// Every byte value, then a u-blox capture from gpsd's corpus (fixtures/gpsd/gpsd-corpus), in
+    /// chunks of 700; a capture that cannot be read fails the test rather than leaving it the 256 bytes.
+    static func chunks() throws -> [[UInt8]] {
         var bytes = (0...255).map { UInt8($0) }
-        bytes += (try? FileIO.read(PackagePaths.gpsdCaptures + "/gpsd-corpus/ublox-8.log")) ?? []
+        bytes += try FileIO.read(PackagePaths.gpsdCaptures + "/gpsd-corpus/ublox-8.log")
         return stride(from: 0, to: bytes.count, by: 700).map { Array(bytes[$0..<min($0 + 700, bytes.count)]) }
     }
 
@@ -31,7 +32,7 @@ import TestSupport
     @Test func everyByteIsKeptInOrderWithATagPerChunkInOneWrite() throws {
         let dir = try ScratchDirectory("raw")
         let path = dir.file("raw/ttyACM0.ubx")
-        let chunks = Self.chunks()
+        let chunks = try Self.chunks()
         let writer = try Self.write(chunks, to: path, every: 0.1)
         #expect(writer.writes == 1, "gathered, then one write")
         #expect(writer.close() == nil)
@@ -47,7 +48,7 @@ import TestSupport
     @Test func openingCutsATornTagAndTheBytesNoTagNames() throws {
         let dir = try ScratchDirectory("raw-torn")
         let path = dir.file("r.raw")
-        let chunks = Self.chunks()
+        let chunks = try Self.chunks()
         _ = try Self.write(Array(chunks.prefix(3)), to: path, every: 0.2).close()
         // A crash mid-flush: part of a chunk's bytes written, and part of its tag.
         try FileIO.append(path, Array(repeating: 0x55, count: 40))
@@ -101,7 +102,7 @@ import TestSupport
     func str2strPlaysTheCaptureBackByItsTags() async throws {
         let dir = try ScratchDirectory("raw-str2str")
         let path = dir.file("r.raw")
-        let chunks = Self.chunks()
+        let chunks = try Self.chunks()
         _ = try Self.write(chunks, to: path, every: 0.01).close()
         let out = dir.file("out.raw")
         let child = try ChildProcess(
