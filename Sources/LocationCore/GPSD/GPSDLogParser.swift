@@ -199,7 +199,7 @@ public struct GPSDLogParser: Sendable {
 
     /// The first member out of its domain: a mode other than 0…3, a latitude beyond ±90°, a longitude beyond
     /// ±180°, a negative error estimate or speed, a course outside 0…360°.
-    static func outOfRange(_ r: GPSDFixReport, mode: Int) -> String? {
+    private static func outOfRange(_ r: GPSDFixReport, mode: Int) -> String? {
         if !(0...3).contains(mode) { return "mode" }
         if let v = r.latitude, !(-90...90).contains(v) { return "lat" }
         if let v = r.longitude, !(-180...180).contains(v) { return "lon" }
