@@ -405,12 +405,11 @@ static int count_devices(const char *line)
     return count;
 }
 
-/* Unpacks one line (NUL-terminated, without its \n) into *report; true
- * when the shim's TPV reader took it, false when libgps did (or nobody). */
-static bool unpack_line(cgps_session *session, char *line, cgps_report *report, bool use_fast_tpv)
+/* Unpacks one line (NUL-terminated, without its \n) into *report: 1 when
+ * the shim's TPV reader took it, 0 when libgps did (or nobody), -1 when
+ * only libgps would read it and there is no session (cgps_unpack). */
+static int unpack_line(cgps_session *session, char *line, cgps_report *report, bool use_fast_tpv)
 {
-    struct gps_data_t *gps = &session->gps;
-
     /* Everything but the satellite array, which only a SKY fills (count first). */
     memset(report, 0, offsetof(cgps_report, satellites));
     report->satellites_used = -1;
@@ -425,24 +424,31 @@ static bool unpack_line(cgps_session *session, char *line, cgps_report *report, 
      * names it twice (in a line it takes, every quote opens or closes a name
      * or a string, so "class": can only be a member's name, and a second one
      * makes it give the line back to the guard below). */
-    if (use_fast_tpv && cgps_tpv_decode(line, &report->fix, report->text, sizeof report->text)) {
+    if (use_fast_tpv && cgps_tpv_decode(line, &report->fix, &report->tpv_mode, report->text, sizeof report->text)) {
         report->kind = CGPS_REPORT_TPV;
-        return true;
+        return 1;
     }
     switch (classify(line)) {
     case LINE_SKIPPED:
         report->kind = CGPS_REPORT_OTHER;
-        return false;
+        return 0;
     case LINE_UNREADABLE:
         report->kind = CGPS_REPORT_UNREADABLE;
-        return false;
+        return 0;
     case LINE_DEVICES:
         report->kind = CGPS_REPORT_DEVICES;
         report->devices = count_devices(line);
-        return false;
+        return 0;
     case LINE_WANTED:
         break;
     }
+    /* A line for libgps, and none loaded for this caller (a replay's reader
+     * before the first such line): the caller loads it and asks again. */
+    if (session == NULL) {
+        report->kind = CGPS_REPORT_OTHER;
+        return -1;
+    }
+    struct gps_data_t *gps = &session->gps;
 
     /* libgps recomputes `set` for a TPV but only ORs bits in for the other
      * classes; clearing it first makes the bits name this one line. */
@@ -470,6 +476,7 @@ static bool unpack_line(cgps_session *session, char *line, cgps_report *report, 
         /* Of all report classes only TPV sets STATUS_SET (APIs 11–16). */
         report->kind = CGPS_REPORT_TPV;
         copy_fix(gps, &report->fix);
+        report->tpv_mode = gps->fix.mode;
         copy_text(report->text, sizeof report->text, gps->dev.path, sizeof gps->dev.path);
     } else if ((set & SATELLITE_SET) != 0) {
         report->kind = CGPS_REPORT_SKY;
@@ -499,7 +506,7 @@ static bool unpack_line(cgps_session *session, char *line, cgps_report *report, 
     } else {
         report->kind = CGPS_REPORT_OTHER;
     }
-    return false;
+    return 0;
 }
 
 /* No complete line is buffered: make room at the front, then recv(2) what
@@ -628,7 +635,12 @@ cgps_session *cgps_offline(void)
 
 int cgps_unpack(cgps_session *session, char *line, cgps_report *report, cgps_unpacker unpacker)
 {
-    return unpack_line(session, line, report, unpacker == CGPS_UNPACK_SHIM) ? 1 : 0;
+    if (session == NULL && unpacker != CGPS_UNPACK_SHIM) {
+        memset(report, 0, offsetof(cgps_report, satellites));
+        report->kind = CGPS_REPORT_OTHER;
+        return -1;
+    }
+    return unpack_line(session, line, report, unpacker == CGPS_UNPACK_SHIM);
 }
 
 const char *cgps_strerror(int code)

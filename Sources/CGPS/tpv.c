@@ -246,7 +246,7 @@ static member member_named(const char *name, size_t length)
 #undef IS
 }
 
-bool cgps_tpv_decode(const char *line, cgps_fix *fix, char *device, size_t device_size)
+bool cgps_tpv_decode(const char *line, cgps_fix *fix, int32_t *mode_given, char *device, size_t device_size)
 {
     static const char opening[] = "{\"class\":\"TPV\",";
     if (strncmp(line, opening, sizeof opening - 1) != 0)
@@ -382,6 +382,7 @@ bool cgps_tpv_decode(const char *line, cgps_fix *fix, char *device, size_t devic
                    "the members' order is the bits' order");
     read.set |= (read_numbers >> M_ALT_MSL) << (M_ALT_MSL + 1);
     *fix = read;
+    *mode_given = mode;
     /* The receiver's path, as libgps copies it into dev.path (empty when the TPV names none). */
     if (device_size > 0) {
         size_t n = device_length < device_size - 1 ? device_length : device_size - 1;

@@ -16,12 +16,16 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cgps.h"
 
-/* Fills *fix (as the shim fills it from libgps's fix) and `device` with the
- * TPV's "device" (empty when it has none), and returns true, or returns false
- * and leaves both alone. `line` is NUL-terminated. */
-bool cgps_tpv_decode(const char *line, cgps_fix *fix, char *device, size_t device_size);
+/* Fills *fix (as the shim fills it from libgps's fix), *mode with the TPV's
+ * "mode" as the line gives it (0 when it has none; *fix keeps only 1...3, as
+ * from libgps) and `device` with the TPV's "device" (empty when it has none),
+ * and returns true, or returns false and leaves all three alone. `line` is
+ * NUL-terminated. Needs no libgps: `locationd replay` reads a gpsd log's
+ * TPVs here whether libgps is installed or not. */
+bool cgps_tpv_decode(const char *line, cgps_fix *fix, int32_t *mode, char *device, size_t device_size);
 
 #endif /* CGPS_TPV_H */

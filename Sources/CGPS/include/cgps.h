@@ -207,6 +207,7 @@ typedef struct cgps_report {
     int64_t sky_time_sec;       /* SKY: its "time", UTC seconds since 1970; 0 when it had none */
     int32_t sky_time_nsec;      /* SKY: nanoseconds, 0...999999999 */
     int32_t satellite_count;    /* SKY: entries of `satellites` filled (0 for every other kind) */
+    int32_t tpv_mode;           /* TPV: its "mode" as the line gives it, in 0...3 or not (`fix.mode` keeps only 1...3); 0 when it has none */
     /* Last, so that the shim clears only what comes before it for each report: a SKY
      * fills `satellite_count` entries, and nothing past them is ever read. */
     cgps_satellite satellites[CGPS_SATELLITES_MAX];
@@ -324,7 +325,16 @@ cgps_session *cgps_offline(void);
  * every line the guard lets through (a TPV included; the guard itself,
  * and DEVICES, are the same in both).
  * Returns 1 when the shim's TPV reader took the line, 0 when libgps read
- * it (or its class is one the shim skips). The tests compare the two.
+ * it (or its class is one the shim skips, or the guard refused it). The
+ * tests compare the two.
+ *
+ * `session` may be NULL (CGPS_UNPACK_SHIM only): then libgps is neither
+ * needed nor loaded, and a line the shim's TPV reader takes, or the guard
+ * decides (skipped, unreadable, DEVICES), is unpacked as above; a line
+ * that only libgps would read returns -1 with `kind` CGPS_REPORT_OTHER,
+ * the line untouched, to be unpacked again with a session. This is how
+ * `locationd replay` reads a gpsd log: each line as cgps_read reads it
+ * live, libgps loaded only for a line outside the shape gpsd writes.
  */
 int cgps_unpack(cgps_session *session, char *line, cgps_report *report, cgps_unpacker unpacker);
 

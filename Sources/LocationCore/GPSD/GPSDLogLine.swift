@@ -1,13 +1,14 @@
 /// One line of a gpsd JSON log (what `gpspipe -w` writes: one report object
-/// per line), decoded into what the live gpsd source takes from the same
-/// report: a TPV becomes the `GPSDFixReport` the CGPS shim makes of it, a SKY
-/// its count of satellites used, a DEVICE whether a receiver was closed.
-/// `"class"` may stand anywhere in the object; members locationd does not read
-/// are skipped, whatever they hold.
+/// per line), told by its class: a SKY becomes its count of satellites used,
+/// a DEVICE whether a receiver was closed. A TPV is only named here: its
+/// values are read by the live source's own decoder (the CGPS shim's `tpv.c`,
+/// and libgps for a TPV outside the shape gpsd writes), which `GPSDLogParser`
+/// is handed as its `TPVReader`, so that a TPV recorded and the same TPV live
+/// are read by one decoder. `"class"` may stand anywhere in the object;
+/// members locationd does not read are skipped, whatever they hold.
 public enum GPSDLogLine: Sendable, Hashable {
-    /// Time-position-velocity (`device` as the TPV names it; `nil` when it names none);
-    /// `outOfRange` names the first member whose value no receiver can mean (a fix with it is not usable).
-    case tpv(GPSDFixReport, outOfRange: String?)
+    /// Time-position-velocity: read by `GPSDLogParser.TPVReader`, not here.
+    case tpv
     /// Satellite view: the satellites the list marks used (`nil` without a list, as libgps).
     case sky(device: String?, satellitesUsed: Int?)
     /// A receiver opened (`activated` a time) or closed (`activated` 0).
@@ -57,9 +58,7 @@ public enum GPSDLogLine: Sendable, Hashable {
         }
         do throws(GPSDLogLineError) {
             switch className {
-            case "TPV":
-                let report = try tpv(value)
-                return .tpv(report, outOfRange: outOfRange(report, mode: try integer(value, "mode")))
+            case "TPV": return .tpv
             case "SKY": return try sky(value)
             case "DEVICE": return try device(value)
             case "VERSION": return .version
@@ -74,24 +73,6 @@ public enum GPSDLogLine: Sendable, Hashable {
         }
     }
 
-    private static func tpv(_ object: JSONValue) throws(GPSDLogLineError) -> GPSDFixReport {
-        let time = try GPSDTimeText.parse(try string(object, "time"))
-        // libgps takes any integer; gpsd's "not seen" 0 and anything but 1…3 is unknown.
-        let mode = try integer(object, "mode").flatMap { FixMode(rawValue: $0) }.flatMap { $0 == .unknown ? nil : $0 }
-        let latitude = try number(object, "lat")
-        let longitude = try number(object, "lon")
-        let hasPosition = latitude != nil && longitude != nil
-        return GPSDFixReport(
-            time: time, mode: mode ?? .unknown,
-            latitude: hasPosition ? latitude : nil, longitude: hasPosition ? longitude : nil,
-            altitudeMSL: try number(object, "altMSL"), altitudeHAE: try number(object, "altHAE"),
-            geoidSeparation: try number(object, "geoidSep"),
-            eph: try number(object, "eph"), epv: try number(object, "epv"),
-            epx: try number(object, "epx"), epy: try number(object, "epy"),
-            speed: try number(object, "speed"), track: try number(object, "track"),
-            device: try receiver(object))
-    }
-
     /// The longest receiver path read, as the live source's (the CGPS shim's buffer, less its NUL).
     public static let maximumDeviceLength = 127
 
@@ -102,19 +83,6 @@ public enum GPSDLogLine: Sendable, Hashable {
             throw GPSDLogLineError("\"device\" is longer than \(maximumDeviceLength) bytes")
         }
         return path
-    }
-
-    /// The first member out of its domain: a mode other than 0…3, a latitude beyond ±90°, a longitude beyond
-    /// ±180°, a negative error estimate or speed, a course outside 0…360°.
-    static func outOfRange(_ r: GPSDFixReport, mode: Int?) -> String? {
-        if let mode, !(0...3).contains(mode) { return "mode" }
-        if let v = r.latitude, !(-90...90).contains(v) { return "lat" }
-        if let v = r.longitude, !(-180...180).contains(v) { return "lon" }
-        for (name, value) in [("eph", r.eph), ("epv", r.epv), ("epx", r.epx), ("epy", r.epy), ("speed", r.speed)] {
-            if let value, value < 0 { return name }
-        }
-        if let v = r.track, !(0...360).contains(v) { return "track" }
-        return nil
     }
 
     private static func sky(_ object: JSONValue) throws(GPSDLogLineError) -> GPSDLogLine {
@@ -144,20 +112,6 @@ public enum GPSDLogLine: Sendable, Hashable {
         case .string?: return .device(path: path, activated: true)
         default: return .other(className: "DEVICE")
         }
-    }
-
-    private static func number(_ object: JSONValue, _ key: String) throws(GPSDLogLineError) -> Double? {
-        switch object[key] {
-        case nil, .null?: return nil
-        case .number(let n)?: return n
-        default: throw GPSDLogLineError("\"\(key)\" is not a number")
-        }
-    }
-
-    private static func integer(_ object: JSONValue, _ key: String) throws(GPSDLogLineError) -> Int? {
-        guard let n = try number(object, key) else { return nil }
-        guard n == n.rounded(), abs(n) < 1e9 else { throw GPSDLogLineError("\"\(key)\" is not an integer") }
-        return Int(n)
     }
 
     private static func string(_ object: JSONValue, _ key: String) throws(GPSDLogLineError) -> String? {

@@ -1,8 +1,10 @@
 /// Turns a gpsd JSON log (`gpspipe -w`: one report a line) into one `Fix`
-/// per receiver epoch, by the live gpsd source's own assembly: each line is a
-/// `GPSDLogLine`, each TPV the `GPSDFixReport` the CGPS shim makes of it, and
-/// the TPVs of each receiver go through its `GPSDEpochAssembler`
-/// (`GPSDReceiverAssemblers`), so a log and gpsd live give the same fixes.
+/// per receiver epoch, by the live gpsd source's own reading and assembly:
+/// each TPV is read by the live source's decoder (`TPVReader`: the CGPS
+/// shim's, which this module, pure Swift, cannot call, so the caller passes
+/// it), every other line is a `GPSDLogLine`, and the TPVs of each receiver go
+/// through its `GPSDEpochAssembler` (`GPSDReceiverAssemblers`), so a log and
+/// gpsd live give the same fixes.
 ///
 /// * A TPV's (and a SKY's) `device` names its receiver; one naming none
 ///   belongs to `device`, the log's own name (its path, as an NMEA
@@ -24,22 +26,34 @@
 ///   not be cut short because another receiver's next second began while its
 ///   last TPV was still on the wire.
 /// * Bad input is counted, never fatal: a line that is not a report, a member
-///   of the wrong type, an unreadable time, a receiver past `maximumReceivers`,
-///   a line over `maximumLineLength` bytes, a last line cut off; a TPV with
-///   absurd values is read (a fix holding them is not usable) and counted. The first `problemsListed` problems are kept
-///   with their line numbers for `takeProblems()`, worded without the line's
-///   content (it may hold a position).
+///   of the wrong type, a TPV the live source would not read (the reader's
+///   reason), a receiver past `maximumReceivers`, a line over
+///   `maximumLineLength` bytes, a last line cut off; a TPV with absurd values
+///   is read (a fix holding them is not usable) and counted. The first
+///   `problemsListed` problems are kept with their line numbers for
+///   `takeProblems()`, worded without the line's content (it may hold a
+///   position).
 ///
-/// * A TPV's values come from `readingTPV` when the caller passes one: the
-///   replay passes the CGPS shim's TPV reader, the live source's own, which
-///   this module (pure Swift) cannot call; a line it does not take (outside
-///   the shape gpsd writes) is read by `GPSDLogLine`, as are all the others.
+/// * The TPVs handed to `readingTPV`: every line that begins as gpsd writes a
+///   TPV (`{"class":"TPV"`), without a JSON parse first, and every other line
+///   whose JSON object is of class TPV (which the live source's guard then
+///   calls unreadable, as live).
 ///
 /// Pure: bytes in any chunking, fixes out through `emit`.
 public struct GPSDLogParser: Sendable {
-    /// Reads one line (without its line end) that may be a TPV into the report the live source makes of it, or
-    /// returns `nil` to leave the line to `GPSDLogLine`.
-    public typealias TPVReader = (UnsafeRawBufferPointer) -> GPSDFixReport?
+    /// Reads one TPV line (without its line end) as the live source reads the same line from gpsd.
+    public typealias TPVReader = (UnsafeRawBufferPointer) -> TPVReading
+
+    /// What the live source makes of a TPV line.
+    public enum TPVReading: Sendable, Hashable {
+        /// The report, and the TPV's `"mode"` as the line gives it (0 when it has none; the report keeps 1…3 only).
+        case report(GPSDFixReport, mode: Int)
+        /// Not read: why, in words that quote nothing of the line.
+        case unreadable(reason: String)
+    }
+
+    /// How a TPV begins as gpsd writes it: such a line goes to the reader without a JSON parse.
+    private static let tpvOpening: [UInt8] = Array(#"{"class":"TPV""#.utf8)
 
     /// The longest line read; longer ones are unreadable.
     public static let maximumLineLength = 1 << 18
@@ -102,10 +116,8 @@ public struct GPSDLogParser: Sendable {
         return problems
     }
 
-    /// Reads `bytes` and calls `emit` for every epoch completed by them.
-    public mutating func feed(
-        _ bytes: UnsafeRawBufferPointer, readingTPV tpv: TPVReader = { _ in nil }, _ emit: (Fix) -> Void
-    ) {
+    /// Reads `bytes`, each TPV through `tpv`, and calls `emit` for every epoch completed by them.
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer, readingTPV tpv: TPVReader, _ emit: (Fix) -> Void) {
         var start = 0
         while start < bytes.count {
             guard let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) else {
@@ -126,14 +138,15 @@ public struct GPSDLogParser: Sendable {
 
     /// End of the log: a last line without a line end is read if it is a whole
     /// report (else counted as cut off), and every receiver's epoch in progress is delivered.
-    public mutating func finish(readingTPV tpv: TPVReader = { _ in nil }, _ emit: (Fix) -> Void) {
+    public mutating func finish(readingTPV tpv: TPVReader, _ emit: (Fix) -> Void) {
         if !partial.isEmpty || overLong {
             let line = partial
             let cut = overLong
             partial.removeAll()
             overLong = false
-            switch cut ? nil : line.withUnsafeBytes({ Self.decode($0, tpv) }) {
-            case nil, .unreadable?:
+            // Whole: one JSON object (a TPV cut short may still be one libgps would read in part).
+            switch cut ? nil : line.withUnsafeBytes({ Self.decode($0, tpv, whole: true) }) {
+            case nil, .line(.unreadable)?:
                 counts.lines += 1
                 counts.cutOff += 1
                 problem("cut off at the end of the log (no line end): not read")
@@ -159,28 +172,51 @@ public struct GPSDLogParser: Sendable {
     private mutating func take(_ line: UnsafeRawBufferPointer, _ tpv: TPVReader, _ emit: (Fix) -> Void) {
         if overLong || line.count > Self.maximumLineLength {
             overLong = false
-            handle(.unreadable(reason: "longer than \(Self.maximumLineLength) bytes"), emit)
+            handle(.line(.unreadable(reason: "longer than \(Self.maximumLineLength) bytes")), emit)
         } else {
-            handle(Self.decode(line, tpv), emit)
+            handle(Self.decode(line, tpv, whole: false), emit)
         }
     }
 
-    /// One line: a TPV as `tpv` reads it when it takes it, every other line as `GPSDLogLine` does.
-    private static func decode(_ line: UnsafeRawBufferPointer, _ tpv: TPVReader) -> GPSDLogLine {
-        // A mode the reader leaves unknown may be one out of range, which only `GPSDLogLine` tells.
-        if let report = tpv(line), report.mode != .unknown {
-            return .tpv(report, outOfRange: GPSDLogLine.outOfRange(report, mode: report.mode.rawValue))
-        }
-        return GPSDLogLine.decode(line)
+    /// A line read: a TPV's report (and its first value out of range), or any other line.
+    private enum Read {
+        case tpv(GPSDFixReport, outOfRange: String?)
+        case line(GPSDLogLine)
     }
 
-    private mutating func handle(_ decoded: GPSDLogLine, _ emit: (Fix) -> Void) {
+    /// One line: a TPV as `tpv` reads it, every other line as `GPSDLogLine` does. `whole`: only a line that is one
+    /// JSON object is read (a last line without its line end).
+    private static func decode(_ line: UnsafeRawBufferPointer, _ tpv: TPVReader, whole: Bool) -> Read {
+        if whole || !line.starts(with: tpvOpening) {
+            let decoded = GPSDLogLine.decode(line)
+            guard case .tpv = decoded else { return .line(decoded) }
+        }
+        switch tpv(line) {
+        case .report(let report, let mode): return .tpv(report, outOfRange: outOfRange(report, mode: mode))
+        case .unreadable(let reason): return .line(.unreadable(reason: reason))
+        }
+    }
+
+    /// The first member out of its domain: a mode other than 0…3, a latitude beyond ±90°, a longitude beyond
+    /// ±180°, a negative error estimate or speed, a course outside 0…360°.
+    private static func outOfRange(_ r: GPSDFixReport, mode: Int) -> String? {
+        if !(0...3).contains(mode) { return "mode" }
+        if let v = r.latitude, !(-90...90).contains(v) { return "lat" }
+        if let v = r.longitude, !(-180...180).contains(v) { return "lon" }
+        for (name, value) in [("eph", r.eph), ("epv", r.epv), ("epx", r.epx), ("epy", r.epy), ("speed", r.speed)] {
+            if let value, value < 0 { return name }
+        }
+        if let v = r.track, !(0...360).contains(v) { return "track" }
+        return nil
+    }
+
+    private mutating func handle(_ decoded: Read, _ emit: (Fix) -> Void) {
         var line = decoded
         switch line {
         case .tpv(let report, _) where isNew(report.device):
-            line = .unreadable(reason: "TPV names a receiver past the \(Self.maximumReceivers) a log may have")
-        case .sky(let named, _) where isNew(named):
-            line = .unreadable(reason: "SKY names a receiver past the \(Self.maximumReceivers) a log may have")
+            line = .line(.unreadable(reason: "TPV names a receiver past the \(Self.maximumReceivers) a log may have"))
+        case .line(.sky(let named, _)) where isNew(named):
+            line = .line(.unreadable(reason: "SKY names a receiver past the \(Self.maximumReceivers) a log may have"))
         default:
             break
         }
@@ -198,26 +234,30 @@ public struct GPSDLogParser: Sendable {
                 assemblers.expire(at: now, out)
                 assemblers.add(report, at: now, out)
             }
-        case .sky(let named, let used):
+        case .line(.tpv):
+            // A TPV the reader did not read is unreadable (`decode`): never here.
+            counts.unreadable += 1
+            problem("TPV not read")
+        case .line(.sky(let named, let used)):
             counts.sky += 1
             assemblers.sky(device: named ?? device, satellitesUsed: used)
-        case .device(_, let activated):
+        case .line(.device(_, let activated)):
             count("DEVICE")
             // The live source delivers every receiver's epoch when gpsd closes one.
             if !activated { step(emit) { assemblers, out in assemblers.flush(out) } }
-        case .version:
+        case .line(.version):
             count("VERSION")
             // A new connection: the live source flushed when the last one ended.
             step(emit) { assemblers, out in assemblers.flush(out) }
-        case .other(let name):
+        case .line(.other(let name)):
             count(name)
-        case .notJSON(.blank):
+        case .line(.notJSON(.blank)):
             counts.blank += 1
-        case .notJSON(.nmea):
+        case .line(.notJSON(.nmea)):
             counts.nmea += 1
-        case .notJSON(.comment):
+        case .line(.notJSON(.comment)):
             counts.comments += 1
-        case .unreadable(let reason):
+        case .line(.unreadable(let reason)):
             counts.unreadable += 1
             problem(reason)
         }

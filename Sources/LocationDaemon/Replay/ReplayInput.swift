@@ -24,7 +24,7 @@ final class ReplayInput {
     private let fd: Int32
     private var nmea: NMEAParser?
     private var gpsd: GPSDLogParser?
-    /// A gpsd log's TPVs in gpsd's own shape are read by the live source's reader.
+    /// A gpsd log's TPVs are read as the live source reads them (tpv.c, libgps for the rest).
     private var tpvReader: GPSDShimTPVReader?
     /// The first bytes, kept until they tell the format.
     private var head: [UInt8] = []
@@ -194,8 +194,8 @@ final class ReplayInput {
     private func parse(_ bytes: UnsafeRawBufferPointer) {
         if nmea != nil {
             nmea?.feed(bytes) { [unowned self] in append($0) }
-        } else {
-            gpsd?.feed(bytes, readingTPV: { [tpvReader] in tpvReader?.read($0) }) { [unowned self] in append($0) }
+        } else if let tpvReader {
+            gpsd?.feed(bytes, readingTPV: tpvReader.read) { [unowned self] in append($0) }
             report()
         }
     }
@@ -208,8 +208,8 @@ final class ReplayInput {
     private func finish() {
         if nmea != nil {
             nmea?.finish { [unowned self] in append($0) }
-        } else if gpsd != nil {
-            gpsd?.finish(readingTPV: { [tpvReader] in tpvReader?.read($0) }) { [unowned self] in append($0) }
+        } else if gpsd != nil, let tpvReader {
+            gpsd?.finish(readingTPV: tpvReader.read) { [unowned self] in append($0) }
             report()
             let unlisted = (gpsd?.problemCount ?? 0) - GPSDLogParser.problemsListed
             if unlisted > 0 {

@@ -10,15 +10,18 @@ import Glibc
 
 /// One gpsd session seen twice: by the live `GPSDSource` (libgps, the CGPS
 /// shim, the epoch assembly) and recorded by a plain watcher as `gpspipe -w`
-/// records it, then read back by `GPSDLogParser`. The recording gives the
-/// fixes the source delivered live.
+/// records it, then read back by `GPSDLogParser` with the replay's TPV reader.
+/// The recording gives the fixes the source delivered live.
 @Suite(.timeLimit(.minutes(10)), .serialized, .enabled(if: GPSFake.isAvailable, "needs gpsfake (gpsd-clients), gpsd and python3-gps"))
 struct GPSDLogLiveTests {
     static func logFixes(_ lines: [String]) -> [Fix] {
         var parser = GPSDLogParser(device: "unused")
+        let reader = GPSDShimTPVReader()
         var fixes: [Fix] = []
-        Array(lines.joined(separator: "\n").utf8 + [10]).withUnsafeBytes { parser.feed($0) { fixes.append($0) } }
-        parser.finish { fixes.append($0) }
+        Array(lines.joined(separator: "\n").utf8 + [10]).withUnsafeBytes {
+            parser.feed($0, readingTPV: reader.read) { fixes.append($0) }
+        }
+        parser.finish(readingTPV: reader.read) { fixes.append($0) }
         return fixes
     }
 

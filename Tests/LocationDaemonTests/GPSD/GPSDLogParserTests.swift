@@ -2,9 +2,12 @@ import LocationCore
 import Testing
 import TestSupport
 
-/// A gpsd JSON log read whole: one fix per receiver epoch by the live
+@testable import LocationDaemon
+
+/// A gpsd JSON log read whole, its TPVs by the live source's decoder (the
+/// replay's `GPSDShimTPVReader`): one fix per receiver epoch by the live
 /// assembly, counts that add up, problems listed by line.
-@Suite struct GPSDLogParserTests {
+@Suite(.timeLimit(.minutes(10))) struct GPSDLogParserTests {
     /// fixtures/receivers/two-receivers.json: gpsd 3.22 reporting good.nmea as /dev/pts/1 and poor.nmea as /dev/pts/2.
     static let twoReceivers = PackagePaths.path("fixtures/receivers/two-receivers.json")
 
@@ -15,24 +18,32 @@ import TestSupport
         var problemCount: Int
     }
 
+    /// A replay's TPV reader; `libgps` false: as on a system without libgps (it is never opened).
+    static func reader(libgps: Bool = true) -> GPSDShimTPVReader {
+        libgps ? GPSDShimTPVReader() : GPSDShimTPVReader { (session: nil, problem: "libgps.so.28: cannot open shared object file") }
+    }
+
     /// `bytes` through one parser in chunks of `chunk` bytes.
-    static func read(_ bytes: [UInt8], device: String? = "log.json", chunk: Int = 1 << 20) -> Read {
+    static func read(_ bytes: [UInt8], device: String? = "log.json", chunk: Int = 1 << 20, libgps: Bool = true) -> Read {
         var parser = GPSDLogParser(device: device)
+        let reader = Self.reader(libgps: libgps)
         var fixes: [Fix] = []
         var problems: [GPSDLogParser.Problem] = []
         var start = 0
         while start < bytes.count {
             let end = min(start + chunk, bytes.count)
-            bytes[start..<end].withUnsafeBytes { parser.feed($0) { fixes.append($0) } }
+            bytes[start..<end].withUnsafeBytes { parser.feed($0, readingTPV: reader.read) { fixes.append($0) } }
             problems += parser.takeProblems()
             start = end
         }
-        parser.finish { fixes.append($0) }
+        parser.finish(readingTPV: reader.read) { fixes.append($0) }
         problems += parser.takeProblems()
         return Read(fixes: fixes, statistics: parser.statistics, problems: problems, problemCount: parser.problemCount)
     }
 
-    static func read(_ text: String, device: String? = "log.json") -> Read { read(Array(text.utf8), device: device) }
+    static func read(_ text: String, device: String? = "log.json", libgps: Bool = true) -> Read {
+        read(Array(text.utf8), device: device, libgps: libgps)
+    }
 
     @Test func theTwoReceiversLogGivesEachReceiversEpochsOnceNamedByDevice() throws {
         let read = Self.read(try FileIO.read(Self.twoReceivers))
@@ -143,7 +154,10 @@ import TestSupport
         #expect(read.fixes.filter { $0.device == "/dev/b" }.map(\.course) == [20, 20, nil])
     }
 
-    @Test func garbledLinesAreCountedAndListedByLineAndTheReadGoesOn() {
+    /// Line 3, a TPV cut short mid-file, is libgps's to read, as live (the values before the cut: mode and time,
+    /// no position); without libgps it is unreadable, with the reason.
+    @Test(arguments: [true, false])
+    func garbledLinesAreCountedAndListedByLineAndTheReadGoesOn(libgps: Bool) {
         let log = """
             {"class":"VERSION","release":"3.22"}
             {"class":"TPV","mode":3,"time":"2026-03-14T09:30:00.000Z","lat":1,"lon":2}
@@ -155,15 +169,23 @@ import TestSupport
             {"class":"TPV","mode":3,"time":"2026-03-14T09:30:03.000Z","lat":1,"lon":2}
             {"class":"TPV","mode":3,"time":"2026-03-14T09:30:04.000Z","lat":
             """
-        let read = Self.read(log)
+        let read = Self.read(log, libgps: libgps)
         let s = read.statistics
-        #expect(s.lines == 9 && s.tpv == 3 && s.nmea == 1 && s.comments == 1 && s.unreadable == 2 && s.cutOff == 1)
+        let cutShort = libgps ? 0 : 1
+        #expect(s.lines == 9 && s.tpv == 4 - cutShort && s.nmea == 1 && s.comments == 1)
+        #expect(s.unreadable == 1 + cutShort && s.cutOff == 1)
         #expect(s.outOfRange == 1)
         #expect(s.addsUp, "\(s)")
-        #expect(s.epochs == 3 && s.usableFixes == 2, "the epoch with latitude 95 is delivered, never usable")
-        #expect(read.problems.map(\.line) == [3, 6, 7, 9])
-        #expect(read.problems.map(\.message)[2] == "TPV \"lat\" is out of range (read; a fix with it is not usable)")
+        #expect(s.epochs == 4 - cutShort && s.usableFixes == 2, "the epoch with latitude 95 is delivered, never usable")
+        #expect(read.problems.map(\.line) == (libgps ? [6, 7, 9] : [3, 6, 7, 9]))
+        #expect(read.problems.map(\.message)[1 + cutShort] == "TPV \"lat\" is out of range (read; a fix with it is not usable)")
         #expect(read.problems.last?.message == "cut off at the end of the log (no line end): not read")
+        if !libgps {
+            #expect(read.problems[0].message.hasPrefix("TPV outside the shape gpsd writes, which only libgps reads, and libgps cannot be loaded: "))
+        } else {
+            let cut = read.fixes.first { $0.time == 1_773_480_601 }
+            #expect(cut?.mode == .threeD && cut?.latitude.isNaN == true, "libgps's values before the cut, as live")
+        }
     }
 
     @Test func aWholeLastLineWithoutALineEndIsRead() {
