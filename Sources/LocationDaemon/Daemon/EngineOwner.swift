@@ -417,7 +417,8 @@ final class EngineOwner {
         case .command(.stop(let client)) where !peer.mayChange && holders.updating(client) > 0:
             // An app's own `stop` ends nothing other faces hold (docs/authorization.md, "Who holds a client").
             let count = holders.updating(client)
-            let message = "\(client) keeps updating: \(count) holder\(count == 1 ? "" : "s") of its faces (programs, GeoClue clients) hold\(count == 1 ? "s" : "") it"
+            let faces = holders.updatingFaces(of: client).map(\.holders).joined(separator: ", ")
+            let message = "\(client) keeps updating: \(count) holder\(count == 1 ? "" : "s") of its faces (\(faces)) hold\(count == 1 ? "s" : "") it"
             return ControlReply(id: request.id, result: .success(CommandOutcome(changed: false, message: message)))
         case .command(let command):
             return run(command, request, from: peer).reply
@@ -558,8 +559,8 @@ final class EngineOwner {
         rearm(now: now)
     }
 
-    /// A program-socket event (a refused peer) for the audit log.
-    func auditProgram(_ record: AuditRecord) {
+    /// A face's event (a refused peer) for the audit log.
+    func auditFace(_ record: AuditRecord) {
         guard !stopped else { return }
         audit.record(record)
         rearm(now: clock.monotonic())
