@@ -6,9 +6,10 @@ import LocationCore
 /// swift-service-lifecycle's services: every requirement but the name and the making has a
 /// default, so a face says only what it does, and nothing in `Daemon/` names it.
 ///
-/// * `make(config:)` is called once at start, before the core; every face in `FaceList` is made,
-///   whether the configuration uses it or not (a face with nothing to do delivers nothing and
-///   runs no service).
+/// * `make(config:)` is called once at start, before the core, for every face in `FaceList`; a
+///   face the configuration does not use is not made (`nil`), and a daemon without it holds
+///   nothing of it. (What would make a face used — `[geoclue]`, a program socket, an MQTT
+///   broker — takes effect only at a restart, so a reload never needs one that was not made.)
 /// * `hostProblems` is what only this machine can say of the configuration (a program socket's
 ///   group exists): `locationd check-config` and start-up report it as the file's problems.
 /// * `output` is its delivery side, handed the engine's effects after the logs and the watchers,
@@ -28,8 +29,9 @@ import LocationCore
 protocol Face: AnyObject, Sendable {
     /// `mqtt`, `programs`, `geoclue`.
     var name: String { get }
-    /// The face for the configuration `config` as the file says (before any face's overlay).
-    static func make(config: DaemonConfig) -> Self
+    /// The face for the configuration `config` as the file says (before any face's overlay);
+    /// `nil` when `config` does not use it.
+    static func make(config: DaemonConfig) -> Self?
     /// What only this host can say is wrong with `config` for this face (default: nothing).
     static func hostProblems(_ config: DaemonConfig) -> [ConfigError]
     /// The reloaded configuration's changes this face takes only at a restart, named for the
@@ -41,7 +43,7 @@ protocol Face: AnyObject, Sendable {
     func overlay(_ config: DaemonConfig) -> DaemonConfig
     /// When its service starts (default: after the control socket).
     var start: FaceStart { get }
-    /// Its service for `core`, or `nil` when `config` wants none (default: none).
+    /// Its service for `core`, `config` being the file's at start, or `nil` for none (default: none).
     func service(config: DaemonConfig, core: DaemonCore) throws -> (any Service)?
 }
 

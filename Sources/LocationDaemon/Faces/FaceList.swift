@@ -11,9 +11,9 @@ enum FaceList {
         GeoClueFace.self,
     ]
 
-    /// Every face, made for the configuration `config` as the file says.
+    /// The faces the configuration `config` (as the file says) uses, in order.
     static func make(_ config: DaemonConfig) -> [any Face] {
-        kinds.map { $0.make(config: config) }
+        kinds.compactMap { $0.make(config: config) }
     }
 
     /// What only this host can say is wrong with `config`, every face's.

@@ -10,16 +10,21 @@ final class GeoClueFace: Face {
     let name = "geoclue"
     /// Where deliveries meet the bus thread.
     let mailbox = GeoClueMailbox()
-    /// The apps of their own (`nil`: no `[geoclue]`, the face is off).
-    let apps: GeoClueApps?
+    /// `[geoclue]` as it was at start (the bus and the defaults wait for a restart).
+    let settings: GeoClueSettings
+    /// The apps of their own.
+    let apps: GeoClueApps
 
-    private init(apps: GeoClueApps?) {
+    private init(settings: GeoClueSettings, apps: GeoClueApps) {
+        self.settings = settings
         self.apps = apps
     }
 
-    /// The apps of their own are read before the core is made, so their saved state applies (issue #38).
-    static func make(config: DaemonConfig) -> GeoClueFace {
-        GeoClueFace(apps: config.geoclue.map { GeoClueApps(directory: config.stateDirectory, settings: $0) })
+    /// The face while `[geoclue]` is set. The apps of their own are read before the core is
+    /// made, so their saved state applies (issue #38).
+    static func make(config: DaemonConfig) -> GeoClueFace? {
+        guard let settings = config.geoclue else { return nil }
+        return GeoClueFace(settings: settings, apps: GeoClueApps(directory: config.stateDirectory, settings: settings))
     }
 
     /// The face is set up at start: its bus and defaults wait for a restart (its apps do not).
@@ -31,13 +36,12 @@ final class GeoClueFace: Face {
 
     /// `config` with the apps of their own added.
     func overlay(_ config: DaemonConfig) -> DaemonConfig {
-        apps?.overlay(config) ?? config
+        apps.overlay(config)
     }
 
-    /// The bus server, while `[geoclue]` is set.
+    /// The bus server.
     func service(config: DaemonConfig, core: DaemonCore) throws -> (any Service)? {
-        guard let settings = config.geoclue, let apps else { return nil }
-        return try GeoClueService(settings: settings, core: core, apps: apps, mailbox: mailbox)
+        try GeoClueService(settings: settings, core: core, apps: apps, mailbox: mailbox)
     }
 }
 

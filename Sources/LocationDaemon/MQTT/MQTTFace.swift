@@ -10,7 +10,10 @@ final class MQTTFace: Face {
     /// Each publishing client's status, for `status` (filled by `MQTTService`).
     let board = BrokerBoard()
 
-    static func make(config: DaemonConfig) -> MQTTFace { MQTTFace() }
+    /// The face while a client with a log publishes.
+    static func make(config: DaemonConfig) -> MQTTFace? {
+        MQTTService.isNeeded(config) ? MQTTFace() : nil
+    }
 
     /// The publishers are made at start: a publishing client's settings or log path wait for a restart.
     static func reloadNeedsRestart(_ reload: inout ConfigReload, running: DaemonConfig) {
@@ -21,10 +24,9 @@ final class MQTTFace: Face {
 
     var start: FaceStart { .beforeControl }
 
-    /// The publishers, when a client publishes.
+    /// The publishers.
     func service(config: DaemonConfig, core: DaemonCore) throws -> (any Service)? {
-        guard MQTTService.isNeeded(config) else { return nil }
-        return MQTTService(config: config, core: core, board: board)
+        MQTTService(config: config, core: core, board: board)
     }
 
     /// Each publishing client's MQTT settings and log path, by name.

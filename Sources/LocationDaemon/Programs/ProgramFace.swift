@@ -9,7 +9,10 @@ final class ProgramFace: Face {
     /// Where deliveries meet the clients' programs (the program server takes them from here).
     let sinks = ProgramSinks()
 
-    static func make(config: DaemonConfig) -> ProgramFace { ProgramFace() }
+    /// The face while a client has program sockets.
+    static func make(config: DaemonConfig) -> ProgramFace? {
+        config.clients.contains(where: \.programs.servesPrograms) ? ProgramFace() : nil
+    }
 
     /// The program sockets' groups exist on this host.
     static func hostProblems(_ config: DaemonConfig) -> [ConfigError] {
@@ -33,10 +36,9 @@ final class ProgramFace: Face {
 
     var output: (any OutputFace)? { sinks }
 
-    /// The program server, when a client has program sockets.
+    /// The program server.
     func service(config: DaemonConfig, core: DaemonCore) throws -> (any Service)? {
-        guard config.clients.contains(where: \.programs.servesPrograms) else { return nil }
-        return try ProgramService(config: config, core: core, sinks: sinks)
+        try ProgramService(config: config, core: core, sinks: sinks)
     }
 }
 

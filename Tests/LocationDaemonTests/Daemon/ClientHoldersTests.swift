@@ -34,7 +34,7 @@ import TestSupport
     @Test func aBusAppsStartAndStopNeverSilenceAClientTheConfigurationKeepsOn() throws {
         let dir = try ScratchDirectory("holders-kept")
         let config = try daemonConfig(in: dir, clients: Self.survey(keep: true))
-        let programs = ProgramFace.make(config: config)
+        let programs = try #require(ProgramFace.make(config: config))
         let core = try DaemonCore(config: config, seed: 1, clock: ManualClock().clock, faces: [programs])
         programs.sinks.setWatched("survey", true)
         #expect(core.hold("survey", by: bus, as: app, id: nil).error == nil)
@@ -50,7 +50,7 @@ import TestSupport
         let dir = try ScratchDirectory("holders-last")
         let clock = ManualClock()
         let config = try daemonConfig(in: dir, clients: Self.survey(keep: false))
-        let programs = ProgramFace.make(config: config)
+        let programs = try #require(ProgramFace.make(config: config))
         let core = try DaemonCore(config: config, seed: 1, clock: clock.clock, faces: [programs])
         programs.sinks.setWatched("survey", true)
         #expect(try state(core) == (false, false))
