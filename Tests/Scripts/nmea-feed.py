@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes one NMEA epoch (GGA, GSA, RMC) a second to the path given, the time
-the wall clock's, the latitude 48°07.100' north plus a thousandth of a minute
+the wall clock's at the start plus one second an epoch (no second skipped), the latitude 48°07.100' north plus a thousandth of a minute
 per epoch (48.118333 + n/60000), the longitude 11°31.324' east, until killed.
 The GeoClue tests' live receiver: each epoch is new to the engine.
 
@@ -27,8 +27,13 @@ out = open(sys.argv[1], "w")
 walking = sys.argv[2:] == ["walk"]
 north = east = 0
 n = 0
+start = time.time()
 while True:
-    now = time.gmtime()
+    # Stamped by count from the start, paced to it: a wake-up that comes late (a loaded machine)
+    # writes the next epoch at once instead of skipping a second. Stamping each epoch with the
+    # clock and sleeping a second after it let the stamps drift past a second boundary now and then,
+    # and a client's log showed a fix missing that the daemon was never sent.
+    now = time.gmtime(start + n)
     clock = time.strftime("%H%M%S", now) + ".00"
     date = time.strftime("%d%m%y", now)
     if walking:
@@ -46,4 +51,4 @@ while True:
     out.write(sentence("GPRMC,%s,A,%s,N,%s,E,0.5,54.7,%s,,,A" % (clock, lat, lon, date)))
     out.flush()
     n += 1
-    time.sleep(1)
+    time.sleep(max(0.0, start + n - time.time()))

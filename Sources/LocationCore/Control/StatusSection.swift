@@ -2,8 +2,9 @@
 /// sockets, …): its members of the status object, the part about one client,
 /// and what a reader of a lower tier may see of it. `StatusReport` writes each
 /// section's members after its own, in the order of the faces; a new face
-/// adds a section type (and, for `locationctl` to read it back, its reader in
-/// `StatusSections.readers`) without touching the others.
+/// adds a section type with its reader (`read`), one line in `StatusSections.kinds` for
+/// `locationctl` to read it back, and its terminal text beside it in LocationTools
+/// (`StatusSectionText`), without touching the others.
 public protocol StatusSection: Sendable {
     /// The members this section adds to the status object, in order; none when it has nothing to say.
     var jsonMembers: [(String, JSONValue)] { get }
@@ -12,6 +13,8 @@ public protocol StatusSection: Sendable {
     /// The section as `disclosure`'s reader may see it; `nil` hides it whole. No default: a
     /// section says what it shows (`Disclosure`: built from an allow list).
     func seen(through disclosure: Disclosure) -> Self?
+    /// Reads the section's members back from a status object (`nil`: not in it).
+    static var read: StatusSections.Reader { get }
 }
 
 /// The sections of a status reply, in order; equal when they write the same JSON.
@@ -19,8 +22,13 @@ public struct StatusSections: Sendable, Hashable {
     /// Reads a status object's members back into a section (`nil`: not in that object).
     public typealias Reader = @Sendable (JSONValue) throws(ControlDecodeError) -> (any StatusSection)?
 
-    /// The sections `StatusReport(json:)` reads back, in the order the daemon writes them.
-    public static let readers: [Reader] = [MQTTSection.read, ProgramsSection.read, GeoClueSection.read]
+    /// The sections `StatusReport(json:)` reads back, in the order the daemon writes them: a
+    /// face's section is one line here.
+    public static let kinds: [any StatusSection.Type] = [
+        MQTTSection.self,
+        ProgramsSection.self,
+        GeoClueSection.self,
+    ]
 
     /// The sections.
     public var list: [any StatusSection]
@@ -63,11 +71,11 @@ public struct StatusSections: Sendable, Hashable {
         StatusSections(list.compactMap { $0.seen(through: disclosure) })
     }
 
-    /// Reads every section of `readers` from a status object.
+    /// Reads every section of `kinds` from a status object.
     public init(json value: JSONValue) throws(ControlDecodeError) {
         var list: [any StatusSection] = []
-        for read in Self.readers {
-            if let section = try read(value) { list.append(section) }
+        for kind in Self.kinds {
+            if let section = try kind.read(value) { list.append(section) }
         }
         self.list = list
     }

@@ -2,7 +2,7 @@ import LocationCore
 
 /// One client's app side as the daemon acts it for a peer it vouches for: a
 /// program on the client's sockets (`ProgramUse`) or a GeoClue bus peer
-/// (`GeoClueFace`). Their comings and goings become the engine's ordinary
+/// (`GeoClueServer`). Their comings and goings become the engine's ordinary
 /// app-side commands (`session`, `start`, `stop`, `request`), sent through the
 /// same `ControlHandler` seam as `locationctl`'s, by a peer that is the app of
 /// that one client and not the operator (docs/authorization.md, "Programs" and

@@ -239,3 +239,8 @@ final class ControlConversation: ServerConversation {
         }
     }
 }
+
+extension ClientHolder.Face {
+    /// The control socket: an app's connection that sent `session CLIENT begin`.
+    public static let control = ClientHolder.Face("control", holders: "control connections")
+}

@@ -16,8 +16,8 @@ public enum CheckConfig {
     ) -> ExitCode {
         do throws(ConfigErrors) {
             let config = try ConfigLoader.load(path: path, environment: environment)
-            // What only this machine can say (the program sockets' groups exist), reported as the file's problems are.
-            let hostProblems = ProgramSocketAccess.problems(config)
+            // What only this machine can say (a face's sockets' groups exist), reported as the file's problems are.
+            let hostProblems = FaceList.hostProblems(config)
             guard hostProblems.isEmpty else { throw ConfigErrors(hostProblems) }
             output(config.rendered)
             if let dropIns = try? ConfigLoader.dropIns(of: path), !dropIns.isEmpty {

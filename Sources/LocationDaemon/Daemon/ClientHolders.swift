@@ -1,5 +1,5 @@
 /// Who holds each client now, every face's holders in one place (docs/authorization.md, "Who
-/// holds a client"): the control socket's, the program sockets' and the bus's. The engine has
+/// holds a client"): whatever face each holder comes through (`ClientHolder.Face`). The engine has
 /// one in-use and one updating state per client; the registry decides when the faces' comings
 /// and goings change them:
 ///
@@ -75,6 +75,11 @@ struct ClientHolders {
     /// How many holders `client` has, of every face.
     func count(of client: String) -> Int {
         entries[client]?.holders.count ?? 0
+    }
+
+    /// The faces of `client`'s holders that want updates, by name.
+    func updatingFaces(of client: String) -> [ClientHolder.Face] {
+        Set((entries[client]?.holders ?? [:]).filter(\.value).map(\.key.face)).sorted()
     }
 
     /// How many of `client`'s holders want updates.

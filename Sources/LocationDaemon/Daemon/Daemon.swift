@@ -8,14 +8,17 @@ import LocationSystem
 ///
 /// Start-up order, each step refusing to start (exit 1, 78 for the
 /// configuration; every problem logged) when it fails: signals are caught
-/// (so a SIGTERM during start-up is not lost), the configuration is read,
-/// the state loaded (a corrupt file set aside) and every log opened, the
-/// control socket bound (or the one systemd passed taken), the program
-/// sockets bound (when a client has any), the source started; then
-/// READY=1. The services run as a group in that order — core, control,
-/// programs, source, systemd — and stop in reverse: STOPPING=1, stop
-/// reading, close the program sockets, close and unlink the socket, then
-/// write and sync the logs and save the state. SIGHUP reopens the logs and reloads the configuration,
+/// (so a SIGTERM during start-up is not lost), the configuration is read
+/// (with what only this host can say of it, each face's `hostProblems`),
+/// the faces made (`FaceList`), the state loaded (a corrupt file set aside)
+/// and every log opened, the faces' services that start before the control
+/// socket made, the control socket bound (or the one systemd passed taken),
+/// the other faces' services made (binding their sockets, taking their bus
+/// names), the source started; then READY=1. The services run as a group
+/// in that order — core, the early faces, control, the other faces, source,
+/// systemd — and stop in reverse: STOPPING=1, stop reading, the faces close
+/// their sockets, close and unlink the socket, then write and sync the logs
+/// and save the state. SIGHUP reopens the logs and reloads the configuration,
 /// keeping the running one when the file has errors.
 public enum Daemon {
     /// Makes the fix source for a `[source]` section.
@@ -78,8 +81,8 @@ public enum Daemon {
             Diagnostics.daemon.error("not started: the configuration has errors (locationd check-config --config \(configPath) lists them)")
             return .configuration
         }
-        // What only this machine can say: the program sockets' groups exist.
-        let hostProblems = ProgramSocketAccess.problems(config)
+        // What only this machine can say (a face's sockets' groups exist).
+        let hostProblems = FaceList.hostProblems(config)
         guard hostProblems.isEmpty else {
             for problem in hostProblems { Diagnostics.daemon.error(problem.description) }
             Diagnostics.daemon.error("not started: the configuration has errors (locationd check-config --config \(configPath) lists them)")
@@ -101,11 +104,12 @@ public enum Daemon {
             return .refused
         }
 
-        // The GeoClue face's apps of their own are clients from the start, so their saved state applies (issue #38).
-        let geoclueApps = config.geoclue.map { GeoClueApps(directory: config.stateDirectory, settings: $0) }
+        // The faces are made before the core: the clients they make are clients from the start,
+        // so their saved state applies (issue #38).
+        let faces = FaceList.make(config)
         let core: DaemonCore
         do {
-            core = try DaemonCore(config: geoclueApps?.overlay(config) ?? config, seed: DaemonCore.randomSeed())
+            core = try DaemonCore(config: config, seed: DaemonCore.randomSeed(), faces: faces)
         } catch {
             for line in error.description.split(separator: "\n") { Diagnostics.daemon.error(String(line)) }
             Diagnostics.daemon.error("not started: the logs cannot be opened")
@@ -113,34 +117,14 @@ public enum Daemon {
         }
 
         var services: [any Service] = [CoreService(core: core)]
-        if MQTTService.isNeeded(config) { services.append(MQTTService(config: config, core: core)) }
-        if let control {
-            do {
-                services.append(try control(config, core, passed))
-            } catch {
-                Diagnostics.daemon.error("not started: \(error)")
-                core.abandon()
-                return .refused
-            }
-        }
-        if config.clients.contains(where: \.programs.servesPrograms) {
-            do {
-                services.append(try ProgramService(config: config, core: core))
-            } catch {
-                Diagnostics.daemon.error("not started: \(error)")
-                core.abandon()
-                return .refused
-            }
-        }
-        if let settings = config.geoclue, let geoclueApps {
-            core.attachGeoClue(geoclueApps, file: config)
-            do {
-                services.append(try GeoClueService(settings: settings, core: core, apps: geoclueApps))
-            } catch {
-                Diagnostics.daemon.error("not started: \(error)")
-                core.abandon()
-                return .refused
-            }
+        do {
+            try services.append(contentsOf: faceServices(faces, .beforeControl, config: config, core: core))
+            if let control { services.append(try control(config, core, passed)) }
+            try services.append(contentsOf: faceServices(faces, .afterControl, config: config, core: core))
+        } catch {
+            Diagnostics.daemon.error("not started: \(error)")
+            core.abandon()
+            return .refused
         }
         // One service, one reader thread, per source; each tags its events with its index.
         for (index, source) in config.sources.enumerated() {
@@ -172,6 +156,13 @@ public enum Daemon {
         }
         Diagnostics.daemon.notice("stopped cleanly")
         return .ok
+    }
+
+    /// The services of `faces` that start at `start`, in the faces' order.
+    private static func faceServices(
+        _ faces: [any Face], _ start: FaceStart, config: DaemonConfig, core: DaemonCore
+    ) throws -> [any Service] {
+        try faces.filter { $0.start == start }.compactMap { try $0.service(config: config, core: core) }
     }
 
     /// Whether a server answers on the Unix socket at `path` (a daemon runs there).

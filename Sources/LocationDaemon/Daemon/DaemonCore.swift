@@ -43,38 +43,40 @@ public final class DaemonCore: ControlHandler, Sendable {
     /// The sources as people name them: `gpsd 127.0.0.1:2947`, `nmea /dev/ttyACM0`, or with several
     /// `gpsd 127.0.0.1:2947 (default), nmea /dev/ttyUSB1 (gnss)` (`NamedSource.names`).
     public let sourceName: String
-    /// The program sockets' face: where deliveries meet the clients' programs (the program server takes them from here).
-    public let programSinks = ProgramSinks()
-    /// The MQTT face: each publishing client's status, for `status` (filled by `MQTTService`).
-    public let brokerBoard: BrokerBoard
     /// The sources' counts, for `status` (filled by each `SourceService`).
     public let sourceBoard: SourceBoard
+    /// The faces (`Face`, `FaceList`), in order: their deliveries, the clients they make.
+    let faces: [any Face]
     let owner: Mutex<EngineOwner>
-    /// Where deliveries meet the GeoClue face, once attached (issue #38, DaemonCore+GeoClue.swift).
-    let geoclueMailbox = GeoClueMailbox()
-    /// The GeoClue face's apps laid over every configuration the core takes (DaemonCore+GeoClue.swift).
-    let geoclueOverlay = Mutex<GeoClueOverlay?>(nil)
+    /// The configuration as the file says (start, the last SIGHUP), before the faces' clients are
+    /// laid over it (`DaemonCore+Faces.swift`).
+    let file: Mutex<DaemonConfig>
     private let lostAtStop = Mutex<[String]?>(nil)
 
     /// Loads the state (setting a corrupt file aside), makes the engine and
-    /// opens every client's log and the audit log. `seed` seeds the
+    /// opens every client's log and the audit log. `config` is the file's: each of `faces` lays
+    /// the clients it makes over it (`Face.overlay`) and is handed the engine's effects after the
+    /// logs and the watchers, in order (`OutputFace`). `seed` seeds the
     /// reduced-accuracy secrets of clients without saved state (pass
     /// `randomSeed()`). Throws when a log cannot be opened: the daemon cannot
     /// do its job then.
-    public init(config: DaemonConfig, seed: UInt64, clock: DaemonClock = .system) throws(StartError) {
+    init(config: DaemonConfig, seed: UInt64, clock: DaemonClock = .system, faces: [any Face]) throws(StartError) {
         let name = NamedSource.names(config.sources)
         sourceName = name
-        let brokers = BrokerBoard()
-        brokerBoard = brokers
         let source = SourceBoard()
         sourceBoard = source
+        self.faces = faces
+        file = Mutex(config)
         let ledger = AccessLedger(directory: config.stateDirectory, days: config.reportDays, now: clock.wall())
-        // The output faces after the logs and the watchers, in the order `status` lists their
-        // sections (`OutputFace`: a new face is added here).
-        let faces: [any OutputFace] = [brokers, programSinks, geoclueMailbox]
         owner = Mutex(
             try EngineOwner(
-                config: config, seed: seed, clock: clock, sourceName: name, faces: faces, source: source, report: ledger))
+                config: faces.overlay(config), seed: seed, clock: clock, sourceName: name,
+                faces: faces.compactMap(\.output), source: source, report: ledger))
+    }
+
+    /// A core with no face but the logs and the watchers (tests, tools).
+    public convenience init(config: DaemonConfig, seed: UInt64, clock: DaemonClock = .system) throws(StartError) {
+        try self.init(config: config, seed: seed, clock: clock, faces: [])
     }
 
     /// 64 random bits from the kernel (`getrandom`), for `init(config:seed:)`.
@@ -149,18 +151,16 @@ public final class DaemonCore: ControlHandler, Sendable {
         owner.withLock { $0.reopenLogs() }
     }
 
-    /// SIGHUP, second half: takes a reloaded configuration. The engine keeps
-    /// every remaining client's state; logs follow the new paths. Keys that
-    /// only a restart can change (socket, socket_group, source, state_dir)
-    /// keep their running values; their names come back so the caller can
+    /// SIGHUP, second half: takes a reloaded configuration, the faces' clients laid over it.
+    /// The engine keeps every remaining client's state; logs follow the new paths. Keys that
+    /// only a restart can change (socket, socket_group, source, state_dir, and each face's:
+    /// `ConfigReload`) keep their running values; their names come back so the caller can
     /// say a restart is needed.
     @discardableResult
     public func reload(_ newConfig: DaemonConfig) -> [String] {
-        // With the GeoClue face, its apps and requests are laid over the file's (issue #38).
-        geoclueOverlay.withLock { overlay in
-            overlay?.file = newConfig
-            let effective = overlay?.apps.overlay(newConfig) ?? newConfig
-            return owner.withLock { $0.reload(effective) }
+        file.withLock { file in
+            file = newConfig
+            return owner.withLock { $0.reload(faces.overlay(newConfig)) }
         }
     }
 
@@ -258,7 +258,7 @@ public final class DaemonCore: ControlHandler, Sendable {
         owner.withLock { $0.unwatch(watcher) }
     }
 
-    /// Tells every watcher of `event`'s client about it (an MQTT broker coming or going).
+    /// Tells every watcher of `event`'s client about it (a face's news: a broker coming or going).
     public func announce(_ event: ControlEvent) {
         owner.withLock { $0.announce(event) }
     }

@@ -129,7 +129,7 @@ public final class EffectCarrier {
         case .prompt(let prompt, let open):
             if open {
                 counted.promptsOpened += 1
-                // The text may hold a GeoClue app's desktop id: escaped, as everything a peer chose.
+                // The text may hold an app's own name (a desktop id): escaped, as everything a peer chose.
                 Diagnostics.clients.notice(
                     "\(prompt.client) asks (\(prompt.kind.rawValue)): \"\(PeerText.escaped(prompt.text))\"; answer with: \(Command.answerLine(prompt))")
             } else {

@@ -2,7 +2,7 @@ import LocationCore
 import Synchronization
 
 /// Where `status` finds each source's counts (`sources[].counts`, and the first source's as
-/// `sourceCounts`), as `BrokerBoard` is where it finds the MQTT publishers: each
+/// `sourceCounts`), as a face's board is where it finds that face's peers: each
 /// `SourceService` registers the source it starts under its index in the configuration, and the
 /// core asks when a `status` request comes. The reader threads publish their counts behind
 /// locks of their own, so nothing per fix comes here. Safe from any thread.

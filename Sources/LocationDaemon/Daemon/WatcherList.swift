@@ -40,7 +40,7 @@ final class WatcherList: OutputFace {
     func add(client: String?, sink: any WatchSink, peer: ControlPeer) -> WatcherID {
         let id = WatcherID(rawValue: next)
         next += 1
-        watchers[id] = Watcher(client: client, sink: sink, peer: peer, name: ProgramPeer.processName(peer.pid))
+        watchers[id] = Watcher(client: client, sink: sink, peer: peer, name: PeerProcess.processName(peer.pid))
         order.append(id)
         return id
     }

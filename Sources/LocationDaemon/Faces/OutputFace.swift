@@ -20,11 +20,9 @@ import LocationCore
 ///
 /// A new face: a class conforming to `OutputFace` in a folder of its own, its
 /// sink a `ReportSink` static member beside it, its section (if any) a
-/// `StatusSection` in LocationCore; it is registered by adding it to the
-/// `faces` list `DaemonCore.init` hands to `EngineOwner` (a property of
-/// `DaemonCore` when its service must reach it, as `programSinks`). The logs
-/// (`LogFace`) and the watchers (`WatcherList`) are the engine owner's own and
-/// come first.
+/// `StatusSection` in LocationCore; its `Face` hands it over (`Face.output`), and
+/// `FaceList` orders the faces. The logs (`LogFace`) and the watchers
+/// (`WatcherList`) are the engine owner's own and come first.
 protocol OutputFace: AnyObject {
     /// The access report's sinks this face counts its positions under.
     var reportSinks: [ReportSink] { get }

@@ -9,7 +9,7 @@ import Synchronization
 /// apps"), laid over the file's configuration wherever the daemon takes one
 /// (start, SIGHUP, a new app). What a bus client asks (`RequestedAccuracyLevel`,
 /// thresholds) is never laid over: it narrows that client object's own signals
-/// in the face (`GeoClueFace`), never the engine client's settings.
+/// in the face (`GeoClueServer`), never the engine client's settings.
 ///
 /// * an app no `[client.NAME] geoclue_id` takes becomes the client
 ///   `gc-DESKTOPID-UID` (the desktop id's characters other than letters,

@@ -15,17 +15,11 @@ final class GeoClueClient {
     var peer: GeoCluePeer?
     /// The engine client it started (while `started`).
     var engineClient: String?
-    /// Whether its `RequestedAccuracyLevel` at `Start` asks no more than the reduced position.
-    var reduced = false
     var started = false
     /// The portal's object only (`isPortal`): its sessions' `Start`s not yet matched by a `Stop`.
     var starts = 0
-    /// The last `LocationUpdated` (monotonic seconds), for `TimeThreshold`.
-    var lastSignal: Double?
-    /// Its `DistanceThreshold` as it was at `Start` (`nil`: 0, every position).
-    var distanceFilter: GeodesicThreshold?
-    /// The position of the last `LocationUpdated`, for `DistanceThreshold`.
-    var lastPoint: EarthPoint?
+    /// What it asked at `Start` and was last signalled: what reaches it.
+    var filter = GeoClueFilter()
     /// Its current Location object's path, if any.
     var current: String?
     private var nextLocation = 1

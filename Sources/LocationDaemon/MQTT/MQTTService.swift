@@ -5,7 +5,7 @@ import LocationCore
 import LocationSystem
 
 /// Runs one `MQTTPublisher` per client with `mqtt_broker` (each on its own
-/// thread), lists them on the core's `BrokerBoard` for `status`, and hands
+/// thread), lists them on the face's `BrokerBoard` for `status`, and hands
 /// their changes of state to the core as `broker` events for watchers.
 /// Changes to `mqtt_*` keys take effect after a restart.
 public final class MQTTService: Service {
@@ -21,8 +21,8 @@ public final class MQTTService: Service {
         config.clients.contains { $0.mqtt != nil && $0.log != nil }
     }
 
-    /// Publishers for `config`'s clients; their threads start in `run()`.
-    public init(config: DaemonConfig, core: DaemonCore) {
+    /// Publishers for `config`'s clients, listed on `board`; their threads start in `run()`.
+    init(config: DaemonConfig, core: DaemonCore, board: BrokerBoard) {
         self.core = core
         (events, continuation) = AsyncStream.makeStream(of: BrokerStatus.self, bufferingPolicy: .bufferingNewest(256))
         let continuation = continuation
@@ -31,8 +31,8 @@ public final class MQTTService: Service {
             guard let settings = client.mqtt, let path = config.logPath(forClient: client.name) else { continue }
             let publisher = MQTTPublisher(
                 client: client.name, settings: settings, logPath: path, stateDirectory: config.stateDirectory,
-                onChange: { continuation.yield($0) }, report: core.brokerBoard.report)
-            core.brokerBoard.register(publisher)
+                onChange: { continuation.yield($0) }, report: board.report)
+            board.register(publisher)
             made.append(publisher)
         }
         publishers = made

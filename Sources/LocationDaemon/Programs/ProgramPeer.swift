@@ -74,14 +74,6 @@ struct ProgramPeer: Sendable {
         return facts
     }
 
-    /// `/proc/PID/comm` without its newline, read through the pid alone: a label for people (a
-    /// watcher's), never an identity; a peer's own is `principal.process.name`.
-    static func processName(_ pid: Int32) -> String? {
-        guard pid > 0, let text = PeerProcess.readText("/proc/\(pid)/comm", limit: 256) else { return nil }
-        let name = text.split(separator: "\n").first.map(String.init) ?? ""
-        return name.isEmpty ? nil : name
-    }
-
     /// An address as `/proc/net/tcp` writes it: each 32-bit word of the
     /// address in host order as 8 hex digits, `:`, the port as 4.
     private struct TableAddress {

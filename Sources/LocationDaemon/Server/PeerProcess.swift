@@ -25,6 +25,14 @@ import LocationSystem
 ///
 /// Paths are under `proc` (`/proc`), so tests can read a scratch directory.
 enum PeerProcess {
+    /// `/proc/PID/comm` without its newline, read through the pid alone: a label for people (a
+    /// watcher's), never an identity; a peer's own is `principal.process.name`.
+    static func processName(_ pid: Int32) -> String? {
+        guard pid > 0, let text = readText("/proc/\(pid)/comm", limit: 256) else { return nil }
+        let name = text.split(separator: "\n").first.map(String.init) ?? ""
+        return name.isEmpty ? nil : name
+    }
+
     // MARK: Pinning
 
     /// A pidfd on the process that has `pid` now, if it started no later

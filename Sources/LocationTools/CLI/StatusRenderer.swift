@@ -25,21 +25,14 @@ public enum StatusRenderer {
             NextStepText.mayRun(servicesOn, reader: report.reader)
             ? NextStepText.commandLine(servicesOn) : NextStepText.whoMay(servicesOn) + ": " + NextStepText.commandLine(servicesOn)
         lines.append("Location Services: " + (status.services ? "on" : "off — no client gets locations (\(switchOn))"))
-        if let geoclue = geoClueLine(report) { lines.append(geoclue) }
+        // Each face's own lines (`StatusSectionText`), in the order of the sections.
+        let faces = report.sections.texts
+        lines.append(contentsOf: faces.flatMap { $0.headLines(report) })
         if status.clients.isEmpty { lines.append("No clients are configured.") }
         for client in status.clients {
             lines.append("")
             lines.append(contentsOf: clientLines(client, now: report.time, reader: report.reader))
-            for broker in report.brokers where broker.client == client.authorization.client {
-                lines.append(contentsOf: brokerLines(broker, now: report.time))
-            }
-            for program in report.programs where program.client == client.authorization.client {
-                lines.append("  program: \(program.summary)")
-            }
-            if let counts = report.programCounts[client.authorization.client] {
-                lines.append("  programs: \(counts.summary)")
-            }
-            lines.append(contentsOf: geoClueLines(report, client: client.authorization.client))
+            lines.append(contentsOf: faces.flatMap { $0.clientLines(client.authorization.client, in: report) })
         }
         let prompts = status.clients.compactMap(\.prompt)
         if !prompts.isEmpty {
@@ -134,28 +127,6 @@ public enum StatusRenderer {
         }
         if let step = client.suggestion { lines.append("  " + NextStepText.line(step, reader: reader)) }
         if client.prompt != nil { lines.append("  ! a prompt is waiting for an answer (below)") }
-        return lines
-    }
-
-    /// A client's MQTT publishing: `  mqtt://host:1883 connected, backlog 0, 412 published, last 09:30:01 (2 s ago)`.
-    public static func brokerLines(_ broker: BrokerStatus, now: Double?) -> [String] {
-        var line = "  \(broker.broker) \(broker.topic): "
-        switch broker.state {
-        case .connected: line += "connected"
-        case .connecting: line += "connecting"
-        default: line += "NOT connected (\(broker.state.rawValue): \(broker.detail); retrying)"
-        }
-        line += ", backlog \(broker.backlog) record\(broker.backlog == 1 ? "" : "s")"
-        line += ", \(broker.published) published since the daemon started"
-        if let last = broker.lastPublish {
-            line += ", last \(TextFormat.dateTime(last))"
-            if let now { line += " (\(TextFormat.duration(now - last)) ago)" }
-        }
-        var lines = [line]
-        if broker.skipped > 0 { lines.append("  ! \(broker.skipped) log line\(broker.skipped == 1 ? " is" : "s are") no record and were not published") }
-        if broker.lostFiles > 0 {
-            lines.append("  ! \(broker.lostFiles) rotated log\(broker.lostFiles == 1 ? " was" : "s were") deleted before all of it was published")
-        }
         return lines
     }
 

@@ -16,6 +16,11 @@ import TestSupport
         func only(client: String) -> CountsSection { CountsSection(counts: counts.filter { $0.key == client }) }
 
         func seen(through disclosure: Disclosure) -> CountsSection? { disclosure.tier == .privileged ? self : nil }
+
+        static let read: StatusSections.Reader = { value in
+            guard let object = value["newFace"]?.objectValue else { return nil }
+            return CountsSection(counts: Dictionary(object.compactMap { name, count in count.intValue.map { (name, $0) } }, uniquingKeysWith: { a, _ in a }))
+        }
     }
 
     static let broker = BrokerStatus(client: "logger", broker: "mqtt://127.0.0.1:1883", topic: "t", state: .connected, detail: "connected")

@@ -33,22 +33,26 @@ import TestSupport
 
     @Test func aBusAppsStartAndStopNeverSilenceAClientTheConfigurationKeepsOn() throws {
         let dir = try ScratchDirectory("holders-kept")
-        let core = try DaemonCore(config: try daemonConfig(in: dir, clients: Self.survey(keep: true)), seed: 1, clock: ManualClock().clock)
-        core.programSinks.setWatched("survey", true)
+        let config = try daemonConfig(in: dir, clients: Self.survey(keep: true))
+        let programs = try #require(ProgramFace.make(config: config))
+        let core = try DaemonCore(config: config, seed: 1, clock: ManualClock().clock, faces: [programs])
+        programs.sinks.setWatched("survey", true)
         #expect(core.hold("survey", by: bus, as: app, id: nil).error == nil)
         #expect(core.release("survey", by: bus, as: app, id: nil).error == nil)
         #expect(try state(core) == (true, true), "in_use = on and updating = on hold whatever the bus does")
         core.ingest(.fix(walkFix(0)))
         core.shutdown()
         #expect(try logRecords(dir.file("log/survey.jsonl")).count == 1, "the log still gets its fixes")
-        #expect(core.programSinks.take().records.count == 1, "and so do the program sockets")
+        #expect(programs.sinks.take().records.count == 1, "and so do the program sockets")
     }
 
     @Test func theSessionEndsOnlyWhenTheLastHolderOfEveryFaceHasGone() throws {
         let dir = try ScratchDirectory("holders-last")
         let clock = ManualClock()
-        let core = try DaemonCore(config: try daemonConfig(in: dir, clients: Self.survey(keep: false)), seed: 1, clock: clock.clock)
-        core.programSinks.setWatched("survey", true)
+        let config = try daemonConfig(in: dir, clients: Self.survey(keep: false))
+        let programs = try #require(ProgramFace.make(config: config))
+        let core = try DaemonCore(config: config, seed: 1, clock: clock.clock, faces: [programs])
+        programs.sinks.setWatched("survey", true)
         #expect(try state(core) == (false, false))
         // A program watches: the first holder begins the session and starts the updates.
         #expect(core.hold("survey", by: program, as: app, id: nil).error == nil)
@@ -58,7 +62,7 @@ import TestSupport
         core.release("survey", by: bus, as: app, id: nil)
         #expect(try state(core) == (true, true) && core.holderCount(of: "survey") == 1)
         core.ingest(.fix(walkFix(0)))
-        #expect(core.programSinks.take().records.count == 1, "the program's deliveries go on")
+        #expect(programs.sinks.take().records.count == 1, "the program's deliveries go on")
         // A control connection holds the session only; the program's going stops the updates, not the session.
         let control = ClientHolder(.control, "3", updates: false)
         core.hold("survey", by: control, as: app, id: nil)
@@ -78,7 +82,8 @@ import TestSupport
         let core = try DaemonCore(config: try daemonConfig(in: dir, clients: Self.survey(keep: false)), seed: 1, clock: ManualClock().clock)
         core.hold("survey", by: program, as: app, id: nil)
         let kept = core.handle(request(.stop(client: "survey")), from: app)
-        #expect(kept.error == nil && kept.line().contains("keeps updating"), "\(kept.line())")
+        // The message names the faces whose holders hold it (each face's `ClientHolder.Face`).
+        #expect(kept.error == nil && kept.line().contains("keeps updating: 1 holder of its faces (programs) holds it"), "\(kept.line())")
         #expect(try state(core) == (true, true), "the program's deliveries go on")
         #expect(core.handle(request(.stop(client: "survey")), from: rootPeer).error == nil)
         #expect(try state(core) == (true, false), "the operator's stop is the operator's")

@@ -14,6 +14,7 @@ import TestSupport
             var jsonMembers: [(String, JSONValue)] { [("recording", .number(Double(delivered)))] }
             func only(client: String) -> Section { self }
             func seen(through disclosure: Disclosure) -> Section? { self }
+            static let read: StatusSections.Reader = { _ in nil }
         }
 
         var taking = true

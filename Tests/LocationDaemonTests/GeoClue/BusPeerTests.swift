@@ -34,7 +34,7 @@ struct BusPeerTests {
         let directory = try ScratchDirectory(label)
         let child = try ChildProcess(["/bin/sleep", "30"], stdoutPath: directory.file("out"))
         // Until it runs sleep itself (its comm).
-        for _ in 0..<500 where ProgramPeer.processName(child.pid) != "sleep" {
+        for _ in 0..<500 where PeerProcess.processName(child.pid) != "sleep" {
             try await Task.sleep(for: .milliseconds(10))
         }
         return (child, directory)

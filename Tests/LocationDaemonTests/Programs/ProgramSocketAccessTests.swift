@@ -111,8 +111,8 @@ import TestSupport
         let running = try config("")
         for keys in ["socket_mode = 0660\n", "socket_group = adm\n"] {
             let reload = ConfigReload(running: running, reloaded: try config(keys))
-            #expect(reload.needRestart == [ConfigReload.programKeys])
-            #expect(ConfigReload.programKeys.contains("socket_mode") && ConfigReload.programKeys.contains("socket_group"))
+            #expect(reload.needRestart == [ProgramFace.programKeys])
+            #expect(ProgramFace.programKeys.contains("socket_mode") && ProgramFace.programKeys.contains("socket_group"))
         }
         #expect(ConfigReload(running: running, reloaded: try config("socket_mode = 0666\n")).needRestart.isEmpty)
     }

@@ -6,25 +6,26 @@ import LocationCore
 final class GeoClueService: Service {
     /// `geoclue`.
     let name = "geoclue"
-    private let face: GeoClueFace
+    private let server: GeoClueServer
     private let ended: AsyncStream<Void>
     private let end: AsyncStream<Void>.Continuation
 
-    /// Connects to `settings`' bus for `core`, whose apps of their own are `apps`.
-    init(settings: GeoClueSettings, core: DaemonCore, apps: GeoClueApps) throws(GeoClueFace.StartError) {
-        face = try GeoClueFace(settings: settings, core: core, apps: apps, mailbox: core.geoclueMailbox)
+    /// Connects to `settings`' bus for `core`, whose apps of their own are `apps`, its deliveries
+    /// taken from `mailbox`.
+    init(settings: GeoClueSettings, core: DaemonCore, apps: GeoClueApps, mailbox: GeoClueMailbox) throws(GeoClueServer.StartError) {
+        server = try GeoClueServer(settings: settings, core: core, apps: apps, mailbox: mailbox)
         (ended, end) = AsyncStream.makeStream(of: Void.self)
     }
 
     /// Serves on the face's thread until shutdown.
     func run() async throws {
-        try face.start()
+        try server.start()
         for await _ in ended {}
     }
 
     /// Leaves the bus.
     func shutdown() async {
-        face.stop()
+        server.stop()
         end.finish()
     }
 }

@@ -1,18 +1,19 @@
 import LocationCore
 
-extension StatusRenderer {
-    /// `GeoClue: serving org.freedesktop.GeoClue2 on the system bus`, or that it is not; `nil` while the face is off.
-    static func geoClueLine(_ report: StatusReport) -> String? {
-        guard let section = report.sections[GeoClueSection.self] else { return nil }
-        let bus = section.bus == "system" ? "the system bus" : section.bus
-        return section.connected
-            ? "GeoClue: serving org.freedesktop.GeoClue2 on \(bus)"
-            : "GeoClue: not serving on \(bus) (the bus went away; restart locationd)"
+extension GeoClueSection: StatusSectionText {
+    /// `GeoClue: serving org.freedesktop.GeoClue2 on the system bus`, or that it is not.
+    func headLines(_ report: StatusReport) -> [String] {
+        let bus = self.bus == "system" ? "the system bus" : self.bus
+        return [
+            connected
+                ? "GeoClue: serving org.freedesktop.GeoClue2 on \(bus)"
+                : "GeoClue: not serving on \(bus) (the bus went away; restart locationd)"
+        ]
     }
 
     /// `  GeoClue app org.gnome.Maps (uid 1000): started by :1.42 (pid 4242, app-….scope)`, or `not started`.
-    static func geoClueLines(_ report: StatusReport, client: String) -> [String] {
-        guard let app = report.sections[GeoClueSection.self]?.clients[client] else { return [] }
+    func clientLines(_ client: String, in report: StatusReport) -> [String] {
+        guard let app = clients[client] else { return [] }
         let who = app.uid.map { " (uid \($0))" } ?? ""
         // Every name here is the app's or the bus's choice: escaped, one line whatever it holds.
         let desktopId = PeerText.escaped(app.desktopId)

@@ -5,7 +5,7 @@ import CBus
 import LocationCore
 import LocationSystem
 
-extension GeoClueFace.StartError {
+extension GeoClueServer.StartError {
     /// Why `cbus_open` could not serve `org.freedesktop.GeoClue2` on the bus at `address` (`nil`:
     /// the system bus), from its result `r` and what the bus said, for the journal: the name taken
     /// and by whom, the bus policy's refusal and where to look, or the failure itself.
@@ -23,7 +23,7 @@ extension GeoClueFace.StartError {
             var who = owner.isEmpty ? "another connection" : "the connection \(owner)"
             var facts: [String] = []
             // The process name is a label from /proc, for the person; the pid and uid are the bus's.
-            if failure.owner_pid > 0, let command = ProgramPeer.processName(failure.owner_pid) { facts.append(PeerText.escaped(command)) }
+            if failure.owner_pid > 0, let command = PeerProcess.processName(failure.owner_pid) { facts.append(PeerText.escaped(command)) }
             if failure.owner_pid > 0 { facts.append("pid \(failure.owner_pid)") }
             if failure.owner_uid != UInt32.max { facts.append("uid \(failure.owner_uid)") }
             if !facts.isEmpty { who += " (\(facts.joined(separator: ", ")))" }

@@ -10,11 +10,11 @@ public final class ProgramService: Service {
     /// The server.
     public let server: ProgramServer
 
-    /// Opens the program sockets of `config`'s clients for `core`.
-    public init(config: DaemonConfig, core: DaemonCore) throws(ProgramServer.SetupError) {
+    /// Opens the program sockets of `config`'s clients for `core`, their deliveries taken from `sinks`.
+    init(config: DaemonConfig, core: DaemonCore, sinks: ProgramSinks) throws(ProgramServer.SetupError) {
         server = try ProgramServer(
-            config: config, sinks: core.programSinks, handler: core,
-            audit: { record in core.auditProgram(record) })
+            config: config, sinks: sinks, handler: core,
+            audit: { record in core.audit(record) })
     }
 
     /// Serves until shutdown.
