@@ -2,6 +2,7 @@
 // the delivery steps of docs/authorization.md §4. Run in release: swift run -c release EngineBenchmark
 import Glibc
 import LocationCore
+import LocationValues
 
 /// CPU time of this thread: what the engine costs, unaffected by other processes on a shared machine.
 func cpuSeconds() -> Double {

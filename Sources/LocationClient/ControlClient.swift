@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationValues
 import LocationSystem
 
 /// A connection to the daemon's control socket, as `locationctl` (and the

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationValues
 
 /// Representative engine values for protocol and renderer tests, shared by
 /// the core's and the tools' tests.

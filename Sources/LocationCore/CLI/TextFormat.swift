@@ -1,3 +1,5 @@
+import LocationValues
+
 /// Small formatting pieces the renderers share.
 package enum TextFormat {
     /// `2 s`, `45 s`, `3 min`, `1 h 5 min`, `2 d 3 h`.

@@ -1,3 +1,5 @@
+import LocationValues
+
 /// One line of a client's coordinate log (docs/protocol.md, "Log records"), both directions.
 ///
 /// ```

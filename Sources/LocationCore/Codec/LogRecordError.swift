@@ -1,3 +1,5 @@
+import LocationValues
+
 /// Why a log line is not a valid record: which field, and what was expected.
 public struct LogRecordError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What was wrong, as a sentence naming the field.

@@ -1,3 +1,4 @@
+import LocationValues
 import Glibc
 
 /// Splits a coordinate log into records as its bytes arrive, for `export`

@@ -1,3 +1,5 @@
+import LocationValues
+
 /// The OwnTracks JSON a client's records are published as over MQTT
 /// (docs/mqtt.md): what OwnTracks Recorder, Traccar, Home Assistant and
 /// Node-RED read from `owntracks/USER/DEVICE`.

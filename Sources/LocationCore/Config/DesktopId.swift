@@ -1,3 +1,5 @@
+import LocationValues
+
 /// The one rule for a GeoClue desktop id, wherever one comes from: a
 /// `[client.NAME] geoclue_id` in the configuration, a bus client's
 /// `DesktopId` property (checked before the face copies it), an app read back

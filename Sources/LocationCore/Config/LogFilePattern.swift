@@ -1,3 +1,5 @@
+import LocationValues
+
 /// A client's file names and where they are cut: the `log` (or `raw_log`) path with strftime
 /// fields for the time of the lines in the file, `%r` for the receiver's name, and the `split`
 /// that says when a new file starts (locationd.conf(5)). Pure: the writers ask it, for each

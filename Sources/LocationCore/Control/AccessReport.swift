@@ -1,3 +1,5 @@
+import LocationValues
+
 /// Who a position went to through a socket: the peer's uid, unit and process name, when known.
 public struct AccessPeer: Sendable, Hashable {
     /// The peer's uid.

@@ -1,3 +1,5 @@
+import LocationValues
+
 /// How a client's MQTT publishing stands (`status` replies' `brokers`, and
 /// the `broker` event of `watch` when `state` changes). It never holds a
 /// position: only the broker, counts and times.

@@ -1,3 +1,5 @@
+import LocationValues
+
 extension ClientAuthorization {
     /// `"client"`, `"status"` (effective), `"stored"`, `"once"`, `"provisional"`,
     /// `"accuracy"` (`full`/`reduced`/`temporary-full`), `"purpose"` (with

@@ -1,3 +1,5 @@
+import LocationValues
+
 extension Command {
     /// The command as words: its `cmd` word, then its fields' values in `CommandWord.fields`
     /// order, e.g. `authorize logger while-using` — how a status's `suggestion` (the next step)

@@ -1,3 +1,5 @@
+import LocationValues
+
 extension CommandOutcome {
     /// The fields of a successful command reply: `changed`, `message`, and
     /// `prompt` when the command opened one.

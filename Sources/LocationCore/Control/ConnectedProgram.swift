@@ -1,3 +1,5 @@
+import LocationValues
+
 /// A program connected to one of a client's program sockets, as `status`
 /// lists it: who it is (from `SO_PEERCRED`, or for loopback TCP the owner of
 /// the peer's socket in `/proc/net/tcp`), how it came, and what it got.

@@ -1,3 +1,5 @@
+import LocationValues
+
 /// One line of a `watch` stream: an engine event or a delivered location,
 /// with the UTC time it happened.
 ///

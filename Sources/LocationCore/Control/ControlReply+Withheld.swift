@@ -1,3 +1,5 @@
+import LocationValues
+
 extension ControlReply {
     /// Events a `watch` stream will not carry for this peer, and why:
     /// `"withheld":{"events":["location"],"code":"not-authorized","message":"…"}`

@@ -1,3 +1,5 @@
+import LocationValues
+
 /// The server's answer to one request: `{"id":7,"ok":true,...}` or
 /// `{"id":7,"ok":false,"error":{"code":"restricted","message":"..."}}`.
 public struct ControlReply: Sendable {

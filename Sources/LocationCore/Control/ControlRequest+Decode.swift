@@ -1,3 +1,5 @@
+import LocationValues
+
 extension ControlRequest {
     /// Decodes one request line (a trailing `\n` or `\r\n` is fine).
     ///

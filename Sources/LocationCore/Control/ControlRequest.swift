@@ -1,3 +1,5 @@
+import LocationValues
+
 /// One request on the control socket (docs/protocol.md, "Requests"): `{"id":7,"cmd":"authorize","client":"logger","status":"never"}`.
 ///
 /// The same vocabulary serves the socket, `locationctl` and replay events

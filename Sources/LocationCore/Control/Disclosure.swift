@@ -1,3 +1,5 @@
+import LocationValues
+
 /// The one filter between the daemon's state and a reader (#9): what a peer
 /// of a `ReadTier` may see while Location Services are `services`.
 ///

@@ -1,3 +1,5 @@
+import LocationValues
+
 /// The GeoClue face's section of a `status` reply (docs/geoclue.md):
 /// `"geoclue": {"bus": …, "connected": …, "clients": {NAME: {"desktopId": …,
 /// "uid": …, "peers": [{"busName", "pid", "uid", "unit"}]}}}` — the bus it

@@ -1,3 +1,5 @@
+import LocationValues
+
 /// The fields of a `hello` reply: the protocol version, the daemon's version,
 /// and the configured clients with their log files (so `locationctl tail`
 /// finds a client's log without reading the config).

@@ -1,3 +1,5 @@
+import LocationValues
+
 /// A client's log began to fail or works again: what a `log` event on `watch` carries
 /// (#8: logging never stops silently). Sent once when writing (or opening) the log starts to
 /// fail and once when it works again, with the log's `LogWriteStatus` at that moment — the

@@ -1,3 +1,5 @@
+import LocationValues
+
 /// How a client's coordinate log is being written, for `status` (#8: logging
 /// never stops silently): lines held in memory now because writing fails,
 /// lines lost since the daemon started (dropped past the hold limit, closed

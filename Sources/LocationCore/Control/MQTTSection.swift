@@ -1,3 +1,5 @@
+import LocationValues
+
 /// The MQTT face's section of a `status` reply: each publishing client's
 /// broker connection, in config order (`brokers`; absent when no client publishes).
 /// No coordinate: every reader sees it whole.

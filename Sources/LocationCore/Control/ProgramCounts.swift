@@ -1,3 +1,5 @@
+import LocationValues
+
 /// What a client's program sockets turned away, since the daemon started:
 /// peers refused at connect time by `allow_users`/`allow_groups`, peers
 /// refused because the program server held as many connections as it

@@ -1,3 +1,5 @@
+import LocationValues
+
 /// The program sockets' section of a `status` reply: the programs connected
 /// now (`programs`) and, per client, what its sockets turned away
 /// (`programCounts`); each absent when empty. Who runs a program (pid, uid,

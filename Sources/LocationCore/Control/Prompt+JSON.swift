@@ -1,3 +1,5 @@
+import LocationValues
+
 extension Prompt {
     /// `{"client":…,"kind":…,"text":…,"purpose":…,"answers":[…]}`; `purpose`
     /// only for a full-accuracy prompt; `answers` lists what closes it.

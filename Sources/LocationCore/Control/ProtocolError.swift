@@ -1,3 +1,5 @@
+import LocationValues
+
 /// A request the server could not accept as a request: malformed, unknown,
 /// too long, or not allowed. Replied as `{"id":…,"ok":false,"error":{"code":…,"message":…}}`.
 public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible {

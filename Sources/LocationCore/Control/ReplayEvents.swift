@@ -1,3 +1,5 @@
+import LocationValues
+
 /// One state change of a replay (docs/protocol.md, "Replay events"): apply `command` before the
 /// first fix whose time is at or after `at`.
 public struct ReplayEvent: Sendable, Hashable {

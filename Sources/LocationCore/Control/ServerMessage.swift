@@ -1,3 +1,5 @@
+import LocationValues
+
 /// One line from the daemon as `locationctl` reads it: a reply or, on a
 /// watching connection, an event.
 public enum ServerMessage: Sendable {

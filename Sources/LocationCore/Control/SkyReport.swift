@@ -1,3 +1,5 @@
+import LocationValues
+
 /// One receiver's latest sky view in `status`, with its age.
 public struct SkyReport: Sendable, Hashable {
     /// The view (its `device` says which receiver).

@@ -1,3 +1,5 @@
+import LocationValues
+
 /// What the source has read since the daemon started, for `status` (#8: every fix not
 /// delivered is counted by its reason, down to the receiver's lines). The same fields for
 /// both sources — gpsd's JSON reports or an NMEA device's sentences — so a script reads one

@@ -1,3 +1,5 @@
+import LocationValues
+
 /// The source's outage as it stands, for `status` (#8: status says only what is true, with
 /// numbers): how long it has been without gpsd or its NMEA device, the attempts to connect or
 /// open that failed, and the waits between them (gpsd: `ReconnectBackoff`, 0.125 s doubling to

@@ -1,3 +1,5 @@
+import LocationValues
+
 /// One source in `status` (`sources`, docs/protocol.md): its name, how people name its endpoint,
 /// its state as it last reported it, its outage while it is not connected, and its counts.
 /// Counts and states only: never a coordinate.

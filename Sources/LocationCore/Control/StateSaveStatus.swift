@@ -1,3 +1,5 @@
+import LocationValues
+
 /// Whether the daemon's saved state (`state.json`: the switch and every decision) is being
 /// written, for `status`, the `state` event on `watch`, command replies and systemd (#32: a
 /// decision that cannot be kept is never silent). While saving fails: the error, since when,

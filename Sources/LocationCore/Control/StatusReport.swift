@@ -1,3 +1,5 @@
+import LocationValues
+
 /// What a `status` reply carries: the engine's status, plus what only the
 /// daemon knows — its wall-clock time (so ages are the daemon's, not the
 /// reader's) and a name for the source (`gpsd 127.0.0.1:2947`).

@@ -1,3 +1,5 @@
+import LocationValues
+
 /// One output face's part of a `status` reply (the MQTT brokers, the program
 /// sockets, …): its members of the status object, the part about one client,
 /// and what a reader of a lower tier may see of it. `StatusReport` writes each

@@ -1,3 +1,5 @@
+import LocationValues
+
 /// Whether a delivered fix is precise or obfuscated.
 public enum DeliveredAccuracy: String, Sendable, Hashable {
     /// The receiver's fix (full or temporary-full accuracy).

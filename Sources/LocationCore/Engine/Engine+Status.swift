@@ -1,3 +1,5 @@
+import LocationValues
+
 /// `status` (docs/protocol.md; docs/authorization.md §4, "What is not delivered"): the engine's state at this moment, and per client
 /// why it is or is not delivering and the one command that would change that.
 extension Engine {

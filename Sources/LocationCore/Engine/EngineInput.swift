@@ -1,3 +1,5 @@
+import LocationValues
+
 /// What drives the engine besides commands: fixes, source state and the clock.
 public enum EngineInput: Sendable, Hashable {
     /// One receiver epoch from the source.

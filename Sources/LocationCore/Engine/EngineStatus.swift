@@ -1,3 +1,5 @@
+import LocationValues
+
 /// The engine's state at one moment, for `status` (docs/protocol.md). Nothing here is
 /// cached outside the engine: it is computed on request.
 public struct EngineStatus: Sendable, Hashable {

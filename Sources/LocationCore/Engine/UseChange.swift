@@ -1,3 +1,5 @@
+import LocationValues
+
 /// A change of what a client asks for (#32: `watch` shows every change of what a client
 /// gets): a session began or ended, updates started or stopped, a locate became pending or
 /// ended — with the client's flags after it and a sentence saying why. The `use` event of

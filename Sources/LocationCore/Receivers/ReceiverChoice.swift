@@ -1,3 +1,5 @@
+import LocationValues
+
 /// Which receiver every `receiver = best` client follows, with hysteresis
 /// (docs/sources.md, "Several receivers"). Pure: the engine hands it each
 /// fix's receiver and quality with its monotonic `now`.

@@ -1,3 +1,5 @@
+import LocationValues
+
 /// How good one receiver's latest usable fix is, for choosing between
 /// receivers (docs/sources.md, "Several receivers"): its fix mode, then its
 /// horizontal error estimate. Pure values; `ReceiverChoice` keeps the state.

@@ -1,3 +1,5 @@
+import LocationValues
+
 /// One receiver in `status` (docs/protocol.md, "status"): its name, whether
 /// `best` clients follow it, its latest fix's mode and estimate, how long ago it
 /// gave a usable fix, how many fixes it gave, its time to first fix (TTFF), the

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationValues
 
 extension AuditRecord {
     /// What `command` can change, as its `before` and `after` show it: the

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationValues
 import LocationSystem
 
 /// One accepted state change, as a line of `audit.jsonl` (docs/protocol.md, "Audit log"):

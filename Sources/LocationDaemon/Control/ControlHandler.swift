@@ -1,4 +1,5 @@
 import LocationCore
+import LocationValues
 
 /// A peer as the control plane sees it: its identity (`PeerCredentials`, from `SO_PEERCRED`),
 /// and what the control plane decided of it when it connected (whether it may change state,

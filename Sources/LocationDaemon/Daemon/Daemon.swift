@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationValues
 import LocationSystem
 
 /// `locationd run`: start-up, the service group, SIGHUP and shutdown.

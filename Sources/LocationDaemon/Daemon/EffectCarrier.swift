@@ -1,4 +1,5 @@
 import LocationCore
+import LocationValues
 
 /// Carries out what the engine returns — the one piece of code `locationd run`
 /// and `locationd replay` share, so the two cannot drift apart:

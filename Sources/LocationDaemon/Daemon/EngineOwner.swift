@@ -1,4 +1,5 @@
 import LocationCore
+import LocationValues
 import LocationSystem
 
 /// Everything the authorization engine's one owner holds while the daemon

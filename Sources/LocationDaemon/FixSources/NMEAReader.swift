@@ -1,7 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationCodecs
 import LocationCore
+import LocationValues
 import LocationSystem
 
 /// The reading loop of an `NMEADeviceSource`, run on its own thread: opens the

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationValues
 import LocationSystem
 
 /// Every configured client's coordinate log (docs/design.md §6): one `LogWriter` per

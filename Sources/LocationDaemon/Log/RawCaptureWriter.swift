@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationValues
 import LocationSystem
 
 /// One receiver's raw capture file (`raw_log`, locationd.conf(5)) and its RTKLIB time-tag file

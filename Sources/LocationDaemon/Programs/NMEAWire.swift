@@ -1,4 +1,5 @@
 import LocationCore
+import LocationValues
 
 /// NMEA sentences on a client's `nmea_socket` (docs/protocol.md, "Programs"): the stream
 /// starts when the program connects, each fix as `NMEAEncoder` writes it; what the program

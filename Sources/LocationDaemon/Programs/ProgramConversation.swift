@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationValues
 import LocationSystem
 
 /// The programs' side of the daemon on a `ServerLoop` (docs/protocol.md,

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationValues
 import Synchronization
 
 /// Where a client's deliveries meet its programs — the program sockets'

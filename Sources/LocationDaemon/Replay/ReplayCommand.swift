@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationValues
 import LocationSystem
 
 /// `locationd replay FILE... [--config PATH] [--events FILE] [--log-dir DIR] [--state FILE]`:

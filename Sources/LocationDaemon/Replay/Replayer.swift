@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationValues
 import LocationSystem
 
 /// `locationd replay` (docs/design.md §8): recorded NMEA files and gpsd JSON

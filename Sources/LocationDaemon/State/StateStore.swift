@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationValues
 import LocationSystem
 
 /// The daemon's saved state (`state_dir/state.json`, docs/design.md §9): loaded once at

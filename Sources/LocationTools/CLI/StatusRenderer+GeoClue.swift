@@ -1,4 +1,5 @@
 import LocationCore
+import LocationValues
 
 extension StatusRenderer {
     /// `GeoClue: serving org.freedesktop.GeoClue2 on the system bus`, or that it is not; `nil` while the face is off.

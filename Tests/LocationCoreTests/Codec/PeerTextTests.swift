@@ -1,5 +1,6 @@
 import Testing
 @testable import LocationCore
+@testable import LocationValues
 
 /// `PeerText`: what a peer chose, shown as one printable line (#47).
 @Suite struct PeerTextTests {

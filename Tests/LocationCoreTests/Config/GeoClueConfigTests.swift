@@ -1,6 +1,7 @@
 import Testing
 
 @testable import LocationCore
+@testable import LocationValues
 
 /// `[geoclue]` and `geoclue_id` (docs/locationd.conf.5.md, docs/geoclue.md).
 @Suite struct GeoClueConfigTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import LocationCore
+@testable import LocationValues
 
 @Suite struct ControlRequestTests {
     static let operations: [ControlRequest.Operation] = [

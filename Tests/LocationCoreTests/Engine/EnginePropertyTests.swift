@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LocationCore
+@testable import LocationValues
 
 /// Random input sequences with fixed seeds: the engine never crashes and its
 /// invariants hold after every step.

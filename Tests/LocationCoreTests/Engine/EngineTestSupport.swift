@@ -1,4 +1,5 @@
 @testable import LocationCore
+@testable import LocationValues
 
 /// Builders and effect filters shared by the engine tests.
 enum TestEngine {

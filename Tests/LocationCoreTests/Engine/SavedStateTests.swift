@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LocationCore
+@testable import LocationValues
 
 /// The state file: what is saved, what a restart restores, and `persist` exactly when it changes.
 @Suite struct SavedStateTests {

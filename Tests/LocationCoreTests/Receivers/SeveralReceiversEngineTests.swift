@@ -1,5 +1,6 @@
 import Testing
 @testable import LocationCore
+@testable import LocationValues
 
 /// The engine with two receivers (docs/sources.md, "Several receivers"): `best` clients get one
 /// track from the chosen receiver, pinned clients their own receiver's, no epoch twice, and each

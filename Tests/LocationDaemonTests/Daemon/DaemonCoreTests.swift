@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import LocationCore
+import LocationValues
 import LocationSystem
 import LocationDaemon
 import Testing

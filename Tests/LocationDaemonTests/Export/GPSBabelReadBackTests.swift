@@ -1,5 +1,6 @@
 import Foundation
 import LocationCore
+import LocationValues
 import LocationTools
 import Testing
 import TestSupport

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationValues
 @testable import LocationDaemon
 import Testing
 import TestSupport

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import LocationCore
+@testable import LocationValues
 @testable import LocationTools
 
 @Suite struct StatusRendererTests {

@@ -2,6 +2,7 @@ import Glibc
 import Foundation
 import Testing
 @testable import LocationCore
+@testable import LocationValues
 @testable import LocationTools
 
 /// `locationctl summary`'s figures against ones worked out here by other

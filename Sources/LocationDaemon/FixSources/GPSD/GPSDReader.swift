@@ -1,4 +1,6 @@
+import LocationCodecs
 import LocationCore
+import LocationValues
 import LocationSystem
 
 /// The body of a `GPSDSource`'s reader thread: connect, watch, read, turn

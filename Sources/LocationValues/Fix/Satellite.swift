@@ -51,7 +51,7 @@ public struct Satellite: Sendable, Hashable {
 
 extension Satellite {
     /// `{"PRN":…,"gnssid":…,"svid":…,"el":…,"az":…,"ss":…,"used":…}`, gpsd's names, unknown values left out.
-    var json: JSONValue {
+    package var json: JSONValue {
         var members: [(String, JSONValue)] = [("PRN", .number(Double(prn)))]
         if let gnssID, let svID {
             members.append(("gnssid", .number(Double(gnssID))))
@@ -65,7 +65,7 @@ extension Satellite {
     }
 
     /// Reads what `json` writes; `nil` for an entry without a usable PRN (skipped, as on the way in).
-    init?(json value: JSONValue) throws(ControlDecodeError) {
+    package init?(json value: JSONValue) throws(ControlDecodeError) {
         let f = FieldReader(value: value, context: "satellite")
         do throws(FieldReader.FieldError) {
             self.init(

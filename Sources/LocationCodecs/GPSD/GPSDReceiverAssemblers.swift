@@ -1,3 +1,5 @@
+import LocationValues
+
 /// One `GPSDEpochAssembler` per receiver gpsd reports (TPV and SKY `device`):
 /// each receiver's epochs are assembled, timed and counted apart, so two
 /// receivers reporting the same second never merge into one epoch, and one

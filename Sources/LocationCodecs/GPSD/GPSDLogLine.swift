@@ -1,3 +1,5 @@
+import LocationValues
+
 /// One line of a gpsd JSON log (what `gpspipe -w` writes: one report object
 /// per line), decoded into what the live gpsd source takes from the same
 /// report: a TPV becomes the `GPSDFixReport` the CGPS shim makes of it, a SKY

@@ -1,3 +1,5 @@
+import LocationValues
+
 /// What the sentences of one receiver epoch said, merged: the last sentence
 /// that gives a value wins, as in gpsd's merge. Plain values only, so that
 /// starting a new epoch allocates nothing.

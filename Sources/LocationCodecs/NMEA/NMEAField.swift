@@ -1,3 +1,5 @@
+import LocationValues
+
 /// One field's bytes, and the parsers for the kinds of value NMEA carries.
 /// Every parser is strict: anything but the expected characters gives `nil`.
 struct NMEAField {

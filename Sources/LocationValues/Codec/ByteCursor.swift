@@ -10,7 +10,7 @@
 /// `precondition`, so a scratch buffer too small for what it is given traps
 /// instead of writing past its end. Callers size the scratch space for the
 /// longest output they can produce, so the check never fails in practice.
-struct ByteCursor {
+package struct ByteCursor {
     /// The first byte of the scratch space.
     private let start: UnsafeMutablePointer<UInt8>
     /// Where the next byte goes.
@@ -28,7 +28,7 @@ struct ByteCursor {
     /// the stack for the small sizes used here) and appends what it wrote to
     /// `out` in one copy.
     @inline(__always)
-    static func append<Result>(
+    package static func append<Result>(
         to out: inout [UInt8], capacity: Int, _ body: (inout ByteCursor) -> Result
     ) -> Result {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { scratch in
@@ -49,7 +49,7 @@ struct ByteCursor {
 
     /// Writes one byte.
     @inline(__always)
-    mutating func put(_ byte: UInt8) {
+    package mutating func put(_ byte: UInt8) {
         needs(1)
         next.pointee = byte
         next += 1
@@ -57,7 +57,7 @@ struct ByteCursor {
 
     /// Writes the UTF-8 of a literal (keys and punctuation: `","lat":`).
     @inline(__always)
-    mutating func put(_ text: StaticString) {
+    package mutating func put(_ text: StaticString) {
         let count = text.utf8CodeUnitCount
         needs(count)
         next.update(from: text.utf8Start, count: count)
@@ -66,7 +66,7 @@ struct ByteCursor {
 
     /// Writes the UTF-8 of `text`. (Not an unlabelled `put`: a literal would
     /// pick that overload over the `StaticString` one.)
-    mutating func put(contentsOf text: String) {
+    package mutating func put(contentsOf text: String) {
         var text = text
         text.withUTF8 { bytes in
             needs(bytes.count)
@@ -87,7 +87,7 @@ struct ByteCursor {
 
     /// Writes `value` (0...99) as exactly two digits (`07`).
     @inline(__always)
-    mutating func putTwoDigits(_ value: Int) {
+    package mutating func putTwoDigits(_ value: Int) {
         precondition(value >= 0 && value < 100, "ByteCursor: \(value) has more than two digits")
         needs(2)
         next.update(from: Self.twoDigits.utf8Start + 2 * value, count: 2)
@@ -95,7 +95,7 @@ struct ByteCursor {
     }
 
     /// Writes `value` in decimal, zero-padded on the left to `minimumWidth` digits.
-    mutating func putDigits(_ value: UInt64, minimumWidth: Int = 1) {
+    package mutating func putDigits(_ value: UInt64, minimumWidth: Int = 1) {
         var count = 1
         var limit: UInt64 = 10
         while count < 20, value >= limit {
@@ -108,7 +108,7 @@ struct ByteCursor {
     /// Writes exactly `width` digits of `value` (below 10^`width`), zero-padded
     /// on the left: from the right, two at a time.
     @inline(__always)
-    mutating func putDigits(_ value: UInt64, width: Int) {
+    package mutating func putDigits(_ value: UInt64, width: Int) {
         needs(width)
         let pairs = Self.twoDigits.utf8Start
         var position = next + width
@@ -133,7 +133,7 @@ struct ByteCursor {
     /// `byte`; returns how many it took back. (`FixedDecimal` writes every
     /// decimal, then trims the zeros it need not keep.)
     @inline(__always)
-    mutating func dropTrailing(_ byte: UInt8, atMost count: Int) -> Int {
+    package mutating func dropTrailing(_ byte: UInt8, atMost count: Int) -> Int {
         precondition(count <= next - start, "ByteCursor: dropping more than was written")
         var dropped = 0
         while dropped < count, (next - 1).pointee == byte {
@@ -144,7 +144,7 @@ struct ByteCursor {
     }
 
     /// Writes a signed integer in decimal.
-    mutating func putInteger(_ value: Int) {
+    package mutating func putInteger(_ value: Int) {
         if value < 0 { put(UInt8(ascii: "-")) }
         putDigits(UInt64(value.magnitude))
     }

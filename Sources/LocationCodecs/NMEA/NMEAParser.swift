@@ -1,3 +1,5 @@
+import LocationValues
+
 #if canImport(Glibc)
 import Glibc
 #endif

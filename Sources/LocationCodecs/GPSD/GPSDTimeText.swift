@@ -1,3 +1,5 @@
+import LocationValues
+
 /// gpsd's report time, `YYYY-MM-DDTHH:MM:SS[.f…]Z`, read into the value the
 /// live source gets for the same text: the CGPS shim's TPV reader (tpv.c)
 /// computes it as libgps does — the fields within strptime's limits, years

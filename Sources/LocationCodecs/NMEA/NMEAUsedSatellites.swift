@@ -1,3 +1,5 @@
+import LocationValues
+
 /// The satellites the receiver's solution uses, from GSA's lists of PRNs:
 /// the `used` flags of an NMEA source's sky view.
 ///

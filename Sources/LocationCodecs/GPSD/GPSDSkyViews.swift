@@ -1,3 +1,5 @@
+import LocationValues
+
 /// Each receiver's sky as gpsd listed it last. gpsd sends two kinds of SKY:
 /// one with the satellite list (after the receiver's GSV cycle, or its
 /// binary equivalent) and, between them, ones with DOPs alone (after a GSA).

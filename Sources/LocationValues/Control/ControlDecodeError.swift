@@ -13,5 +13,5 @@ public struct ControlDecodeError: Error, Sendable, Hashable, CustomStringConvert
 
 extension FieldReader.FieldError {
     /// The same sentence as a decode error.
-    var decodeError: ControlDecodeError { ControlDecodeError(message) }
+    package var decodeError: ControlDecodeError { ControlDecodeError(message) }
 }

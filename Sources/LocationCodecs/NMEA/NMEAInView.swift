@@ -1,3 +1,5 @@
+import LocationValues
+
 /// Satellites in view, from GSV: the sky view's `seen` and satellite list for
 /// an NMEA source.
 ///

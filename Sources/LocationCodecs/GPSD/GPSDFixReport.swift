@@ -1,3 +1,5 @@
+import LocationValues
+
 /// One TPV report. Unknown values are `nil`.
 public struct GPSDFixReport: Sendable, Hashable {
     public var time: Time?

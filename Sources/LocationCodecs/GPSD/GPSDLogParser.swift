@@ -1,3 +1,5 @@
+import LocationValues
+
 /// Turns a gpsd JSON log (`gpspipe -w`: one report a line) into one `Fix`
 /// per receiver epoch, by the live gpsd source's own assembly: each line is a
 /// `GPSDLogLine`, each TPV the `GPSDFixReport` the CGPS shim makes of it, and

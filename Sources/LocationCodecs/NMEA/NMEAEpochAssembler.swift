@@ -1,3 +1,5 @@
+import LocationValues
+
 /// Groups decoded sentences into receiver epochs and turns each epoch into
 /// one `Fix`.
 ///

@@ -1,3 +1,5 @@
+import LocationValues
+
 /// Turns gpsd's TPV reports into one `Fix` per receiver epoch.
 ///
 /// gpsd 3.22 reports an NMEA epoch as it decodes it: typically one TPV after

@@ -103,7 +103,7 @@ package enum ByteText {
     /// Writes the time as `appendUTC` appends it (at most `maximumUTCLength` bytes).
     /// Always inlined, so the log line's constant milliseconds fold away.
     @inline(__always)
-    static func writeUTC(_ seconds: Double, fractionDigits: Int = 3, to cursor: inout ByteCursor) {
+    package static func writeUTC(_ seconds: Double, fractionDigits: Int = 3, to cursor: inout ByteCursor) {
         let digits = max(0, min(9, fractionDigits))
         var scale: Int64 = 1
         for _ in 0..<digits { scale *= 10 }

@@ -12,7 +12,7 @@ public struct ReceiverTable<Value: Sendable>: Sendable {
     /// The receivers' names, slot by slot.
     public private(set) var names: [String] = []
     /// What is kept for each, slot by slot.
-    var values: [Value] = []
+    package var values: [Value] = []
 
     /// An empty table.
     public init() {}
@@ -25,7 +25,7 @@ public struct ReceiverTable<Value: Sendable>: Sendable {
 
     /// The slot of `name`, given one holding `value` when it has none.
     @inline(__always)
-    mutating func slot(of name: String, adding value: @autoclosure () -> Value) -> Int {
+    package mutating func slot(of name: String, adding value: @autoclosure () -> Value) -> Int {
         if let slot = slot(of: name) { return slot }
         names.append(name)
         values.append(value())

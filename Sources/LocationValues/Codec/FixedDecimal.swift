@@ -75,7 +75,7 @@ public enum FixedDecimal {
     /// them fold into multiplications.
     @inline(__always)
     @discardableResult
-    static func write(_ value: Double, decimals: Int, minimumDecimals: Int? = nil, to cursor: inout ByteCursor) -> Bool {
+    package static func write(_ value: Double, decimals: Int, minimumDecimals: Int? = nil, to cursor: inout ByteCursor) -> Bool {
         guard value.isFinite else { return false }
         let places = max(0, min(decimals, maximumDecimals))
         guard let units = scaled(value, decimals: places) else {
@@ -105,7 +105,7 @@ public enum FixedDecimal {
 
     /// Appends an unsigned integer in decimal, zero-padded to `width` digits
     /// (at most 24).
-    static func appendDecimal(_ value: UInt64, width: Int = 1, to out: inout [UInt8]) {
+    package static func appendDecimal(_ value: UInt64, width: Int = 1, to out: inout [UInt8]) {
         ByteCursor.append(to: &out, capacity: 24) { cursor in
             cursor.putDigits(value, minimumWidth: min(width, 24))
         }

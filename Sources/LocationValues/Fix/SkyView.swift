@@ -60,7 +60,7 @@ public struct SkyView: Sendable, Hashable {
     }
 
     /// `value` when it is a usable DOP, else `nil`.
-    static func dop(_ value: Double?) -> Double? {
+    package static func dop(_ value: Double?) -> Double? {
         guard let value, value.isFinite, value > 0, value < 99.99 else { return nil }
         return value
     }
@@ -69,7 +69,7 @@ public struct SkyView: Sendable, Hashable {
 extension SkyView {
     /// `device`, `time`, `used`, `seen`, `hdop`, `pdop`, `vdop`, `satellites`, each when known
     /// (`satellites` when there are any).
-    var jsonMembers: [(String, JSONValue)] {
+    package var jsonMembers: [(String, JSONValue)] {
         var members: [(String, JSONValue)] = []
         if let device, !device.isEmpty { members.append(("device", .string(device))) }
         if let time, UTCTime.isWritable(time) { members.append(("time", .string(UTCTime.format(time)))) }
@@ -83,7 +83,7 @@ extension SkyView {
     }
 
     /// Reads what `jsonMembers` writes (other members are ignored).
-    init(json value: JSONValue) throws(ControlDecodeError) {
+    package init(json value: JSONValue) throws(ControlDecodeError) {
         let f = FieldReader(value: value, context: "sky")
         var satellites: [Satellite] = []
         for item in value["satellites"]?.arrayValue ?? [] {
