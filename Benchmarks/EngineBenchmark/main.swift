@@ -1,6 +1,7 @@
 // Engine decisions per second: one decision is one (fix, client) pair through
 // the delivery steps of docs/authorization.md §4. Run in release: swift run -c release EngineBenchmark
 import Glibc
+import LocationConfig
 import LocationCore
 import LocationValues
 

@@ -1,4 +1,3 @@
-import LocationCore
 import LocationValues
 import LocationTools
 

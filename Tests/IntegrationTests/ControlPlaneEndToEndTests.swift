@@ -1,5 +1,6 @@
 import LocationClient
 import LocationCore
+import LocationProtocol
 import LocationValues
 import LocationTools
 import LocationSystem

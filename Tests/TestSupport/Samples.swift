@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 import LocationValues
 
 /// Representative engine values for protocol and renderer tests, shared by

@@ -1,3 +1,4 @@
+import LocationConfig
 import LocationValues
 
 /// One client inside the engine: its settings, its permission (a `Grant`, an

@@ -1,3 +1,4 @@
+import LocationProtocol
 import LocationValues
 
 /// The effects of engine inputs, in order, kept so that a fix delivered to

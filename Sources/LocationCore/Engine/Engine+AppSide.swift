@@ -1,3 +1,4 @@
+import LocationProtocol
 import LocationValues
 
 /// The app side (docs/authorization.md §13): request, request-full-accuracy, session, start, stop, locate.

@@ -1,3 +1,4 @@
+import LocationProtocol
 import LocationValues
 
 /// The three sides (docs/authorization.md §13) as commands, and every row of the §3 transition table.

@@ -1,3 +1,4 @@
+import LocationProtocol
 import LocationValues
 
 /// The fix path (docs/authorization.md §4): for each client, in config order, the eight

@@ -1,3 +1,5 @@
+import LocationConfig
+import LocationProtocol
 import LocationValues
 
 /// The authorization engine (docs/authorization.md): a pure state machine. Every input

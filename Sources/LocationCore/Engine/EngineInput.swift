@@ -1,3 +1,4 @@
+import LocationProtocol
 import LocationValues
 
 /// What drives the engine besides commands: fixes, source state and the clock.

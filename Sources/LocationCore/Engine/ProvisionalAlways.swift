@@ -1,3 +1,4 @@
+import LocationProtocol
 import LocationValues
 
 /// Provisional always and its one upgrade prompt (docs/authorization.md §3, iOS 13+):

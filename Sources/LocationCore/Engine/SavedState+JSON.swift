@@ -1,3 +1,4 @@
+import LocationProtocol
 import LocationValues
 
 /// `state.json` through the project's JSON codec, like every other record:

@@ -1,3 +1,4 @@
+import LocationProtocol
 import LocationValues
 
 /// The objects locationd sends in gpsd's JSON protocol (gpsd_json(5)), one

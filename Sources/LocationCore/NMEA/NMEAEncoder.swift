@@ -1,3 +1,4 @@
+import LocationProtocol
 import LocationValues
 
 /// Writes a delivered fix as NMEA 0183 sentences — `$GPRMC`, `$GPGGA` and

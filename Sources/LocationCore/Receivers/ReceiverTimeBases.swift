@@ -1,3 +1,4 @@
+import LocationProtocol
 import LocationValues
 
 /// Each receiver's own time line (a `TimeBase` per receiver): receiver B's

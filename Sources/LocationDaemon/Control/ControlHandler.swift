@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 import LocationValues
 
 /// A peer as the control plane sees it: its identity (`PeerCredentials`, from `SO_PEERCRED`),

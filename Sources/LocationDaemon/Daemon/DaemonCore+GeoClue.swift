@@ -1,3 +1,4 @@
+import LocationConfig
 import LocationCore
 
 /// The GeoClue face's apps and requests over the configuration file's: the

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 import LocationValues
 
 /// Carries out what the engine returns — the one piece of code `locationd run`

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 import LocationValues
 
 /// A face: one way positions leave the daemon — the clients' logs, the

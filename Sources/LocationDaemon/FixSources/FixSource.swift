@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 import LocationValues
 
 /// What a fix source reports: its link state, and one fix per receiver epoch.

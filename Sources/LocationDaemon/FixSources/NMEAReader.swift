@@ -3,6 +3,7 @@ import Glibc
 #endif
 import LocationCodecs
 import LocationCore
+import LocationProtocol
 import LocationValues
 import LocationSystem
 

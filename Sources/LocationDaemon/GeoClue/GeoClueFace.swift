@@ -2,7 +2,9 @@
 import Glibc
 #endif
 import CBus
+import LocationConfig
 import LocationCore
+import LocationProtocol
 import LocationValues
 import LocationSystem
 import Synchronization

@@ -1,4 +1,6 @@
+import LocationConfig
 import LocationCore
+import LocationProtocol
 import LocationValues
 
 /// The clients' heartbeat records (`heartbeat = SECONDS`, locationd.conf(5)): every interval, a

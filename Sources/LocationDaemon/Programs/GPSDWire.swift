@@ -1,5 +1,6 @@
 import CGPS
 import LocationCore
+import LocationProtocol
 import LocationValues
 
 /// gpsd's JSON protocol on a client's `gpsd_socket` and `gpsd_port` (docs/protocol.md,

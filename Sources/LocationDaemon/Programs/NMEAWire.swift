@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 import LocationValues
 
 /// NMEA sentences on a client's `nmea_socket` (docs/protocol.md, "Programs"): the stream

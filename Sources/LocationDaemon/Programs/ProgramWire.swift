@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 import LocationValues
 
 /// What one kind of program socket speaks: gpsd's JSON protocol (`GPSDWire`, on

@@ -1,4 +1,4 @@
-import LocationCore
+import LocationProtocol
 import LocationValues
 
 /// `locationctl`'s command line as a pure function (no IO, no environment

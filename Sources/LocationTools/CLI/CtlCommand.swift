@@ -1,4 +1,3 @@
-import LocationCore
 import LocationValues
 
 /// One `locationctl` command, declared once: its help page, the arguments and

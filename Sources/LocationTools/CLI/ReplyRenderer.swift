@@ -1,4 +1,4 @@
-import LocationCore
+import LocationProtocol
 import LocationValues
 
 /// What `locationctl` prints for a reply, and its exit status: for a

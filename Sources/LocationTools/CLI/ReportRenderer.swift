@@ -1,4 +1,3 @@
-import LocationCore
 import LocationValues
 
 /// `locationctl report` as text: per client, when positions went out, how

@@ -1,4 +1,4 @@
-import LocationCore
+import LocationProtocol
 import LocationValues
 
 /// The receiver's own lines of `locationctl status`: where it is (for those

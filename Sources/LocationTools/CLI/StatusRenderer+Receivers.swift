@@ -1,4 +1,4 @@
-import LocationCore
+import LocationProtocol
 import LocationValues
 
 /// The receivers table of `locationctl status`, shown when more than one receiver reported:

@@ -1,4 +1,4 @@
-import LocationCore
+import LocationProtocol
 import LocationValues
 
 /// `locationctl status --sky`: each receiver's satellites as a table, as

@@ -1,4 +1,4 @@
-import LocationCore
+import LocationProtocol
 import LocationValues
 
 /// `locationctl status` for a person: the source, Location Services, and per

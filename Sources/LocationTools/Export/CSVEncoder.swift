@@ -1,4 +1,4 @@
-import LocationCore
+import LocationProtocol
 import LocationValues
 
 /// CSV in GPSLogger for Android's layout (its current 24 columns), so tools

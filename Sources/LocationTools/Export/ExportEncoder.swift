@@ -1,4 +1,4 @@
-import LocationCore
+import LocationProtocol
 import LocationValues
 
 /// A streaming writer of one export format: `begin`, then `add` for each

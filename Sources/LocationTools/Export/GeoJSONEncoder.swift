@@ -1,4 +1,4 @@
-import LocationCore
+import LocationProtocol
 import LocationValues
 
 /// GeoJSON (RFC 7946): a FeatureCollection with one Point feature per

@@ -1,4 +1,4 @@
-import LocationCore
+import LocationProtocol
 import LocationValues
 
 /// KML 2.2 with Google's gx extension: a Folder per client, and per segment a

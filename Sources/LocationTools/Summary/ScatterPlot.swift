@@ -1,4 +1,4 @@
-import LocationCore
+import LocationProtocol
 import LocationValues
 
 /// `locationctl plot --reference`: the scatter gpsprof draws, as one self-contained SVG 1.1

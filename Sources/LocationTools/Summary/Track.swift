@@ -1,4 +1,4 @@
-import LocationCore
+import LocationProtocol
 import LocationValues
 
 /// The records of one or more coordinate logs (a log and its rotated

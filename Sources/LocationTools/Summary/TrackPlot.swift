@@ -1,5 +1,5 @@
 import Glibc
-import LocationCore
+import LocationProtocol
 import LocationValues
 
 /// `locationctl plot`: a track drawn as one self-contained SVG 1.1 document

@@ -1,4 +1,4 @@
-import LocationCore
+import LocationProtocol
 import LocationValues
 
 /// What a field test recorded: `locationctl summary LOG…` (docs/locationctl.1.md).

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import LocationCore
+@testable import LocationProtocol
 @testable import LocationValues
 
 /// The log line's formatters (FixedDecimal, ByteText.appendUTC, LogRecord)

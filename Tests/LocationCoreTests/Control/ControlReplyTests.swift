@@ -1,6 +1,7 @@
 import Testing
 import TestSupport
 @testable import LocationCore
+@testable import LocationProtocol
 @testable import LocationValues
 
 @Suite struct ControlReplyTests {

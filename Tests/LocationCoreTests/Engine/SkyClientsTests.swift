@@ -1,6 +1,7 @@
 import Testing
 
 @testable import LocationCore
+@testable import LocationProtocol
 @testable import LocationValues
 
 /// Who may see a receiver's satellites (#32 item 4, docs/authorization.md §9): a client

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 import LocationValues
 @testable import LocationDaemon
 import Testing

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import LocationClient
 import LocationCore
+import LocationProtocol
 import LocationValues
 @testable import LocationDaemon
 import Dispatch

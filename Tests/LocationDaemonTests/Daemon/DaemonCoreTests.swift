@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import LocationCore
+import LocationProtocol
 import LocationValues
 import LocationSystem
 import LocationDaemon

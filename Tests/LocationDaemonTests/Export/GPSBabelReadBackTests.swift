@@ -1,5 +1,6 @@
 import Foundation
 import LocationCore
+import LocationProtocol
 import LocationValues
 import LocationTools
 import Testing

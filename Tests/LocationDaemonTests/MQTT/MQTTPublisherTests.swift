@@ -1,4 +1,6 @@
+import LocationConfig
 import LocationCore
+import LocationProtocol
 import LocationValues
 import LocationSystem
 import Synchronization

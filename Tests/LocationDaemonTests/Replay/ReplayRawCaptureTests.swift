@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 import LocationValues
 import LocationDaemon
 import Testing

@@ -1,5 +1,6 @@
 import LocationCodecs
 import LocationCore
+import LocationProtocol
 import LocationValues
 import LocationDaemon
 import Testing

@@ -15,21 +15,30 @@ enum LibraryLayerRule {
         "LocationValues": [],
         // The codecs, gpsd's drivers: NMEA and gpsd's JSON into fixes.
         "LocationCodecs": ["LocationValues"],
-        // The engine and its values, the control protocol, the configuration.
-        "LocationCore": ["LocationValues"],
-        "LocationSystem": ["LocationValues", "LocationCore", "CSupport"],
-        "LocationTools": ["LocationValues", "LocationCore"],
-        "LocationClient": ["LocationValues", "LocationCore", "LocationTools", "LocationSystem"],
+        // The control protocol and the values it carries, libgps's place:
+        // both programs speak it, and it knows no engine.
+        "LocationProtocol": ["LocationValues"],
+        "LocationConfig": ["LocationValues", "LocationProtocol"],
+        // The engine, gpsd's daemon core: above the values it takes and gives.
+        "LocationCore": ["LocationValues", "LocationProtocol", "LocationConfig"],
+        "LocationSystem": ["LocationValues", "LocationConfig", "CSupport"],
+        // The clients' side: no engine, no codecs, no daemon.
+        "LocationTools": ["LocationValues", "LocationProtocol"],
+        "LocationClient": ["LocationValues", "LocationProtocol", "LocationTools", "LocationSystem"],
+        "locationctl": [
+            "LocationValues", "LocationProtocol", "LocationConfig", "LocationTools", "LocationSystem", "LocationClient",
+        ],
         "LocationDaemon": [
-            "LocationValues", "LocationCodecs", "LocationCore", "LocationSystem",
+            "LocationValues", "LocationCodecs", "LocationProtocol", "LocationConfig", "LocationCore", "LocationSystem",
             "CGPS", "CMQTT", "CBus", "CSupport",
         ],
         "locationd": ["LocationValues", "LocationCore", "LocationSystem", "LocationDaemon"],
-        "locationctl": ["LocationValues", "LocationCore", "LocationTools", "LocationSystem", "LocationClient"],
     ]
 
     /// The pure layers: no IO, no clock, no Foundation (Package.swift).
-    static let pure: Set<String> = ["LocationValues", "LocationCodecs", "LocationCore", "LocationTools"]
+    static let pure: Set<String> = [
+        "LocationValues", "LocationCodecs", "LocationProtocol", "LocationConfig", "LocationCore", "LocationTools",
+    ]
 
     /// Modules the pure layers may not import.
     static let impure: Set<String> = ["Foundation", "Dispatch", "CSupport"]
@@ -45,6 +54,16 @@ enum LibraryLayerRule {
             let name = words.count >= 3 && kinds.contains(words[1]) ? words[2] : words[1]
             return String(name.prefix { $0 != "." })
         }
+    }
+
+    /// Every module `target` reaches through the table, itself left out.
+    static func reach(_ target: String) -> Set<String> {
+        var seen: Set<String> = []
+        var next = Array(allowed[target] ?? [])
+        while let module = next.popLast() {
+            if seen.insert(module).inserted { next += allowed[module] ?? [] }
+        }
+        return seen
     }
 
     /// What breaks the rule in one file of `target`; `modules` are the
@@ -80,6 +99,15 @@ enum LibraryLayerRule {
         }
         #expect(problems.isEmpty, "docs/ARCHITECTURE.md, \"Layers\":\n\(problems.joined(separator: "\n"))")
         #expect(checked > 300, "checked only \(checked) files")
+    }
+
+    /// locationctl speaks the protocol and reads the configuration; the engine,
+    /// the codecs and the daemon are the daemon's alone (issue #49).
+    @Test func locationctlReachesNeitherTheEngineNorTheCodecs() {
+        let reached = LibraryLayerRule.reach("locationctl")
+        #expect(reached.isDisjoint(with: ["LocationCore", "LocationCodecs", "LocationDaemon", "CGPS", "CMQTT", "CBus"]), "\(reached)")
+        #expect(reached.contains("LocationProtocol"))
+        #expect(LibraryLayerRule.reach("LocationProtocol") == ["LocationValues"])
     }
 
     @Test func theRuleFindsAnImportAcrossTheLayers() {

@@ -1,5 +1,4 @@
 import Testing
-@testable import LocationCore
 @testable import LocationValues
 @testable import LocationTools
 

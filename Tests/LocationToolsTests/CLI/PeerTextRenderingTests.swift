@@ -1,6 +1,6 @@
 import Testing
 import TestSupport
-@testable import LocationCore
+@testable import LocationProtocol
 @testable import LocationValues
 @testable import LocationTools
 

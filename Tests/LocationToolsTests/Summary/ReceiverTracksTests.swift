@@ -1,5 +1,5 @@
 import Testing
-@testable import LocationCore
+@testable import LocationProtocol
 @testable import LocationValues
 @testable import LocationTools
 

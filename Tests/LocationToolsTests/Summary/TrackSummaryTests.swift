@@ -1,7 +1,7 @@
 import Glibc
 import Foundation
 import Testing
-@testable import LocationCore
+@testable import LocationProtocol
 @testable import LocationValues
 @testable import LocationTools
 

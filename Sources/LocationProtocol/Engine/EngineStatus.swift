@@ -53,6 +53,9 @@ public struct ClientStatus: Sendable, Hashable {
     public var eligible: Bool
     /// Why it is or is not delivering, as one sentence.
     public var reason: String
+    /// What a pending locate's `reason` starts with while the client is not
+    /// updating (what a locate command waits on).
+    public static let locatingPrefix = "locating (one fix): "
     /// The next step: the one command that would change that, e.g. `authorize logger
     /// while-using` (whose it is to send is its `word.side`; `locationctl` renders it for its
     /// reader); `nil` when delivering or nothing can.

@@ -23,7 +23,7 @@ public struct EarthPoint: Sendable, Hashable {
 
     /// The point, with the sines and cosines of its latitude and longitude already known.
     @inline(__always)
-    init(latitude: Double, longitude: Double, sinLat: Double, cosLat: Double, sinLon: Double, cosLon: Double) {
+    package init(latitude: Double, longitude: Double, sinLat: Double, cosLat: Double, sinLon: Double, cosLon: Double) {
         self.latitude = latitude
         self.longitude = longitude
         let n = Geodesy.semiMajorAxis / (1 - Geodesy.eccentricitySquared * sinLat * sinLat).squareRoot()

@@ -67,7 +67,7 @@ public struct ReceiverChoice: Sendable, Hashable {
         }
 
         /// A receiver's name as people read it ("the unnamed receiver" for "").
-        static func name(_ device: String) -> String {
+        package static func name(_ device: String) -> String {
             device.isEmpty ? "the unnamed receiver" : device
         }
     }
@@ -86,6 +86,19 @@ public struct ReceiverChoice: Sendable, Hashable {
         public var searchingSince: Double?
         /// Seconds from `searchingSince` to its first usable fix after it; `nil` while it has none.
         public var timeToFirstFix: Double?
+
+        /// The memberwise initializer, for the engine's module too.
+        package init(
+            quality: ReceiverQuality? = nil, lastUsableAt: Double? = nil, betterSince: Double? = nil, fixes: Int = 0,
+            searchingSince: Double? = nil, timeToFirstFix: Double? = nil
+        ) {
+            self.quality = quality
+            self.lastUsableAt = lastUsableAt
+            self.betterSince = betterSince
+            self.fixes = fixes
+            self.searchingSince = searchingSince
+            self.timeToFirstFix = timeToFirstFix
+        }
     }
 
     /// Seconds without a usable fix before leaving a receiver (`[source] failover`).
@@ -159,7 +172,7 @@ public struct ReceiverChoice: Sendable, Hashable {
     }
 
     /// The best-ranked receiver with a usable fix within `failover` seconds.
-    func bestFresh(now: Double) -> String? {
+    package func bestFresh(now: Double) -> String? {
         var best: (String, ReceiverQuality)?
         for (name, entry) in zip(seen.names, seen.values).sorted(by: { $0.0 < $1.0 }) {
             guard let q = entry.quality, let at = entry.lastUsableAt, now - at < failover else { continue }

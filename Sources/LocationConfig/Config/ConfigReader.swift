@@ -1,3 +1,5 @@
+import LocationProtocol
+
 /// Gives the INI sections of locationd.conf their meaning: checks every key
 /// and value, collects every problem, and builds a `DaemonConfig`.
 struct ConfigReader {

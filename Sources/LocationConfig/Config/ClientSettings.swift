@@ -1,3 +1,5 @@
+import LocationProtocol
+
 /// One client's settings from its `[client.NAME]` config section (docs/design.md §2).
 public struct ClientSettings: Sendable, Hashable {
     /// The longest client name, in bytes.
