@@ -149,7 +149,7 @@ let package = Package(
         // stand-in, files, and where the package and its fixtures are.
         .target(
             name: "TestSupport",
-            dependencies: ["LocationValues", "LocationProtocol", "LocationCore", "CSupport"],
+            dependencies: ["LocationValues", "LocationProtocol", "LocationConfig", "LocationCore", "CSupport"],
             path: "Tests/TestSupport",
             swiftSettings: strict
         ),

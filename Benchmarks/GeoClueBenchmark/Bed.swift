@@ -7,6 +7,12 @@ enum Server: String {
     case locationd
     /// GeoClue 2.6's daemon, fed by locationd's `nmea_socket`, which gpsd feeds.
     case geoclue
+    /// The previous build's `[geoclue]` face (`--previous PATH`), set up as
+    /// `.locationd` is: the regression guard, alternated in the same run.
+    case previous
+
+    /// Whether locationd's own face serves the bus (this build's or the previous one's).
+    var isFace: Bool { self != .geoclue }
 }
 
 /// One measured setup: a private system bus, gpsd played by gpsfake, locationd
@@ -41,7 +47,7 @@ final class Bed {
         fake = try await GPSFake.start(log: walk, options: .init(cycle: cycle, once: true, gated: false, linger: 1))
         let nmeaSocket = scratch.file("feed.nmea")
         let clients = switch server {
-        case .locationd:
+        case .locationd, .previous:
             // where-am-i's desktop id, allowed without a prompt.
             """
             [geoclue]

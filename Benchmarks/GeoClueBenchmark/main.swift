@@ -26,6 +26,13 @@
 //
 //     make build
 //     swift run -c release GeoClueBenchmark [--rounds R] [--window S] [--rate HZ] [--latency N] [--locationd PATH]
+//         [--previous PATH]
+//
+// With --previous, a third setup: the previous build's locationd (e.g.
+// scripts/bench-compare's cached .build/bench-compare/COMMIT/locationd) set up
+// as (a) is, in the same rounds, the order turned each round, and the ratio
+// this build ÷ the previous one printed: a regression of our own code shows
+// there, whatever the machine's load.
 //
 // Needs gpsd and gpsd-clients, dbus-daemon and dbus-send, geoclue-2.0,
 // geoclue-2-demo, util-linux's unshare (scripts/packages.txt); GeoClue runs
@@ -38,6 +45,8 @@ import TestSupport
 
 struct Options: Sendable {
     var locationd = ".build/release/locationd"
+    /// The previous build's locationd, measured alternated with this one's (`--previous PATH`).
+    var previous: String?
     var rounds = 3
     /// Seconds of positions measured per setup.
     var window = 20.0
@@ -60,12 +69,13 @@ struct Options: Sendable {
         while let argument = rest.popFirst() {
             switch argument {
             case "--locationd": locationd = rest.popFirst() ?? locationd
+            case "--previous": previous = rest.popFirst()
             case "--rounds": rounds = Int(number(argument))
             case "--window": window = number(argument)
             case "--rate": rate = number(argument)
             case "--latency": latency = Int(number(argument))
             case "-h", "--help":
-                print("usage: GeoClueBenchmark [--rounds R] [--window S] [--rate HZ] [--latency N] [--locationd PATH]")
+                print("usage: GeoClueBenchmark [--rounds R] [--window S] [--rate HZ] [--latency N] [--locationd PATH] [--previous PATH]")
                 exit(0)
             default: fail("unknown argument \(argument) (try --help)")
             }
@@ -89,7 +99,7 @@ struct Window {
     var positions = 0
 
     /// Microseconds per position per client: the serving side (for GeoClue: GeoClue alone, or with its feeder).
-    var serving: Double { perPosition(server == .locationd ? locationd : geoclue) }
+    var serving: Double { perPosition(server.isFace ? locationd : geoclue) }
     var chain: Double { perPosition(locationd + geoclue) }
     var busShare: Double { perPosition(bus) }
     func perPosition(_ cpu: Double) -> Double { positions > 0 ? cpu / Double(positions) * 1e6 : .nan }
@@ -100,7 +110,8 @@ func cpu(_ pid: pid_t?) -> Double {
 }
 
 func measure(_ server: Server, clients: Int, walk: String) async throws -> Window {
-    let bed = try await Bed(server, walk: walk, cycle: Options.shared.cycle, locationd: Options.shared.locationd)
+    let binary = server == .previous ? Options.shared.previous ?? Options.shared.locationd : Options.shared.locationd
+    let bed = try await Bed(server, walk: walk, cycle: Options.shared.cycle, locationd: binary)
     defer { bed.stop() }
     try bed.startApps(clients)
     // Every client has its first positions: their start-up is not counted.
@@ -174,6 +185,16 @@ let options = Options.shared
 guard access(options.locationd, X_OK) == 0 else {
     fail("\(options.locationd) is missing: build it first with `make build` (the release build as it ships)")
 }
+if let previous = options.previous, access(previous, X_OK) != 0 {
+    fail("\(previous) (--previous) is missing: scripts/bench-compare REV builds and caches a revision's locationd")
+}
+/// The setups of a round, turned round every round so each sees the machine early and late.
+@MainActor
+func setups(_ round: Int) -> [Server] {
+    let all: [Server] = options.previous == nil ? [.locationd, .geoclue] : [.locationd, .previous, .geoclue]
+    let turn = (round - 1) % all.count
+    return Array(all[turn...] + all[..<turn])
+}
 for tool in [Bed.whereAmI, Bed.geoclued, Bed.agent] where access(tool, X_OK) != 0 {
     fail("\(tool) is missing: scripts/install-deps installs geoclue-2.0 and geoclue-2-demo")
 }
@@ -191,7 +212,7 @@ var windows: [Window] = []
 do {
     for round in 1...options.rounds {
         for clients in options.clientCounts {
-            for server in round % 2 == 1 ? [Server.locationd, .geoclue] : [.geoclue, .locationd] {
+            for server in setups(round) {
                 let window = try await measure(server, clients: clients, walk: walk)
                 print("round \(round), \(server.rawValue), \(clients) where-am-i: \(window.positions) positions, "
                     + "\(format(window.serving)) µs each (chain \(format(window.chain)), bus \(format(window.busShare))), load \(loadAverage())")
@@ -240,6 +261,15 @@ row("dbus-daemon, (b)", .geoclue, \.busShare)
 print("| (a) ÷ GeoClue alone, medians (target ≤ 0.5x) | " + options.clientCounts.map { clients in
     format(figures(.locationd, clients, \.serving).median / figures(.geoclue, clients, \.serving).median, 2) + "x"
 }.joined(separator: " | ") + " |")
+if options.previous != nil {
+    row("(a) the previous build's face (--previous)", .previous, \.serving)
+    print("| (a) ÷ the previous build, medians (regression guard) | " + options.clientCounts.map { clients in
+        format(figures(.locationd, clients, \.serving).median / figures(.previous, clients, \.serving).median, 2) + "x"
+    }.joined(separator: " | ") + " |")
+    print("| (a) ÷ the previous build, bests | " + options.clientCounts.map { clients in
+        format(figures(.locationd, clients, \.serving).best / figures(.previous, clients, \.serving).best, 2) + "x"
+    }.joined(separator: " | ") + " |")
+}
 print("| (a) ÷ GeoClue with its feeder, medians | " + options.clientCounts.map { clients in
     format(figures(.locationd, clients, \.serving).median / figures(.geoclue, clients, \.chain).median, 2) + "x"
 }.joined(separator: " | ") + " |")

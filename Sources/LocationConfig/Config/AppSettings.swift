@@ -5,8 +5,8 @@
 /// socket, gets its client's `location` events on its own connection, and is
 /// let in by the client's program sockets (docs/authorization.md, "Apps").
 public struct AppSettings: Sendable, Hashable {
-    /// The `[client.NAME]` keys these settings come from.
-    public static let keys = ["app_users", "app_groups", "app_units"]
+    /// The `[client.NAME]` keys these settings come from (ConfigKeyTable.swift).
+    public static let keys = ConfigReader.appRows.map(\.key.name)
 
     /// Users (names or numbers) whose processes are the app.
     public var users: [String]

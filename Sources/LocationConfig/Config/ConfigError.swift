@@ -92,7 +92,7 @@ public struct ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// `unknown section [clients.logger]: accepted sections are …`.
     public static func unknownSection(file: String, line: Int, section: String, note: String? = nil) -> ConfigError {
-        let accepted = "[daemon], [source], [source.NAME], [client.NAME] and [policy]"
+        let accepted = ConfigKey.Section.listed
         var detail = "unknown section [\(section)]"
         if let note { detail += " (\(note))" }
         detail += ": accepted sections are \(accepted)"

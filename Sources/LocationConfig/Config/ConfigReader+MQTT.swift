@@ -92,18 +92,3 @@ extension ConfigReader {
             file: file, line: entry.line, section: section.name, key: entry.key, value: entry.value, accepted: accepted))
     }
 }
-
-extension MQTTSettings {
-    /// Writes every `mqtt_*` key through `line` (`DaemonConfig.rendered`).
-    func render(_ line: (String, String) -> Void) {
-        line("mqtt_broker", broker)
-        line("mqtt_topic", topic)
-        line("mqtt_tid", trackerID)
-        line("mqtt_qos", String(qos))
-        line("mqtt_username", username ?? "")
-        line("mqtt_password_file", passwordFile ?? "")
-        line("mqtt_tls_ca", tlsCA ?? "")
-        line("mqtt_tls_cert", tlsCert ?? "")
-        line("mqtt_tls_key", tlsKey ?? "")
-    }
-}

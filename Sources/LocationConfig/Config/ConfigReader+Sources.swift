@@ -5,9 +5,6 @@
 /// (it only sets `failover`, which is one for all receivers); with no source section at all the
 /// one source is gpsd at 127.0.0.1:2947, as always. Two sources on one endpoint are an error.
 extension ConfigReader {
-    /// The keys a `[source.NAME]` section takes: `[source]`'s less `failover`.
-    static let namedSourceKeys = sourceKeys.filter { $0 != "failover" }
-
     /// The source section an unknown one was likely meant to be: `[sources.gnss]` and
     /// `[sourse.gnss]` → `source.gnss`; `nil` when none is near.
     static func sourceSection(like name: String) -> String? {
@@ -87,66 +84,31 @@ extension ConfigReader {
     /// One source section's endpoint; `failover` is read into `failover` where the section may set
     /// it (`[source]`), and refused where it may not (`nil` on entry). `nil` when the section has errors.
     private mutating func readEndpoint(_ section: INIParser.Section, failover: inout Double?) -> SourceConfig? {
-        var type = "gpsd"
-        var typeLine = section.line
-        var host = "127.0.0.1"
-        var port = 2947
-        var device: String?
-        var baud = SourceConfig.defaultBaud
+        var draft = SourceDraft(line: section.line)
         let plain = section.name == "source"
         for entry in section.entries {
-            switch entry.key {
-            case "type":
-                if entry.value == "gpsd" || entry.value == "nmea" {
-                    type = entry.value
-                    typeLine = entry.line
-                } else {
-                    bad(entry, section, accepted: "gpsd or nmea")
-                }
-            case "host":
-                if !entry.value.isEmpty && !entry.value.contains(where: { $0 == " " || $0 == "\t" }) {
-                    host = entry.value
-                } else {
-                    bad(entry, section, accepted: "a host name or IP address")
-                }
-            case "port":
-                if let n = value(entry, section, Self.integer, accepted: "a TCP port number from 1 to 65535", where: { (1...65535).contains($0) }) {
-                    port = n
-                }
-            case "device":
-                if let path = absolutePath(entry, section) { device = path }
-            case "baud":
-                let bauds = ConfigError.listed(SourceConfig.bauds.map(String.init))
-                if let n = value(entry, section, Self.integer, accepted: bauds, where: SourceConfig.bauds.contains) {
-                    baud = n
-                }
-            case "failover" where plain:
-                if let s = value(entry, section, Self.decimal, accepted: "a number of seconds greater than 0", where: { $0 > 0 }) {
-                    failover = s
-                }
-            case "failover":
+            guard plain || entry.key != "failover" else {
                 errors.append(ConfigError(
                     kind: .unknownKey, file: file, line: entry.line, section: section.name, key: entry.key,
                     detail: "[\(section.name)] failover: one failover holds for every receiver of every source; set it in [source]"))
-            default:
-                errors.append(.unknownKey(
-                    file: file, line: entry.line, section: section.name, key: entry.key,
-                    accepted: plain ? Self.sourceKeys : Self.namedSourceKeys))
+                continue
             }
+            read(entry, section, plain ? Self.sourceRows : Self.namedSourceRows, into: &draft)
         }
-        guard type == "nmea" else {
+        if let seconds = draft.failover { failover = seconds }
+        guard draft.type == "nmea" else {
             // device and baud are checked but unused with gpsd, so switching type is a one-line change.
-            return .gpsd(host: host, port: port)
+            return .gpsd(host: draft.host, port: draft.port)
         }
-        guard let device else {
+        guard let device = draft.device else {
             // Only complain when device was not merely refused above.
             if !section.entries.contains(where: { $0.key == "device" }) {
                 errors.append(.missingKey(
-                    file: file, line: typeLine, section: section.name, key: "device",
+                    file: file, line: draft.typeLine, section: section.name, key: "device",
                     detail: "[\(section.name)] type = nmea needs device = PATH (the serial device, FIFO or file the NMEA comes from)"))
             }
             return nil
         }
-        return .nmea(device: device, baud: baud)
+        return .nmea(device: device, baud: draft.baud)
     }
 }

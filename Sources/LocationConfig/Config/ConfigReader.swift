@@ -3,13 +3,8 @@ import LocationProtocol
 /// Gives the INI sections of locationd.conf their meaning: checks every key
 /// and value, collects every problem, and builds a `DaemonConfig`.
 struct ConfigReader {
-    static let daemonKeys = ["socket", "socket_group", "socket_mode", "report_days", "state_dir", "log_dir", "services", "fsync"]
-    static let sourceKeys = ["type", "host", "port", "device", "baud", "failover"]
-    static let clientKeys = [
-        "log", "distance_filter", "desired_accuracy", "authorization", "precise", "updating", "in_use",
-        "usage", "usage_always", "receiver", "purpose.KEY", "once_grace", "reduced_grid", "reduced_interval", "locate_timeout", "geoclue_id", "split", "raw_log", "heartbeat",
-    ] + ProgramSettings.keys + AppSettings.keys + MQTTSettings.keys
-    static let policyKeys = ["restricted"]
+    /// The keys a `[client.NAME]` section takes (ConfigKeyTable.swift declares every section's).
+    static let clientKeys = names(in: .client)
 
     static let booleans = "on or off"
     static let accuracyWords = DesiredAccuracy.words.joined(separator: ", ") + ", or a number of metres"
@@ -32,13 +27,10 @@ struct ConfigReader {
         return "client." + (parts.count == 2 && !parts[1].isEmpty ? parts[1] : "NAME")
     }
 
-    /// The section a key belongs in, for a key written before any header.
+    /// The section a key belongs in, for a key written before any header: the first that
+    /// declares it (`socket_mode` is `[daemon]`'s before it is a client's).
     static func home(of key: String) -> String? {
-        if daemonKeys.contains(key) { return "daemon" }
-        if sourceKeys.contains(key) { return "source" }
-        if policyKeys.contains(key) { return "policy" }
-        if clientKeys.contains(key) || key.hasPrefix("purpose.") { return "client.NAME" }
-        return nil
+        allKeys.first { $0.matches(key) }?.section.rawValue
     }
 
     mutating func read(_ sections: [INIParser.Section]) -> DaemonConfig {
@@ -71,7 +63,7 @@ struct ConfigReader {
                         clientLogLines[client.settings.name] = client.logLine
                     }
                 } else {
-                    let guess = ConfigError.closest(to: section.name, in: ["daemon", "source", "policy", "geoclue"])
+                    let guess = ConfigError.closest(to: section.name, in: Self.plainSections)
                         ?? Self.clientSection(like: section.name) ?? Self.sourceSection(like: section.name)
                     errors.append(.unknownSection(
                         file: file, line: section.line, section: section.name, note: guess.map { "did you mean [\($0)]?" }))
@@ -98,58 +90,17 @@ struct ConfigReader {
 
     // MARK: - Sections
 
+    /// The sections written without a name: `[daemon]`, `[source]`, `[geoclue]`, `[policy]`.
+    static let plainSections = ConfigKey.Section.allCases.map(\.rawValue).filter { !$0.contains(".") }
+
     private mutating func readDaemon(_ section: INIParser.Section, into config: inout DaemonConfig) {
-        for entry in section.entries {
-            switch entry.key {
-            case "socket":
-                if let path = absolutePath(entry, section, maxLength: DaemonConfig.maximumSocketPathLength) {
-                    config.socket = path
-                }
-            case "socket_group":
-                if let group = optionalValue(entry, section, accepted: "a group name or number, or nothing for root only", Self.isGroupName) {
-                    config.socketGroup = group
-                }
-            case "socket_mode":
-                if entry.value.isEmpty {
-                    config.socketMode = DaemonConfig.defaultSocketMode
-                } else if let mode = Self.socketMode(entry.value) {
-                    config.socketMode = mode
-                } else {
-                    bad(entry, section, accepted: Self.socketModes)
-                }
-            case "report_days":
-                if let days = value(entry, section, Self.integer, accepted: "a number of days from 1 to 366", where: { (1...366).contains($0) }) {
-                    config.reportDays = days
-                }
-            case "state_dir":
-                if let path = absolutePath(entry, section) { config.stateDirectory = path }
-            case "log_dir":
-                if let path = absolutePath(entry, section) { config.logDirectory = path }
-            case "services":
-                if let on = boolean(entry, section) { config.services = on }
-            case "fsync":
-                if let policy = FsyncPolicy(rawValue: entry.value) {
-                    config.fsync = policy
-                } else {
-                    bad(entry, section, accepted: "always or interval")
-                }
-            default:
-                errors.append(.unknownKey(file: file, line: entry.line, section: section.name, key: entry.key, accepted: Self.daemonKeys))
-            }
-        }
+        read(section, Self.daemonRows, into: &config)
     }
 
     private mutating func readPolicy(_ section: INIParser.Section) -> (names: [String], line: Int)? {
-        var result: (names: [String], line: Int)?
-        for entry in section.entries {
-            guard entry.key == "restricted" else {
-                errors.append(.unknownKey(file: file, line: entry.line, section: section.name, key: entry.key, accepted: Self.policyKeys))
-                continue
-            }
-            let names = entry.value.split { $0 == " " || $0 == "\t" || $0 == "," }.map(String.init)
-            result = (names, entry.line)
-        }
-        return result
+        var restriction: Restriction?
+        read(section, Self.policyRows, into: &restriction)
+        return restriction.map { ($0.names, $0.line) }
     }
 
     private mutating func readClient(_ section: INIParser.Section) -> (settings: ClientSettings, logLine: Int)? {
@@ -161,106 +112,13 @@ struct ConfigReader {
             return nil
         }
         var client = ClientSettings(name: name)
-        var logLine = section.line
-        var logEntry: INIParser.Entry?
-        var splitEntry: INIParser.Entry?
-        var rawEntry: INIParser.Entry?
-        var mqtt: [INIParser.Entry] = []
-        for entry in section.entries {
-            switch entry.key {
-            case "log":
-                logLine = entry.line
-                logEntry = entry
-                let accepted = "a file name inside log_dir (no .. and not ending in /), an absolute path, or nothing for no log"
-                if let log = optionalValue(entry, section, accepted: accepted, Self.isLogPath) { client.log = log }
-            case "raw_log":
-                rawEntry = entry
-                let accepted = "a file name pattern inside log_dir with %r for the receiver (no .., not ending in /), an absolute one, or nothing"
-                if let raw = optionalValue(entry, section, accepted: accepted, Self.isLogPath) { client.rawLog = raw }
-            case "heartbeat":
-                if entry.value == "none" || entry.value.isEmpty {
-                    client.heartbeat = nil
-                } else if let s = value(entry, section, Self.decimal, accepted: "none, or a number of seconds (at least 1)", where: { $0 >= 1 }) {
-                    client.heartbeat = s
-                }
-            case "split":
-                splitEntry = entry
-                if entry.value == "none" || entry.value.isEmpty {
-                    client.split = nil
-                } else if let split = LogSplit(text: entry.value) {
-                    client.split = split
-                } else {
-                    bad(entry, section, accepted: "none, " + LogSplit.accepted)
-                }
-            case "distance_filter":
-                if entry.value == "none" {
-                    client.distanceFilter = nil
-                } else if let m = value(entry, section, Self.decimal, accepted: "none, or a number of metres (0 or more)", where: { $0 >= 0 }) {
-                    client.distanceFilter = m
-                }
-            case "desired_accuracy":
-                if DesiredAccuracy.words.contains(entry.value), let accuracy = DesiredAccuracy(word: entry.value) {
-                    client.desiredAccuracy = accuracy
-                } else if let m = value(entry, section, Self.decimal, accepted: Self.accuracyWords, where: { $0 > 0 }) {
-                    client.desiredAccuracy = .meters(m)
-                }
-            case "authorization":
-                if let status = AuthorizationStatus(rawValue: entry.value), status != .restricted {
-                    client.authorization = status
-                } else {
-                    bad(entry, section, accepted: Self.authorizationWords,
-                        note: entry.value == "restricted" ? "restricted is set by [policy] restricted, not per client" : nil)
-                }
-            case "precise":
-                if let on = boolean(entry, section) { client.precise = on }
-            case "updating":
-                if let on = boolean(entry, section) { client.updating = on }
-            case "in_use":
-                if let on = boolean(entry, section) { client.inUse = on }
-            case "usage":
-                client.usage = entry.value.isEmpty ? nil : entry.value
-            case "usage_always":
-                client.usageAlways = entry.value.isEmpty ? nil : entry.value
-            case "receiver":
-                if entry.value == "best" {
-                    client.receiver = nil
-                } else if !entry.value.isEmpty, !entry.value.contains(where: { $0 == " " || $0 == "\t" }) {
-                    client.receiver = entry.value
-                } else {
-                    bad(entry, section, accepted: "best, or a receiver's device path as gpsd names it (e.g. /dev/ttyUSB0)")
-                }
-            case "once_grace":
-                if let s = value(entry, section, Self.decimal, accepted: "a number of seconds (0 or more)", where: { $0 >= 0 }) { client.onceGrace = s }
-            case "reduced_grid":
-                if let m = value(entry, section, Self.decimal, accepted: "a number of metres, at least 200", where: { $0 >= 200 }) { client.reducedGrid = m }
-            case "reduced_interval":
-                if let s = value(entry, section, Self.decimal, accepted: "a number of seconds (0 or more)", where: { $0 >= 0 }) { client.reducedInterval = s }
-            case "locate_timeout":
-                if let s = value(entry, section, Self.decimal, accepted: "a number of seconds greater than 0", where: { $0 > 0 }) { client.locateTimeout = s }
-            case "geoclue_id":
-                let accepted = "a GeoClue desktop id (org.gnome.Maps, where-am-i), or nothing; " + DesktopId.rule
-                if let id = optionalValue(entry, section, accepted: accepted, DesktopId.isValid) { client.geoclueId = id }
-            case let key where ProgramSettings.keys.contains(key):
-                readProgramKey(entry, section, into: &client.programs)
-            case let key where AppSettings.keys.contains(key):
-                readAppKey(entry, section, into: &client.app)
-            default:
-                if MQTTSettings.keys.contains(entry.key) {
-                    mqtt.append(entry)
-                } else if entry.key.hasPrefix("purpose.") {
-                    let key = String(entry.key.dropFirst("purpose.".count))
-                    if key.isEmpty {
-                        errors.append(.unknownKey(file: file, line: entry.line, section: section.name, key: entry.key, accepted: Self.clientKeys))
-                    } else if entry.value.isEmpty {
-                        bad(entry, section, accepted: "a sentence saying why full accuracy is needed")
-                    } else {
-                        client.purposes[key] = entry.value
-                    }
-                } else {
-                    errors.append(.unknownKey(file: file, line: entry.line, section: section.name, key: entry.key, accepted: Self.clientKeys))
-                }
-            }
-        }
+        read(section, Self.clientRows, into: &client)
+        let logEntry = section.entries.last { $0.key == "log" }
+        let splitEntry = section.entries.last { $0.key == "split" }
+        let rawEntry = section.entries.last { $0.key == "raw_log" }
+        let logLine = logEntry?.line ?? section.line
+        // The mqtt_* keys depend on one another and on `log`: read together, once the rest is.
+        let mqtt = section.entries.filter { MQTTSettings.keys.contains($0.key) }
         client.mqtt = readMQTT(mqtt, section, client: client)
         if client.heartbeat != nil, client.mqtt != nil, let entry = section.entries.last(where: { $0.key == "heartbeat" }) {
             errors.append(.conflict(
@@ -353,7 +211,7 @@ struct ConfigReader {
 
     /// A value that may be empty for "none": `.some(nil)` when empty,
     /// `.some(value)` when `isValid` accepts it, else reported and `nil`.
-    private mutating func optionalValue(
+    mutating func optionalValue(
         _ entry: INIParser.Entry, _ section: INIParser.Section, accepted: String, _ isValid: (String) -> Bool
     ) -> String?? {
         if entry.value.isEmpty { return .some(nil) }
@@ -373,7 +231,7 @@ struct ConfigReader {
         return nil
     }
 
-    private mutating func boolean(_ entry: INIParser.Entry, _ section: INIParser.Section) -> Bool? {
+    mutating func boolean(_ entry: INIParser.Entry, _ section: INIParser.Section) -> Bool? {
         switch entry.value.lowercased() {
         case "on", "yes", "true", "1": return true
         case "off", "no", "false", "0": return false
@@ -403,7 +261,7 @@ struct ConfigReader {
         return first.hasPrefix("/") ? first : nil
     }
 
-    private static func isLogPath(_ text: String) -> Bool {
+    static func isLogPath(_ text: String) -> Bool {
         guard !text.hasSuffix("/"), !text.contains("\0") else { return false }
         return !text.split(separator: "/").contains("..")
     }

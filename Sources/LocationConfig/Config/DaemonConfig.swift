@@ -172,78 +172,32 @@ public struct DaemonConfig: Sendable, Hashable {
     }
 
     /// The effective configuration as INI text: every key with its value,
-    /// including defaults; it parses back to this configuration (same `file`).
-    /// An empty value means "none".
+    /// including defaults, written by the key tables (ConfigKeyTable.swift);
+    /// it parses back to this configuration (same `file`). An empty value means "none".
     public var rendered: String {
         var out = "# locationd effective configuration, read from \(file)\n"
-        func line(_ key: String, _ value: String) {
-            let quoted = INIParser.quote(value)
-            out += quoted.isEmpty ? "\(key) =\n" : "\(key) = \(quoted)\n"
+        func section(_ name: String, _ lines: [(key: String, value: String)]) {
+            out += "\n[\(name)]\n"
+            for (key, value) in lines {
+                let quoted = INIParser.quote(value)
+                out += quoted.isEmpty ? "\(key) =\n" : "\(key) = \(quoted)\n"
+            }
         }
-        out += "\n[daemon]\n"
-        line("socket", socket)
-        line("socket_group", socketGroup ?? "")
-        line("socket_mode", ProgramSettings.octal(socketMode))
-        line("report_days", String(reportDays))
-        line("state_dir", stateDirectory)
-        line("log_dir", logDirectory)
-        line("services", services ? "on" : "off")
-        line("fsync", fsync.rawValue)
+        section("daemon", ConfigReader.lines(ConfigReader.daemonRows, self))
         // `[source]` holds `failover`; alone beside `[source.NAME]` sections it is no source itself.
         if !sources.contains(where: { $0.name == NamedSource.defaultName }) {
-            out += "\n[source]\n"
-            line("failover", Self.number(failover))
+            section("source", ConfigReader.lines(ConfigReader.sourceRows, SourceDraft(rendering: nil, failover: failover)))
         }
         for source in sources {
-            out += "\n[\(source.section)]\n"
-            switch source.endpoint {
-            case .gpsd(let host, let port):
-                line("type", "gpsd")
-                line("host", host)
-                line("port", String(port))
-            case .nmea(let device, let baud):
-                line("type", "nmea")
-                line("device", device)
-                line("baud", String(baud))
-            }
-            if source.name == NamedSource.defaultName { line("failover", Self.number(failover)) }
+            let plain = source.name == NamedSource.defaultName
+            let draft = SourceDraft(rendering: source, failover: plain ? failover : nil)
+            section(source.section, ConfigReader.lines(plain ? ConfigReader.sourceRows : ConfigReader.namedSourceRows, draft))
         }
         for client in clients {
-            out += "\n[client.\(client.name)]\n"
-            line("log", client.log ?? "")
-            line("split", client.split?.description ?? "none")
-            line("raw_log", client.rawLog ?? "")
-            line("heartbeat", client.heartbeat.map(Self.number) ?? "none")
-            line("distance_filter", client.distanceFilter.map(Self.number) ?? "none")
-            line("desired_accuracy", client.desiredAccuracy.description)
-            line("authorization", client.authorization.rawValue)
-            line("precise", client.precise ? "on" : "off")
-            line("updating", client.updating ? "on" : "off")
-            line("in_use", client.inUse ? "on" : "off")
-            line("usage", client.usage ?? "")
-            line("usage_always", client.usageAlways ?? "")
-            line("receiver", client.receiver ?? "best")
-            for key in client.purposes.keys.sorted() {
-                line("purpose.\(key)", client.purposes[key] ?? "")
-            }
-            line("once_grace", Self.number(client.onceGrace))
-            line("reduced_grid", Self.number(client.reducedGrid))
-            line("reduced_interval", Self.number(client.reducedInterval))
-            line("locate_timeout", Self.number(client.locateTimeout))
-            line("gpsd_socket", client.programs.gpsdSocket ?? "")
-            line("gpsd_port", client.programs.gpsdPort.map(String.init) ?? "")
-            line("nmea_socket", client.programs.nmeaSocket ?? "")
-            line("socket_mode", ProgramSettings.octal(client.programs.socketMode))
-            line("socket_group", client.programs.socketGroup ?? "")
-            line("allow_users", client.programs.allowUsers.joined(separator: " "))
-            line("allow_groups", client.programs.allowGroups.joined(separator: " "))
-            line("app_users", client.app.users.joined(separator: " "))
-            line("app_groups", client.app.groups.joined(separator: " "))
-            line("app_units", client.app.units.joined(separator: " "))
-            if let mqtt = client.mqtt { mqtt.render(line) }
+            section("client.\(client.name)", ConfigReader.lines(ConfigReader.clientRows, client))
         }
-        out += "\n[policy]\n"
-        line("restricted", restricted.joined(separator: " "))
+        if let geoclue { section("geoclue", ConfigReader.lines(ConfigReader.geoclueRows, geoclue)) }
+        section("policy", ConfigReader.lines(ConfigReader.policyRows, Restriction(names: restricted)))
         return out
     }
 

@@ -2,8 +2,8 @@
 /// serves `org.freedesktop.GeoClue2`, and what an app that no `[client.NAME]`
 /// names (`geoclue_id`) gets when it first asks.
 public struct GeoClueSettings: Sendable, Hashable {
-    /// The section's keys.
-    public static let keys = ["bus", "max_apps", "new_apps", "precise", "usage"]
+    /// The section's keys (ConfigKeyTable.swift declares them).
+    public static let keys = ConfigReader.geoclueRows.map(\.key.name)
 
     /// Which bus: the system bus, or a D-Bus address (`unix:path=…`).
     public enum Bus: Sendable, Hashable, CustomStringConvertible {
@@ -49,43 +49,7 @@ extension ConfigReader {
     /// `[geoclue]`: present turns the face on.
     mutating func readGeoClue(_ section: INIParser.Section) -> GeoClueSettings {
         var settings = GeoClueSettings()
-        for entry in section.entries {
-            switch entry.key {
-            case "bus":
-                if entry.value == "system" {
-                    settings.bus = .system
-                } else if entry.value.contains(":"), !entry.value.contains(where: { $0 == " " || $0 == "\t" }) {
-                    settings.bus = .address(entry.value)
-                } else {
-                    bad(entry, section, accepted: "system, or a D-Bus address such as unix:path=/run/geoclue-test/bus")
-                }
-            case "max_apps":
-                if let n = value(entry, section, Self.integer, accepted: "a number of apps from 1 to 4096", where: { (1...4096).contains($0) }) {
-                    settings.maximumApps = n
-                }
-            case "new_apps":
-                switch entry.value {
-                case "ask": settings.newAppsAsk = true
-                case "deny": settings.newAppsAsk = false
-                default: bad(entry, section, accepted: "ask or deny")
-                }
-            case "precise":
-                switch entry.value.lowercased() {
-                case "on", "yes", "true", "1": settings.precise = true
-                case "off", "no", "false", "0": settings.precise = false
-                default: bad(entry, section, accepted: Self.booleans)
-                }
-            case "usage":
-                if entry.value.isEmpty {
-                    bad(entry, section, accepted: "the sentence a new app's prompt shows (%s: its desktop id)")
-                } else {
-                    settings.usage = entry.value
-                }
-            default:
-                errors.append(.unknownKey(file: file, line: entry.line, section: section.name, key: entry.key, accepted: GeoClueSettings.keys))
-            }
-        }
+        read(section, Self.geoclueRows, into: &settings)
         return settings
     }
-
 }

@@ -23,11 +23,8 @@ public struct MQTTSettings: Sendable, Hashable, Codable {
     /// The client certificate's private key (`mqtt_tls_key`).
     public var tlsKey: String?
 
-    /// The `mqtt_*` keys of a client section, in the order `rendered` writes them.
-    public static let keys = [
-        "mqtt_broker", "mqtt_topic", "mqtt_tid", "mqtt_qos", "mqtt_username", "mqtt_password_file",
-        "mqtt_tls_ca", "mqtt_tls_cert", "mqtt_tls_key",
-    ]
+    /// The `mqtt_*` keys of a client section, in the order `rendered` writes them (ConfigKeyTable.swift).
+    public static let keys = ConfigReader.mqttRows.map(\.key.name)
     /// MQTT's port without TLS.
     public static let defaultPort = 1883
     /// MQTT's port with TLS.

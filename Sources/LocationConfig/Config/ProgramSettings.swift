@@ -3,10 +3,8 @@
 /// Unix sockets' file mode and group (`socket_mode`, `socket_group`), and
 /// the peers' credentials (`allow_users`, `allow_groups`).
 public struct ProgramSettings: Sendable, Hashable, Codable {
-    /// The `[client.NAME]` keys these settings come from.
-    public static let keys = [
-        "gpsd_socket", "gpsd_port", "nmea_socket", "socket_mode", "socket_group", "allow_users", "allow_groups",
-    ]
+    /// The `[client.NAME]` keys these settings come from (ConfigKeyTable.swift).
+    public static let keys = ConfigReader.programRows.map(\.key.name)
     /// `socket_mode` when the file does not set it: any local user may
     /// connect, as any may reach gpsd's port; the client's permission decides
     /// what a program gets (docs/locationd.conf.5.md says why).

@@ -1,12 +1,13 @@
 import LocationConfig
 import LocationCore
 
-/// What a reloaded configuration changes (SIGHUP): everything, except the
-/// keys only a restart can change — `socket`, `socket_group`, `socket_mode`, `[geoclue]`,
-/// the sources (`[source]` and every `[source.NAME]`, named `[source]` in the list; `failover`
-/// is not one: it takes effect) and `state_dir` keep their running values, and their names are
-/// listed so the daemon can say a restart is needed; so are the program keys
-/// and the app keys (the servers take them at start only).
+/// What a reloaded configuration changes (SIGHUP): everything, except the keys only a restart
+/// can change (the key table's `.restart` rows, ConfigKeyTable.swift; ConfigKeyReloadTests checks
+/// that each key does here what its row says). `socket`, `socket_group`, `socket_mode`,
+/// `[geoclue]`, the sources (`[source]` and every `[source.NAME]`, named `[source]` in the list;
+/// `failover` is not one: it takes effect) and `state_dir` keep their running values, and their
+/// names are listed so the daemon can say a restart is needed; so are the program keys, the app
+/// keys and the mqtt_* keys (the servers and publishers take them at start only).
 struct ConfigReload: Sendable {
     /// The configuration to run with from now on.
     var effective: DaemonConfig

@@ -184,7 +184,7 @@ import Testing
         let error = try #require(errors(text).first)
         #expect(error.kind == .unknownSection)
         #expect(error.description.contains(note))
-        #expect(error.description.hasSuffix("accepted sections are [daemon], [source], [source.NAME], [client.NAME] and [policy]"))
+        #expect(error.description.hasSuffix("accepted sections are [daemon], [source], [source.NAME], [client.NAME], [geoclue] and [policy]"))
     }
 
     @Test func restrictedTakesSpaceOrCommaSeparatedClientNames() throws {
