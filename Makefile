@@ -28,7 +28,7 @@ SWIFTFLAGS ?=
 PANDOC ?= pandoc
 INSTALL ?= install
 
-VERSION := $(shell sed -n 's/.*static let string = "\(.*\)".*/\1/p' Sources/LocationCore/CLI/LocationdVersion.swift)
+VERSION := $(shell sed -n 's/.*static let string = "\(.*\)".*/\1/p' Sources/LocationValues/CLI/LocationdVersion.swift)
 # The pages' date: SOURCE_DATE_EPOCH (dpkg-buildpackage sets it from
 # debian/changelog) so that a rebuild gives the same pages; else today.
 MANDATE := $(shell date -u -d "@$${SOURCE_DATE_EPOCH:-$$(date +%s)}" +%Y-%m-%d)

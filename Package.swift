@@ -15,6 +15,10 @@ let package = Package(
     products: [
         .executable(name: "locationd", targets: ["locationd"]),
         .executable(name: "locationctl", targets: ["locationctl"]),
+        .library(name: "LocationValues", targets: ["LocationValues"]),
+        .library(name: "LocationCodecs", targets: ["LocationCodecs"]),
+        .library(name: "LocationProtocol", targets: ["LocationProtocol"]),
+        .library(name: "LocationConfig", targets: ["LocationConfig"]),
         .library(name: "LocationCore", targets: ["LocationCore"]),
         .library(name: "LocationTools", targets: ["LocationTools"]),
     ],
@@ -57,31 +61,50 @@ let package = Package(
         // Small Linux helpers Swift's Glibc module does not expose cleanly
         // (SO_PEERCRED's struct ucred, openpty, termios speeds).
         .target(name: "CSupport"),
-        // Pure Swift: no IO, no clock, no Foundation.
-        .target(name: "LocationCore", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
+        // The libraries' layers (docs/ARCHITECTURE.md, "Layers"; LibraryLayerRuleTests
+        // checks every import line against them). All pure Swift: no IO, no clock,
+        // no Foundation.
+        // The plain values every layer shares: the JSON codec, byte text, fixed
+        // decimals, UTC time, `Fix` and the sky, the field reader, exit codes.
+        .target(name: "LocationValues", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
+        // The codecs, gpsd's drivers: NMEA 0183 and gpsd's JSON read into fixes and skies.
+        .target(name: "LocationCodecs", dependencies: ["LocationValues"], swiftSettings: strict),
+        // The control protocol (libgps's place in gpsd) and the values it carries: requests,
+        // replies, events, commands, prompts, statuses, log records. Both programs speak it;
+        // locationctl links no more of the daemon's libraries than this and LocationConfig.
+        .target(name: "LocationProtocol", dependencies: ["LocationValues"], swiftSettings: strict),
+        // The configuration: its model, the INI reader, what a reload changes.
+        .target(name: "LocationConfig", dependencies: ["LocationValues", "LocationProtocol"], swiftSettings: strict),
+        // The engine: authorization, delivery, reduced accuracy, receivers, saved state.
+        .target(
+            name: "LocationCore",
+            dependencies: ["LocationValues", "LocationProtocol", "LocationConfig"],
+            swiftSettings: strict,
+            linkerSettings: [.linkedLibrary("m")]
+        ),
         // Pure Swift for the tools only (locationctl): its command line, usage texts
         // and renderers, the log summary and SVG plot, the export encoders. The daemon
         // does not import it, so the compiler keeps it out of the tools' code.
-        .target(name: "LocationTools", dependencies: ["LocationCore"], swiftSettings: strict),
+        .target(name: "LocationTools", dependencies: ["LocationValues", "LocationProtocol"], swiftSettings: strict),
         // The Linux calls both programs make: descriptors and their errors, files
         // opened safely and replaced atomically, the clock, the configuration files.
         // No libgps, no libmosquitto.
         .target(
             name: "LocationSystem",
-            dependencies: ["LocationCore", "CSupport"],
+            dependencies: ["LocationConfig", "CSupport"],
             swiftSettings: strict
         ),
         // What locationctl needs beyond LocationCore: the control-socket client and
         // the readers of a client's log (export, tail).
         .target(
             name: "LocationClient",
-            dependencies: ["LocationCore", "LocationTools", "LocationSystem"],
+            dependencies: ["LocationValues", "LocationProtocol", "LocationTools", "LocationSystem"],
             swiftSettings: strict
         ),
         // The IO shell: sources, log writer, state store, control server, systemd.
         .target(
             name: "LocationDaemon",
-            dependencies: ["LocationCore", "LocationSystem", "CGPS", "CMQTT", "CSupport", "CBus"],
+            dependencies: ["LocationValues", "LocationCodecs", "LocationProtocol", "LocationConfig", "LocationCore", "LocationSystem", "CGPS", "CMQTT", "CSupport", "CBus"],
             swiftSettings: strict
         ),
         // Linked with lld and packed relative relocations (DT_RELR, glibc 2.36):
@@ -100,7 +123,7 @@ let package = Package(
         // product; lld comes with swift.org's toolchain.
         .executableTarget(
             name: "locationd",
-            dependencies: ["LocationCore", "LocationSystem", "LocationDaemon"],
+            dependencies: ["LocationValues", "LocationCore", "LocationSystem", "LocationDaemon"],
             exclude: ["symbol-order.txt", "static-libstdc++"],
             swiftSettings: strict,
             linkerSettings: [
@@ -118,7 +141,7 @@ let package = Package(
         // Links neither libgps nor libmosquitto nor the daemon.
         .executableTarget(
             name: "locationctl",
-            dependencies: ["LocationCore", "LocationTools", "LocationSystem", "LocationClient"],
+            dependencies: ["LocationValues", "LocationProtocol", "LocationConfig", "LocationTools", "LocationSystem", "LocationClient"],
             swiftSettings: strict
         ),
         // What the tests and the daemon benchmark share: child processes
@@ -126,54 +149,54 @@ let package = Package(
         // stand-in, files, and where the package and its fixtures are.
         .target(
             name: "TestSupport",
-            dependencies: ["LocationCore", "CSupport"],
+            dependencies: ["LocationValues", "LocationProtocol", "LocationConfig", "LocationCore", "CSupport"],
             path: "Tests/TestSupport",
             swiftSettings: strict
         ),
         .testTarget(
             name: "LocationCoreTests",
-            dependencies: ["LocationCore", "TestSupport"],
+            dependencies: ["LocationValues", "LocationCodecs", "LocationProtocol", "LocationConfig", "LocationCore", "TestSupport"],
             resources: [.copy("Vectors")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "LocationToolsTests",
-            dependencies: ["LocationCore", "LocationTools", "TestSupport"],
+            dependencies: ["LocationValues", "LocationProtocol", "LocationCore", "LocationTools", "TestSupport"],
             // Read through PackagePaths, as the source tree has them.
             exclude: ["Vectors"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "LocationSystemTests",
-            dependencies: ["LocationCore", "LocationSystem", "TestSupport"],
+            dependencies: ["LocationConfig", "LocationSystem", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "LocationClientTests",
-            dependencies: ["LocationCore", "LocationTools", "LocationSystem", "LocationClient", "TestSupport"],
+            dependencies: ["LocationProtocol", "LocationTools", "LocationSystem", "LocationClient", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "LocationDaemonTests",
-            dependencies: ["LocationCore", "LocationTools", "LocationSystem", "LocationClient", "LocationDaemon", "CGPS", "CSupport", "TestSupport"],
+            dependencies: ["LocationValues", "LocationCodecs", "LocationProtocol", "LocationConfig", "LocationCore", "LocationTools", "LocationSystem", "LocationClient", "LocationDaemon", "CGPS", "CSupport", "TestSupport"],
             swiftSettings: strict
         ),
         // Built executables driven end to end: locationd and locationctl over real
         // sockets, gpsd fed by gpsfake.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["LocationCore", "LocationTools", "LocationSystem", "LocationClient", "LocationDaemon", "CSupport", "TestSupport"],
+            dependencies: ["LocationValues", "LocationCodecs", "LocationProtocol", "LocationConfig", "LocationCore", "LocationTools", "LocationSystem", "LocationClient", "LocationDaemon", "CSupport", "TestSupport"],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "EngineBenchmark",
-            dependencies: ["LocationCore"],
+            dependencies: ["LocationValues", "LocationConfig", "LocationCore"],
             path: "Benchmarks/EngineBenchmark",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "ParserBenchmark",
-            dependencies: ["LocationCore"],
+            dependencies: ["LocationCodecs", "LocationCore"],
             path: "Benchmarks/ParserBenchmark",
             swiftSettings: strict
         ),
@@ -187,7 +210,7 @@ let package = Package(
         // locationd's GeoClue face vs GeoClue 2.6 fed by locationd: CPU per position, TPV → LocationUpdated.
         .executableTarget(
             name: "GeoClueBenchmark",
-            dependencies: ["LocationCore", "TestSupport", "CSystemd"],
+            dependencies: ["LocationValues", "LocationCore", "TestSupport", "CSystemd"],
             path: "Benchmarks/GeoClueBenchmark",
             swiftSettings: strict,
             // Its bus probe calls sd-bus itself; CSystemd links nothing (the daemon opens libsystemd on first use).

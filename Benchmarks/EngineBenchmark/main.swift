@@ -1,7 +1,9 @@
 // Engine decisions per second: one decision is one (fix, client) pair through
 // the delivery steps of docs/authorization.md §4. Run in release: swift run -c release EngineBenchmark
 import Glibc
+import LocationConfig
 import LocationCore
+import LocationValues
 
 /// CPU time of this thread: what the engine costs, unaffected by other processes on a shared machine.
 func cpuSeconds() -> Double {

@@ -40,6 +40,7 @@
 // a mount namespace of its own (root, or a user namespace).
 import Glibc
 import LocationCore
+import LocationValues
 import TestSupport
 
 struct Options: Sendable {

@@ -10,6 +10,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationCodecs
 import LocationCore
 
 struct Options {

@@ -1,7 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import LocationCore
+import LocationProtocol
+import LocationValues
 import LocationSystem
 
 /// A connection to the daemon's control socket, as `locationctl` (and the

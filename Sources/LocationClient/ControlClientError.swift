@@ -1,7 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import LocationCore
+import LocationProtocol
+import LocationValues
 import LocationSystem
 
 /// Why `locationctl` could not talk to the daemon: each names the socket and

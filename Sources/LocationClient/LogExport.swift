@@ -1,4 +1,4 @@
-import LocationCore
+import LocationProtocol
 import LocationTools
 import LocationSystem
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import LocationCore
+import LocationConfig
 
 /// Replaces a file so that it appears whole or not at all: the bytes go to a
 /// temporary file beside it, which `commit()` syncs, renames over the target

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import LocationCore
+import LocationConfig
 
 /// Reads a configuration file and its drop-ins and parses them
 /// (`DaemonConfig.parse`), turning every way the read can fail into a

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import LocationClient
-import LocationCore
+import LocationValues
 import LocationSystem
 
 /// Standard output and error, written with `write(2)` line by line, so

@@ -1,7 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import LocationCore
+import LocationProtocol
+import LocationValues
 import LocationTools
 import LocationClient
 import LocationSystem

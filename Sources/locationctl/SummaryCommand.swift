@@ -1,4 +1,4 @@
-import LocationCore
+import LocationValues
 import LocationTools
 
 /// `summary LOG… [--gap S] [--reference R]`: the logs' figures as text or, with `--json`, one object.

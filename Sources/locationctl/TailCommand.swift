@@ -1,7 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import LocationCore
+import LocationConfig
+import LocationProtocol
+import LocationValues
 import LocationTools
 import LocationClient
 import LocationSystem

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import LocationCore
+import LocationProtocol
 import LocationTools
 import LocationClient
 import LocationSystem

@@ -1,4 +1,5 @@
-import LocationCore
+import LocationProtocol
+import LocationValues
 import LocationTools
 import LocationClient
 import LocationSystem

@@ -4,6 +4,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationValues
 import LocationSystem
 import LocationDaemon
 

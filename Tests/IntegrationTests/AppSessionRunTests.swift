@@ -2,6 +2,8 @@
 import Glibc
 #endif
 import LocationCore
+import LocationProtocol
+import LocationValues
 import LocationSystem
 import Testing
 import TestSupport

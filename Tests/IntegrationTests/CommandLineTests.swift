@@ -1,4 +1,6 @@
+import LocationConfig
 import LocationCore
+import LocationValues
 import Testing
 import TestSupport
 

@@ -1,5 +1,7 @@
 import LocationClient
 import LocationCore
+import LocationProtocol
+import LocationValues
 import LocationTools
 import LocationSystem
 import LocationDaemon

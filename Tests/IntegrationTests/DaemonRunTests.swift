@@ -1,4 +1,6 @@
 import LocationCore
+import LocationProtocol
+import LocationValues
 import LocationSystem
 import LocationDaemon
 import Testing

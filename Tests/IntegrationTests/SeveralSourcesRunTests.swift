@@ -1,4 +1,6 @@
 import LocationCore
+import LocationProtocol
+import LocationValues
 import Testing
 import TestSupport
 

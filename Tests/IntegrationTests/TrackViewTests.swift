@@ -1,4 +1,5 @@
 import LocationCore
+import LocationValues
 import LocationTools
 import Testing
 import TestSupport

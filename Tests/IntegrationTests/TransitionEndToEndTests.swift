@@ -1,4 +1,6 @@
 import LocationCore
+import LocationProtocol
+import LocationValues
 import LocationDaemon
 import Testing
 import TestSupport

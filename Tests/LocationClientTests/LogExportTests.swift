@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import LocationClient
-import LocationCore
+import LocationProtocol
 import LocationTools
 import LocationSystem
 import Testing

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import LocationClient
-import LocationCore
 import LocationSystem
 import Testing
 import TestSupport

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import LocationCore
+import LocationConfig
 import LocationSystem
 import Testing
 import TestSupport

@@ -1,3 +1,4 @@
+import LocationConfig
 import LocationCore
 
 /// A configuration that sets every key of locationd.conf to a value other than its default, each

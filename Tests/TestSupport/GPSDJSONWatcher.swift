@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationValues
 import Synchronization
 
 /// gpsd's own view of a session, for comparison: a plain TCP client that

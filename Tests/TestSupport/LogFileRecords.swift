@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 
 /// The records of a JSON-lines log, and a sentence for every line that is not
 /// one (the tests record those as issues).

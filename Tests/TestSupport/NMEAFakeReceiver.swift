@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CSupport
 import LocationCore
+import LocationValues
 
 /// A pseudo-terminal pair standing in for a receiver on a serial line.
 public final class NMEAFakeReceiver {

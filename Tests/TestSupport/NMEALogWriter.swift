@@ -1,4 +1,5 @@
 import LocationCore
+import LocationValues
 
 #if canImport(Glibc)
 import Glibc

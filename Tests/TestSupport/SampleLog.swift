@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 
 /// A client's log as the tests of `tail`, `export` and locationctl write it: numbered records
 /// of a walk, and bad lines where asked.

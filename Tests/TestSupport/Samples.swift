@@ -1,4 +1,6 @@
 import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// Representative engine values for protocol and renderer tests, shared by
 /// the core's and the tools' tests.

@@ -1,3 +1,5 @@
+import LocationProtocol
+
 /// A client's accuracy authorization as the engine holds it: the Precise
 /// switch, or a temporary full-accuracy grant on top of a switch that is off
 /// (so "full and temporary full" cannot be written down). The grant's end is

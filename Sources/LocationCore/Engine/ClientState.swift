@@ -1,3 +1,6 @@
+import LocationConfig
+import LocationValues
+
 /// One client inside the engine: its settings, its permission (a `Grant`, an
 /// `Accuracy`, at most one `PendingPrompt`), app state and delivery state.
 /// Internal; the outside sees `ClientAuthorization`, `ClientStatus` and

@@ -1,3 +1,5 @@
+import LocationProtocol
+
 /// One client's record of what the fix path did with each fix (docs/authorization.md §4):
 /// the last epoch delivered (for "the same epoch again"), when it was
 /// delivered on the engine's monotonic clock (for `status`'s "delivering"),

@@ -1,3 +1,6 @@
+import LocationProtocol
+import LocationValues
+
 /// The effects of engine inputs, in order, kept so that a fix delivered to
 /// many clients costs a few bytes per client: a delivery is an `Item` naming
 /// the client by its place in `names` and the fix by its place in `fixes`

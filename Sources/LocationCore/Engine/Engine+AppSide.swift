@@ -1,3 +1,6 @@
+import LocationProtocol
+import LocationValues
+
 /// The app side (docs/authorization.md §13): request, request-full-accuracy, session, start, stop, locate.
 extension Engine {
     mutating func request(_ i: Int, _ kind: RequestKind, effects: inout EffectList) -> Outcome {

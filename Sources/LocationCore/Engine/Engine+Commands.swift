@@ -1,3 +1,6 @@
+import LocationProtocol
+import LocationValues
+
 /// The three sides (docs/authorization.md §13) as commands, and every row of the §3 transition table.
 /// Each handler changes state and returns the reply; the events that follow
 /// from the change (authorization, closed prompts) come from `finish`.

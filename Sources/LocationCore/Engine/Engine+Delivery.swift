@@ -1,3 +1,6 @@
+import LocationProtocol
+import LocationValues
+
 /// The fix path (docs/authorization.md §4): for each client, in config order, the eight
 /// steps. This is the hot path: it allocates nothing unless it delivers, and
 /// solves a geodesic only when the chord bounds cannot decide the distance

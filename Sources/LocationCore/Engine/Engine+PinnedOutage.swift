@@ -1,3 +1,5 @@
+import LocationProtocol
+
 /// A pinned client's own outage (docs/sources.md, "Several receivers"): a client with
 /// `receiver = DEVICE` takes only that receiver's fixes, so when that receiver has given no
 /// usable fix for `failover` seconds (or has not reported since the engine started) the client is

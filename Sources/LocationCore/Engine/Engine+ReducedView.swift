@@ -1,3 +1,5 @@
+import LocationValues
+
 /// A face that narrows a client's deliveries to reduced accuracy on its own (a GeoClue client
 /// object asking for a city, docs/geoclue.md "Accuracy"): the reduced position it shows is the
 /// client's own, made as the engine makes it for a reduced client.

@@ -1,3 +1,5 @@
+import LocationProtocol
+
 /// The settings side (docs/authorization.md §13; the iOS Settings app): services, authorize, accuracy, share, reset.
 extension Engine {
     mutating func setServices(_ on: Bool) -> Outcome {

@@ -1,3 +1,6 @@
+import LocationProtocol
+import LocationValues
+
 /// `status` (docs/protocol.md; docs/authorization.md §4, "What is not delivered"): the engine's state at this moment, and per client
 /// why it is or is not delivering and the one command that would change that.
 extension Engine {
@@ -21,7 +24,7 @@ extension Engine {
     }
 
     /// What a pending locate's reason starts with while the client is not updating.
-    public static let locatingPrefix = "locating (one fix): "
+    public static let locatingPrefix = ClientStatus.locatingPrefix
 
     /// A client counts as `delivering` in `status` when it was delivered a fix within this many seconds.
     public static let deliveringWindow = 5.0

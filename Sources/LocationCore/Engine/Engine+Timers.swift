@@ -1,3 +1,5 @@
+import LocationProtocol
+
 /// Timers (locate timeout, Allow Once and temporary full accuracy grace) and
 /// the receiver's outages (docs/authorization.md §3, §4).
 extension Engine {

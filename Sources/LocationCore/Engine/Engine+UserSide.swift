@@ -1,3 +1,5 @@
+import LocationProtocol
+
 /// The user side (docs/authorization.md §13): answering a pending prompt.
 extension Engine {
     mutating func answerPrompt(

@@ -1,3 +1,7 @@
+import LocationConfig
+import LocationProtocol
+import LocationValues
+
 /// The authorization engine (docs/authorization.md): a pure state machine. Every input
 /// carries `now` and returns the effects to carry out; it reads no clock,
 /// does no IO and holds no global state. Randomness comes only from the

@@ -1,3 +1,6 @@
+import LocationProtocol
+import LocationValues
+
 /// What drives the engine besides commands: fixes, source state and the clock.
 public enum EngineInput: Sendable, Hashable {
     /// One receiver epoch from the source.

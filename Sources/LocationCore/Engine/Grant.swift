@@ -1,3 +1,5 @@
+import LocationProtocol
+
 /// What the user has granted a client (docs/authorization.md §13), as one value whose cases
 /// carry exactly what they need: a once grant exists only on while-using and
 /// carries its own grace clock, provisional exists only on always, so neither

@@ -1,3 +1,5 @@
+import LocationProtocol
+
 /// What `status` suggests doing about a client that gets no positions (docs/authorization.md
 /// §4, "What is not delivered"): a value, not a command line — `locationctl` puts it to its
 /// reader through its own command table, as a command to run or one to ask the operator for.

@@ -1,3 +1,5 @@
+import LocationProtocol
+
 /// A client's open prompt as the engine holds it: what it asks, with the text
 /// it showed, and only what answering it needs (a purpose only for full
 /// accuracy). `Prompt` is how watchers and `prompts` see it.

@@ -1,3 +1,6 @@
+import LocationProtocol
+import LocationValues
+
 /// Provisional always and its one upgrade prompt (docs/authorization.md §3, iOS 13+):
 /// "Allow While Using App" on an always prompt grants `always` provisionally,
 /// which delivers only while in use (`Grant.deliveryRefusal`). The first fix

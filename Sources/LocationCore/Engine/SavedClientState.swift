@@ -1,3 +1,5 @@
+import LocationProtocol
+
 /// One client's permanent state in `state.json`.
 public struct SavedClientState: Sendable, Hashable {
     /// The client's name.

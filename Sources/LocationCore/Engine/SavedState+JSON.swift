@@ -1,3 +1,6 @@
+import LocationProtocol
+import LocationValues
+
 /// `state.json` through the project's JSON codec, like every other record:
 /// one object, keys in a fixed order, so the same state always gives the same
 /// bytes.

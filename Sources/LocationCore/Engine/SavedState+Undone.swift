@@ -1,3 +1,5 @@
+import LocationProtocol
+
 extension SavedState {
     /// What a restart would undo if it loaded `saved` (the state file as it is on disk;
     /// `nil`: there is none) instead of this state: one phrase per decision, the decision

@@ -1,3 +1,5 @@
+import LocationProtocol
+
 extension SourceState {
     /// Several sources' states as the one state the engine keeps (docs/sources.md, "Several
     /// sources"): what the best of them offers. `fix` when any reports fixes; else `no-fix` when

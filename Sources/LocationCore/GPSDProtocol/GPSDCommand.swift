@@ -1,3 +1,5 @@
+import LocationValues
+
 /// One request a program sends in gpsd's JSON protocol (gpsd_json(5)):
 /// `?WATCH={"enable":true,"json":true};`, `?POLL;`, `?VERSION;`,
 /// `?DEVICES;`. The subset locationd serves; anything else is `.unknown`

@@ -1,3 +1,6 @@
+import LocationProtocol
+import LocationValues
+
 /// The objects locationd sends in gpsd's JSON protocol (gpsd_json(5)), one
 /// per line ending in `\r\n` as gpsd writes them (the python `gps` module
 /// takes only lines that end so). The subset served: `VERSION`, `DEVICES`,

@@ -1,3 +1,6 @@
+import LocationProtocol
+import LocationValues
+
 /// Writes a delivered fix as NMEA 0183 sentences — `$GPRMC`, `$GPGGA` and
 /// `$GPGSA`, each with its checksum and `\r\n` — for a client's
 /// `nmea_socket` (GeoClue's `nmea-socket=` source, chart plotters).

@@ -1,3 +1,6 @@
+import LocationProtocol
+import LocationValues
+
 /// Each receiver's own time line (a `TimeBase` per receiver): receiver B's
 /// fix is never compared with receiver A's clock, so two receivers whose
 /// clocks differ, or a failover from one to the other, are no time jump.

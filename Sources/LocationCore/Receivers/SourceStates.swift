@@ -1,3 +1,6 @@
+import LocationConfig
+import LocationProtocol
+
 /// What the daemon keeps per source beside the engine (docs/sources.md, "Several sources"): each
 /// source's state as it last reported it and its outage, the combination the engine was given,
 /// and which source brought each receiver, under which name. Pure: the owner hands it `now`.

@@ -1,3 +1,4 @@
+import LocationValues
 import Glibc
 
 /// The privacy measure of docs/authorization.md §14: how much an attacker gains by averaging

@@ -1,3 +1,4 @@
+import LocationValues
 import Glibc
 
 /// The reduced-accuracy obfuscation of docs/authorization.md §6: secret offset, hourly drift,

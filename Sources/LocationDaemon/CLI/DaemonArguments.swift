@@ -1,4 +1,5 @@
 import LocationCore
+import LocationValues
 
 /// `locationd`'s command line as a pure function.
 public enum DaemonArguments {

@@ -1,3 +1,4 @@
+import LocationConfig
 import LocationCore
 
 /// Every client's app (`app_users`, `app_groups`, `app_units`), resolved when

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 
 /// One client's app side as the daemon acts it for a peer it vouches for: a
 /// program on the client's sockets (`ProgramUse`) or a GeoClue bus peer

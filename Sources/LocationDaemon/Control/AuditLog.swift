@@ -1,3 +1,4 @@
+import LocationConfig
 import LocationCore
 import LocationSystem
 import Synchronization

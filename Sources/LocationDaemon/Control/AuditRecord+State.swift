@@ -1,4 +1,6 @@
 import LocationCore
+import LocationProtocol
+import LocationValues
 
 extension AuditRecord {
     /// What `command` can change, as its `before` and `after` show it: the

@@ -1,4 +1,6 @@
 import LocationCore
+import LocationProtocol
+import LocationValues
 import LocationSystem
 
 /// One accepted state change, as a line of `audit.jsonl` (docs/protocol.md, "Audit log"):

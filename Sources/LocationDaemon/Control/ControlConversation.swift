@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationProtocol
 
 /// The control protocol (docs/protocol.md) on a `ServerLoop`: one JSON request per
 /// line, one reply each, and `watch` turning a connection into an event

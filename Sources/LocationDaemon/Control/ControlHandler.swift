@@ -1,4 +1,6 @@
 import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// A peer as the control plane sees it: its identity (`PeerCredentials`, from `SO_PEERCRED`),
 /// and what the control plane decided of it when it connected (whether it may change state,

@@ -1,7 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationConfig
 import LocationCore
+import LocationValues
 import LocationSystem
 
 /// `locationd check-config`: reads the configuration, prints the effective

@@ -1,3 +1,4 @@
+import LocationConfig
 import LocationCore
 
 /// What a reloaded configuration changes (SIGHUP): everything, except the keys only a restart

@@ -1,4 +1,7 @@
+import LocationConfig
 import LocationCore
+import LocationProtocol
+import LocationValues
 import LocationSystem
 import Synchronization
 

@@ -1,3 +1,4 @@
+import LocationConfig
 import LocationCore
 
 /// The fix source for each `[source] type`: gpsd through libgps, or NMEA

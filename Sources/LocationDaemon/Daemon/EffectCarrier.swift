@@ -1,4 +1,6 @@
 import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// Carries out what the engine returns — the one piece of code `locationd run`
 /// and `locationd replay` share, so the two cannot drift apart:

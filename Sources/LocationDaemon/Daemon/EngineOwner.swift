@@ -1,4 +1,7 @@
+import LocationConfig
 import LocationCore
+import LocationProtocol
+import LocationValues
 import LocationSystem
 
 /// Everything the authorization engine's one owner holds while the daemon

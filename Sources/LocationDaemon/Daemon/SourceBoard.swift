@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 import Synchronization
 
 /// Where `status` finds each source's counts (`sources[].counts`, and the first source's as

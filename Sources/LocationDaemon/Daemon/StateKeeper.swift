@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 import LocationSystem
 
 /// The daemon's side of `state.json`: loads it once at start (setting a

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 
 /// The control connections that watch events (`locationctl watch`), and the
 /// broadcast of each batch of events to them: every event is encoded once,

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 
 /// Something queued for one client (a delivery, a log record).
 protocol ClientItem {

@@ -1,4 +1,6 @@
 import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// A face: one way positions leave the daemon — the clients' logs, the
 /// watchers (`locationctl watch`), the program sockets, MQTT. The output seam,

@@ -1,4 +1,6 @@
 import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// What a fix source reports: its link state, and one fix per receiver epoch.
 public enum SourceEvent: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 import Synchronization
 
 /// Fixes from gpsd, read through libgps (the CGPS shim) on a thread of its own.

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 
 /// What a `GPSDSource` has done so far, for `status` (as `counts`) and benchmarks.
 public struct GPSDSourceStatistics: Sendable, Hashable {

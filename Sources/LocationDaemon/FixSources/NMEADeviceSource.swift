@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Dispatch
 import LocationCore
+import LocationProtocol
 import Synchronization
 
 /// Fixes straight from an NMEA receiver: a serial device (set raw at `baud`),

@@ -1,7 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationCodecs
 import LocationCore
+import LocationProtocol
+import LocationValues
 import LocationSystem
 
 /// The reading loop of an `NMEADeviceSource`, run on its own thread: opens the

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 
 /// A stretch of time a source is without its input — gpsd without a confirmed watch, an NMEA
 /// device that cannot be opened or went away — as its reader thread counts it: the attempts

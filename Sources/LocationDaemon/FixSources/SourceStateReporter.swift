@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 
 /// Turns "the state is now S, because D" into a `.state` event only when
 /// something changed, so consumers see each transition once and a retry loop

@@ -1,7 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationConfig
 import LocationCore
+import LocationValues
 import LocationSystem
 import Synchronization
 

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 import Synchronization
 
 /// The GeoClue face's `OutputFace` (docs/geoclue.md): the engine's one owner

@@ -1,5 +1,7 @@
 import CBus
 import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// One `org.freedesktop.GeoClue2.Client` object: its properties as the C
 /// vtable reads and writes them, whose connection it is, and what it started.

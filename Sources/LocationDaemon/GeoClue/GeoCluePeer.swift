@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CBus
 import LocationCore
+import LocationProtocol
 import LocationSystem
 
 /// Who a GeoClue bus peer is: its unique bus name and its `Principal`, made

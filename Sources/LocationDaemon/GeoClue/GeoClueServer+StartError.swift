@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CBus
 import LocationCore
+import LocationValues
 import LocationSystem
 
 extension GeoClueServer.StartError {

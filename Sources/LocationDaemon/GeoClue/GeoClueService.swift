@@ -1,3 +1,4 @@
+import LocationConfig
 import LocationCore
 
 /// Serves the GeoClue2-compatible face (`[geoclue]`, docs/geoclue.md): the bus

@@ -1,7 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationConfig
 import LocationCore
+import LocationProtocol
+import LocationValues
 import LocationSystem
 
 /// Every configured client's coordinate log (docs/design.md §6): one `LogWriter` per

@@ -1,4 +1,7 @@
+import LocationConfig
 import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// The clients' heartbeat records (`heartbeat = SECONDS`, locationd.conf(5)): every interval, a
 /// client that is updating and had no fix logged since the last look gets a `HeartbeatRecord`

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 
 /// The clients' logs as an output face: each fix's deliveries counted and
 /// formatted once per accuracy (`LogFanout`), the lines handed to `ClientLogs`

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 
 /// The delivery half of `EffectCarrier`, in one value so a fix delivered to
 /// many clients costs little per client: each client's count, where its log

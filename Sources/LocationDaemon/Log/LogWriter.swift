@@ -2,7 +2,9 @@
 import Glibc
 #endif
 import CSupport
+import LocationConfig
 import LocationCore
+import LocationProtocol
 import LocationSystem
 
 /// One client's coordinate log (docs/design.md §6): JSON lines appended whole with

@@ -1,7 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationConfig
 import LocationCore
+import LocationValues
 import LocationSystem
 
 /// One receiver's raw capture file (`raw_log`, locationd.conf(5)) and its RTKLIB time-tag file

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 import Synchronization
 
 /// The MQTT output face: the publishers register here (in config order), the

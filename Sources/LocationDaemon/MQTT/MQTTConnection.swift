@@ -2,7 +2,9 @@
 import Glibc
 #endif
 import CMQTT
+import LocationConfig
 import LocationCore
+import LocationProtocol
 
 /// Why a connection could not be made or ended, as `status` says it.
 struct MQTTFailure: Error, Sendable, Hashable {

@@ -1,7 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationConfig
 import LocationCore
+import LocationProtocol
 import LocationSystem
 
 /// Runs one `MQTTPublisher` per client with `mqtt_broker` (each on its own

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationValues
 import LocationSystem
 
 /// Which file a log is: its device and inode. A rename (logrotate) keeps it;

@@ -1,5 +1,7 @@
 import CGPS
 import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// gpsd's JSON protocol on a client's `gpsd_socket` and `gpsd_port` (docs/protocol.md,
 /// "Programs"): `VERSION` on connect (`release`: the installed gpsd's, `gpsdRelease`); `?WATCH={"enable":true}` answered with `DEVICES` and

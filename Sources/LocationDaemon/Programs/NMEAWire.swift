@@ -1,4 +1,6 @@
 import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// NMEA sentences on a client's `nmea_socket` (docs/protocol.md, "Programs"): the stream
 /// starts when the program connects, each fix as `NMEAEncoder` writes it; what the program

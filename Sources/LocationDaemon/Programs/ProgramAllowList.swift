@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationConfig
 import LocationCore
 
 /// Who a list of users, groups and systemd units lets in, resolved when the

@@ -2,6 +2,8 @@
 import Glibc
 #endif
 import LocationCore
+import LocationProtocol
+import LocationValues
 import LocationSystem
 
 /// The programs' side of the daemon on a `ServerLoop` (docs/protocol.md,

@@ -1,4 +1,6 @@
+import LocationConfig
 import LocationCore
+import LocationProtocol
 
 /// One socket a client serves programs on.
 struct ProgramEndpoint: Sendable {

@@ -1,3 +1,4 @@
+import LocationConfig
 import LocationCore
 
 /// Serves the clients' program sockets (gpsd protocol, NMEA): the

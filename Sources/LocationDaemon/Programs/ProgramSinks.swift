@@ -1,4 +1,6 @@
 import LocationCore
+import LocationProtocol
+import LocationValues
 import Synchronization
 
 /// Where a client's deliveries meet its programs — the program sockets'

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 
 /// What programs coming and going mean for a client's app state (see
 /// docs/authorization.md, "Programs"), carried out in order through the

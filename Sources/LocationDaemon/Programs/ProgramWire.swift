@@ -1,4 +1,6 @@
 import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// What one kind of program socket speaks: gpsd's JSON protocol (`GPSDWire`, on
 /// `gpsd_socket` and `gpsd_port`) or NMEA sentences (`NMEAWire`, on

@@ -1,3 +1,4 @@
+import LocationCodecs
 import LocationCore
 
 /// What a replay input is, told by its first lines: the first line that is

@@ -1,7 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationCodecs
 import LocationCore
+import LocationValues
 import LocationSystem
 
 /// One recording of a replay: an NMEA file or a gpsd JSON log (or standard

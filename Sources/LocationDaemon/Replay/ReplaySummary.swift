@@ -1,4 +1,6 @@
+import LocationCodecs
 import LocationCore
+import LocationValues
 
 /// What a replay read and did, printed at its end.
 public struct ReplaySummary: Sendable {

@@ -1,7 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationConfig
 import LocationCore
+import LocationProtocol
+import LocationValues
 import LocationSystem
 
 /// `locationd replay` (docs/design.md §8): recorded NMEA files and gpsd JSON

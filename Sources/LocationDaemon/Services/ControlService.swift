@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationConfig
 import LocationCore
 
 /// Serves the control socket (docs/protocol.md): the `ControlServer` runs on a

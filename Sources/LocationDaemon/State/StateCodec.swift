@@ -1,4 +1,5 @@
 import LocationCore
+import LocationValues
 
 /// `state.json` as bytes: the engine's `SavedState` through its JSON form
 /// (SavedState+JSON.swift) and the project's JSON codec — one compact line

@@ -1,7 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationConfig
 import LocationCore
+import LocationValues
 import LocationSystem
 
 /// The daemon's saved state (`state_dir/state.json`, docs/design.md §9): loaded once at

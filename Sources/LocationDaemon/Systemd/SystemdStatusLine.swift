@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 
 /// The one line systemd shows as the unit's `STATUS=`: what is being
 /// logged and how the source is, e.g. `logging 3D fixes for 1 client; gpsd

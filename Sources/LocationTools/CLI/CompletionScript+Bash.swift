@@ -1,4 +1,3 @@
-import LocationCore
 
 extension CompletionScript {
     /// The bash script (bash-completion's `_init_completion`, `_filedir`).

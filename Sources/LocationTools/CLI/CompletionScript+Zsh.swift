@@ -1,4 +1,3 @@
-import LocationCore
 
 extension CompletionScript {
     /// The zsh script (`_arguments`, `_describe`).

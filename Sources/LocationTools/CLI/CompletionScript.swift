@@ -1,4 +1,3 @@
-import LocationCore
 
 /// The bash and zsh completion scripts for `locationctl`, generated from the
 /// command table (`CtlCommands.all`), so a command, argument or option added

@@ -1,4 +1,4 @@
-import LocationCore
+import LocationValues
 
 /// The actions of the commands that read logs: `tail`, `export`, `summary`, `plot`.
 extension CommandParser {

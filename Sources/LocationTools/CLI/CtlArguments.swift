@@ -1,4 +1,5 @@
-import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// `locationctl`'s command line as a pure function (no IO, no environment
 /// reads): the executable passes `CommandLine.arguments.dropFirst()` and its

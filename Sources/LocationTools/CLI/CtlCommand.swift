@@ -1,4 +1,4 @@
-import LocationCore
+import LocationValues
 
 /// One `locationctl` command, declared once: its help page, the arguments and
 /// options it takes (with what completes them), and how its action is built.

@@ -1,4 +1,3 @@
-import LocationCore
 
 extension CtlCommands {
     /// The commands that read coordinate logs: tail, export, summary, plot.

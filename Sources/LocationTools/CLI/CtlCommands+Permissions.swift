@@ -1,4 +1,4 @@
-import LocationCore
+import LocationProtocol
 
 extension CtlCommands {
     /// The commands that talk to the daemon: permissions, prompts, the app side, events.

@@ -1,4 +1,4 @@
-import LocationCore
+import LocationProtocol
 
 /// A parsed `locationctl` command line: what to do, and how to talk and print.
 public struct CtlInvocation: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import LocationCore
+import LocationProtocol
 
 /// `locationctl`'s help texts: the overview and one page per command.
 public enum CtlUsage {

@@ -1,4 +1,5 @@
-import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// `locationctl watch` and `tail`: one readable line per event or record.
 ///

@@ -1,4 +1,5 @@
-import LocationCore
+import LocationProtocol
+import LocationValues
 
 extension GeoClueSection: StatusSectionText {
     /// `GeoClue: serving org.freedesktop.GeoClue2 on the system bus`, or that it is not.

@@ -1,4 +1,4 @@
-import LocationCore
+import LocationProtocol
 
 /// What `locationctl locate` says from the client's status while it waits (#39): at once, when
 /// no position can come, why and what would change it; on a terminal, what it waits for and
@@ -34,7 +34,7 @@ public enum LocateWait {
 
     /// The client's reason without what a pending locate adds in front of it.
     public static func reason(_ client: ClientStatus) -> String {
-        let prefix = Engine.locatingPrefix
+        let prefix = ClientStatus.locatingPrefix
         return client.reason.hasPrefix(prefix) ? String(client.reason.dropFirst(prefix.count)) : client.reason
     }
 }

@@ -1,4 +1,4 @@
-import LocationCore
+import LocationProtocol
 
 /// How `locationctl` names a next step the daemon suggests (a `Command`, e.g. a status's
 /// `suggestion`) to whoever reads it: the command line as the command table takes it, and

@@ -1,4 +1,5 @@
-import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// What `locationctl` prints for a reply, and its exit status: for a
 /// command, what happened; for an error, what was wrong and what to do next.

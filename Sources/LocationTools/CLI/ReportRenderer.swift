@@ -1,4 +1,4 @@
-import LocationCore
+import LocationValues
 
 /// `locationctl report` as text: per client, when positions went out, how
 /// many, and through which sinks, at which accuracy, to which peers.

@@ -1,4 +1,5 @@
-import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// The receiver's own lines of `locationctl status`: where it is (for those
 /// allowed to see it) and what it says about its sky.

@@ -1,4 +1,5 @@
-import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// The receivers table of `locationctl status`, shown when more than one receiver reported:
 ///

@@ -1,4 +1,5 @@
-import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// `locationctl status --sky`: each receiver's satellites as a table, as
 /// cgps lists them, or why there is none.

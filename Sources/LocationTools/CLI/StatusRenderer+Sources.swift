@@ -1,4 +1,4 @@
-import LocationCore
+import LocationProtocol
 
 /// The sources of `locationctl status`, one each under the combined line when there are two or
 /// more (`[source]` and `[source.NAME]` sections):

@@ -1,4 +1,5 @@
-import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// `locationctl status` for a person: the source, Location Services, and per
 /// client whether it gets locations, why not, and the one command that

@@ -1,4 +1,5 @@
-import LocationCore
+import LocationProtocol
+import LocationValues
 
 extension SummaryRenderer {
     /// The lines `summary --reference` adds: what the fixes were measured

@@ -1,4 +1,5 @@
-import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// What `locationctl summary` prints: a few lines for a person, or with
 /// `--json` one JSON object (`TrackSummary.json`).

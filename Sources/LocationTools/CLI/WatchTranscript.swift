@@ -1,4 +1,4 @@
-import LocationCore
+import LocationProtocol
 
 /// `locationctl watch`'s text: the state the daemon sends first under a header of
 /// its own, then the changes under another, so no line of the opening state reads

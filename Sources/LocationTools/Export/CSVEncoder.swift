@@ -1,4 +1,5 @@
-import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// CSV in GPSLogger for Android's layout (its current 24 columns), so tools
 /// that read GPSLogger files read ours. Filled: `time` (ISO 8601 UTC),

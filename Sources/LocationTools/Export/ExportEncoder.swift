@@ -1,4 +1,5 @@
-import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// A streaming writer of one export format: `begin`, then `add` for each
 /// record in log order, then `finish`. Each call appends bytes to `out`,

@@ -1,4 +1,3 @@
-import LocationCore
 
 /// The formats `locationctl export` writes (docs/export.md).
 public enum ExportFormat: String, Sendable, Hashable, CaseIterable {

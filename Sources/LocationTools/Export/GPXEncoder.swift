@@ -1,4 +1,5 @@
-import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// GPX 1.1 (topografix.com/GPX/1/1): a `<trk>` per client named after it,
 /// a `<trkseg>` per segment (see `TrackSegmenter`), a `<trkpt>` per record

@@ -1,4 +1,5 @@
-import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// GeoJSON (RFC 7946): a FeatureCollection with one Point feature per
 /// record, coordinates `[lon, lat]`, and the record's fields as properties

@@ -1,4 +1,5 @@
-import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// GeoJSON (RFC 7946) as a track: `export --format geojson --line`.
 ///

@@ -1,4 +1,5 @@
-import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// KML 2.2 with Google's gx extension: a Folder per client, and per segment a
 /// Placemark holding a `gx:Track` (a timed line: Google Earth shows it with

@@ -1,4 +1,4 @@
-import LocationCore
+import LocationProtocol
 
 /// Decides where tracks and segments start while records stream past.
 ///

@@ -1,5 +1,5 @@
 import Glibc
-import LocationCore
+import LocationValues
 
 /// Metres east and north of a reference point, for the field-test statistics and the scatter plot.
 ///

@@ -1,4 +1,4 @@
-import LocationCore
+import LocationValues
 
 extension ReceiverAccuracy {
     /// The `devices` entry `summary --json` prints (keys in docs/locationctl.1.md), unrounded;

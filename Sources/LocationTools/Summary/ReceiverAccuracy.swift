@@ -1,5 +1,5 @@
 import Glibc
-import LocationCore
+import LocationValues
 
 /// One receiver's accuracy against a reference (`summary --reference`, docs/locationctl.1.md).
 ///

@@ -1,4 +1,4 @@
-import LocationCore
+import LocationValues
 
 /// The bytes of an SVG document being written, with the pieces every part of a plot uses: text
 /// as it is, text escaped for XML, numbers to a tenth of a pixel, `<text>` elements.

@@ -1,4 +1,5 @@
-import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// `locationctl plot --reference`: the scatter gpsprof draws, as one self-contained SVG 1.1
 /// document (no scripts, no external references).

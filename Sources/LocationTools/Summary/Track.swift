@@ -1,4 +1,5 @@
-import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// The records of one or more coordinate logs (a log and its rotated
 /// predecessors) as one track in time order, for `locationctl summary` and

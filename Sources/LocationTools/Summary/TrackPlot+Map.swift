@@ -1,4 +1,4 @@
-import LocationCore
+import LocationValues
 
 /// The page and the map of a track plot: the document's head and title, the frame, and inside
 /// it the lines, the fixes and the grid cells; over it the start and end marks and the receivers'

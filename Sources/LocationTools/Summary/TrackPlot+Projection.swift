@@ -1,5 +1,5 @@
 import Glibc
-import LocationCore
+import LocationValues
 
 extension TrackPlot {
     /// The projected map: metres east and north of the map's centre for each point.

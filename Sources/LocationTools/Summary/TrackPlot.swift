@@ -1,5 +1,6 @@
 import Glibc
-import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// `locationctl plot`: a track drawn as one self-contained SVG 1.1 document
 /// (no tiles, no scripts, no external references), so it opens in any

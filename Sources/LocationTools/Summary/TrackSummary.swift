@@ -1,4 +1,5 @@
-import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// What a field test recorded: `locationctl summary LOG…` (docs/locationctl.1.md).
 ///

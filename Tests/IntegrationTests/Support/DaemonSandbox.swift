@@ -1,4 +1,7 @@
+import LocationCodecs
 import LocationCore
+import LocationProtocol
+import LocationValues
 import Testing
 import TestSupport
 

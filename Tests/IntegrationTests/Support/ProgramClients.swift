@@ -1,4 +1,5 @@
 import LocationCore
+import LocationValues
 import TestSupport
 
 /// A python `gps.gps()` session (python3-gps) against a program socket:

@@ -1,5 +1,6 @@
 import Testing
 @testable import LocationCore
+@testable import LocationValues
 
 @Suite struct FixedDecimalTests {
     // Expected values are the exact binary value of each literal rounded by

@@ -1,5 +1,7 @@
 import Testing
 @testable import LocationCore
+@testable import LocationProtocol
+@testable import LocationValues
 
 /// Heartbeat lines (`heartbeat`): no position, and every log reader skips them and counts them.
 @Suite struct HeartbeatRecordTests {

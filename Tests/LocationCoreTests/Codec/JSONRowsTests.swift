@@ -1,5 +1,6 @@
 import Testing
 @testable import LocationCore
+@testable import LocationValues
 
 /// `JSONRows`: a saved list read row by row, in bounded memory (#47).
 @Suite struct JSONRowsTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import LocationCore
+@testable import LocationValues
 
 @Suite struct JSONValueTests {
     @Test func roundTripsNestedValues() throws {

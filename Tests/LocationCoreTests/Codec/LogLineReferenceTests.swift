@@ -1,6 +1,8 @@
 import Glibc
 import Testing
 @testable import LocationCore
+@testable import LocationProtocol
+@testable import LocationValues
 
 /// The log line's formatters (FixedDecimal, ByteText.appendUTC, LogRecord)
 /// against references written independently of them: decimals rounded in

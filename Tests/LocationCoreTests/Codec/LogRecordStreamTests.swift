@@ -2,6 +2,8 @@ import Glibc
 import Testing
 import TestSupport
 @testable import LocationCore
+@testable import LocationProtocol
+@testable import LocationValues
 
 @Suite struct LogRecordStreamTests {
     @Test func splitsChunksIntoRecordsAndNumberedErrors() {

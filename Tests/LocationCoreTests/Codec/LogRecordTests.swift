@@ -1,6 +1,8 @@
 import Testing
 import TestSupport
 @testable import LocationCore
+@testable import LocationProtocol
+@testable import LocationValues
 
 @Suite struct LogRecordTests {
     static let tokyoTime = Samples.tokyoTime

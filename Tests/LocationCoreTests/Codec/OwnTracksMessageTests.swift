@@ -1,5 +1,7 @@
 import Testing
 @testable import LocationCore
+@testable import LocationProtocol
+@testable import LocationValues
 
 @Suite struct OwnTracksMessageTests {
     @Test func aFullRecordHasEveryField() throws {

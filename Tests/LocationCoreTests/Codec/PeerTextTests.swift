@@ -1,5 +1,7 @@
 import Testing
+@testable import LocationConfig
 @testable import LocationCore
+@testable import LocationValues
 
 /// `PeerText`: what a peer chose, shown as one printable line (#47).
 @Suite struct PeerTextTests {

@@ -1,4 +1,5 @@
 import Testing
+@testable import LocationConfig
 @testable import LocationCore
 
 /// `[client.NAME] app_users`, `app_groups`, `app_units` and `[daemon] socket_mode`.

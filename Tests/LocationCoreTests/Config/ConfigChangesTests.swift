@@ -1,4 +1,5 @@
 import Testing
+@testable import LocationConfig
 @testable import LocationCore
 
 /// SIGHUP's notice: every changed key, added and removed client.

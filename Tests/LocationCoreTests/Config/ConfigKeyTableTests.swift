@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+@testable import LocationConfig
 @testable import LocationCore
 
 /// The key table (`ConfigKey`, ConfigKeyTable.swift) is the one list of keys: reading, check-config's

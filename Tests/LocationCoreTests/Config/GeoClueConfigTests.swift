@@ -1,6 +1,9 @@
 import Testing
 
+@testable import LocationConfig
 @testable import LocationCore
+@testable import LocationProtocol
+@testable import LocationValues
 
 /// `[geoclue]` and `geoclue_id` (docs/locationd.conf.5.md, docs/geoclue.md).
 @Suite struct GeoClueConfigTests {

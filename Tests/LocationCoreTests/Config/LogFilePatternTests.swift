@@ -1,5 +1,7 @@
 import Testing
+@testable import LocationConfig
 @testable import LocationCore
+@testable import LocationValues
 
 /// `split` and the strftime fields of `log` (locationd.conf(5)): which file each line's own
 /// time goes to, and when a file is cut.

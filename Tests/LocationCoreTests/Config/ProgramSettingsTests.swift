@@ -1,4 +1,5 @@
 import Testing
+@testable import LocationConfig
 @testable import LocationCore
 
 /// The `[client.NAME]` keys that serve programs.

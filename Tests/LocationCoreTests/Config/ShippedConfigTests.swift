@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+@testable import LocationConfig
 @testable import LocationCore
 
 /// The config file the package installs as /etc/locationd/locationd.conf.

@@ -1,4 +1,5 @@
 import Testing
+@testable import LocationConfig
 @testable import LocationCore
 
 /// `[source]` and `[source.NAME]` (docs/sources.md, "Several sources").

@@ -1,5 +1,7 @@
 import Testing
+@testable import LocationConfig
 @testable import LocationCore
+@testable import LocationValues
 
 /// `split` and the fields of `log` in locationd.conf (locationd.conf(5)): read, rendered back, and
 /// refused with a reason when they cannot work together.

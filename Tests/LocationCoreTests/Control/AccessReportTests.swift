@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 import Testing
 
 /// The access report's lines and its summary per client.

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 import Testing
 
 /// Every cell of the roles × commands table (docs/protocol.md, "Roles"):

@@ -1,5 +1,7 @@
 import Testing
 @testable import LocationCore
+@testable import LocationProtocol
+@testable import LocationValues
 
 @Suite struct ReplayEventsTests {
     @Test func parsesCommandsSkippingBlanksAndComments() throws {

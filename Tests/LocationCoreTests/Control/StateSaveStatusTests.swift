@@ -1,6 +1,7 @@
 import Testing
 import TestSupport
 @testable import LocationCore
+@testable import LocationProtocol
 
 /// #32: what a state that cannot be saved says — which decisions a restart would undo, the
 /// reply's warning, the status line, and its JSON both ways.

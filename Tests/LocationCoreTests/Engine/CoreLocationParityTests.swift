@@ -1,5 +1,6 @@
 import Testing
 @testable import LocationCore
+@testable import LocationProtocol
 
 /// The behaviours where the engine once differed from Core Location (issue #14), one suite each:
 /// the prompt's Precise switch, the location button's first use, Reset Location & Privacy, and a

@@ -1,5 +1,7 @@
 import Testing
+@testable import LocationConfig
 @testable import LocationCore
+@testable import LocationProtocol
 
 /// docs/authorization.md §4: the eight steps, in order.
 @Suite struct DeliveryOrderTests {

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import LocationConfig
 @testable import LocationCore
 
 /// `desired_accuracy = reduced` (iOS's `kCLLocationAccuracyReduced`; the GeoClue face's CITY

@@ -1,5 +1,6 @@
 import Testing
 @testable import LocationCore
+@testable import LocationProtocol
 
 /// `EffectList`, the engine's compact effects: the same effects as `[Effect]`,
 /// in order, with a fix delivered to many clients stored once.

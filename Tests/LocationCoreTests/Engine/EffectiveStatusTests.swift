@@ -1,5 +1,6 @@
 import Testing
 @testable import LocationCore
+@testable import LocationProtocol
 
 /// docs/authorization.md §2 and §13: effective status, events only on real change, and a new watcher's initial state.
 @Suite struct EffectiveStatusTests {

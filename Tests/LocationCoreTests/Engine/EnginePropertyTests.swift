@@ -1,6 +1,9 @@
 import Foundation
 import Testing
+@testable import LocationConfig
 @testable import LocationCore
+@testable import LocationProtocol
+@testable import LocationValues
 
 /// Random input sequences with fixed seeds: the engine never crashes and its
 /// invariants hold after every step.

@@ -1,4 +1,7 @@
+@testable import LocationConfig
 @testable import LocationCore
+@testable import LocationProtocol
+@testable import LocationValues
 
 /// Builders and effect filters shared by the engine tests.
 enum TestEngine {

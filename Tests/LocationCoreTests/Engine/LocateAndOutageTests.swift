@@ -1,5 +1,6 @@
 import Testing
 @testable import LocationCore
+@testable import LocationProtocol
 
 /// `locate`, `start` while unauthorized, and `location-unknown` per outage (docs/authorization.md §4).
 @Suite struct LocateAndOutageTests {

@@ -1,5 +1,7 @@
 import Testing
 @testable import LocationCore
+@testable import LocationProtocol
+@testable import LocationValues
 
 /// A prompt whose app went away is withdrawn, unanswered (#47): watchers are told, the client stays
 /// `ask`, and the next request opens a new prompt.

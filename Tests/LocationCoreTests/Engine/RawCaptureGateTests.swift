@@ -1,5 +1,7 @@
 import Testing
+@testable import LocationConfig
 @testable import LocationCore
+@testable import LocationProtocol
 
 /// `Engine.rawCaptureClients` (`raw_log`, locationd.conf(5)): a receiver's bytes go to a client's
 /// capture only while it may have full-accuracy fixes of that receiver.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import LocationCore
+@testable import LocationProtocol
+@testable import LocationValues
 
 /// Delivery step 4 (docs/authorization.md §4) as issue #8 rewrote it (docs/authorization.md "Receiver
 /// time"): the same epoch is not delivered twice, an older fix starts a new

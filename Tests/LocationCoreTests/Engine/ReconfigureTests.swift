@@ -1,4 +1,5 @@
 import Testing
+@testable import LocationConfig
 @testable import LocationCore
 
 /// SIGHUP: `reconfigure` keeps remaining clients' state, adds new ones, drops removed ones.

@@ -1,5 +1,7 @@
 import Testing
+@testable import LocationConfig
 @testable import LocationCore
+@testable import LocationValues
 
 /// docs/authorization.md §4, step 7: the distance filter works within a run; any interruption
 /// or accuracy change starts a new run whose first fix is delivered whatever

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
+@testable import LocationConfig
 @testable import LocationCore
+@testable import LocationProtocol
+@testable import LocationValues
 
 /// The state file: what is saved, what a restart restores, and `persist` exactly when it changes.
 @Suite struct SavedStateTests {

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import LocationCore
+@testable import LocationProtocol
+@testable import LocationValues
 
 /// Who may see a receiver's satellites (#32 item 4, docs/authorization.md §9): a client
 /// getting full-accuracy fixes from that receiver lately; never a reduced one, one not

@@ -1,5 +1,6 @@
 import Testing
 @testable import LocationCore
+@testable import LocationProtocol
 
 /// docs/authorization.md §3, one test per row of the transition table, in the table's order.
 @Suite struct TransitionTableTests {

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationValues
 import Testing
 
 /// A value no receiver can mean never reaches a log (#9's mutated-NMEA case found them

@@ -1,4 +1,6 @@
+@testable import LocationCodecs
 @testable import LocationCore
+@testable import LocationValues
 import Testing
 
 @Suite struct EpochAssemblerTests {

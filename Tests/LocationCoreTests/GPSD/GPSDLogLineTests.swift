@@ -1,3 +1,4 @@
+import LocationCodecs
 import LocationCore
 import Testing
 

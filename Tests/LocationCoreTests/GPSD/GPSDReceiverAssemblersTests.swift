@@ -1,4 +1,6 @@
+@testable import LocationCodecs
 @testable import LocationCore
+@testable import LocationValues
 import Testing
 
 /// The assemblers of several receivers side by side: the reader's deadline is the

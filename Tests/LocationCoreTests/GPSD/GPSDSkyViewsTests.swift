@@ -1,6 +1,8 @@
 import Testing
 
+@testable import LocationCodecs
 @testable import LocationCore
+@testable import LocationValues
 
 /// gpsd's DOPs-only SKYs between its satellite lists (#32 item 4): the
 /// receiver's list stands with the new DOPs, for a few seconds of receiver

@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import TestSupport
 @testable import LocationCore
+@testable import LocationValues
 
 /// One GeographicLib vector from `Vectors/geodesic.csv` (made by `make_geodesic_vectors.py`).
 struct GeodesicVector: Sendable, CustomStringConvertible {

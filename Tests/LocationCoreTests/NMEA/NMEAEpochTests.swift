@@ -1,5 +1,7 @@
 import Testing
+import LocationCodecs
 import LocationCore
+import LocationValues
 
 /// How sentences become epochs: one fix per epoch, as early as possible,
 /// dates carried over midnight, and receivers that say "no fix".

@@ -1,5 +1,6 @@
 import Testing
 @testable import LocationCore
+@testable import LocationValues
 
 /// Dates, satellites and value domains as issue #8 asks (docs/nmea.md §2, §4).
 @Suite struct NMEAFidelityTests {

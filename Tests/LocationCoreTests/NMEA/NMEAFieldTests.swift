@@ -1,5 +1,7 @@
 import Testing
+@testable import LocationCodecs
 @testable import LocationCore
+@testable import LocationValues
 
 /// Field splitting and the number parsers, which must reproduce gpsd's
 /// arithmetic to far better than 1e-7°.

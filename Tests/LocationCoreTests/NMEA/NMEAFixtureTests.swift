@@ -1,5 +1,6 @@
 import Testing
 import LocationCore
+import LocationValues
 
 /// The project's own tracks (fixtures/nmea, made by scripts/nmea-fixtures)
 /// parse into what they were made to show.

@@ -1,6 +1,7 @@
 import Testing
 import TestSupport
 
+@testable import LocationCodecs
 @testable import LocationCore
 
 /// The phrase table (#36 item 5): one row per sentence type, found by its tag's bytes from any

@@ -1,7 +1,9 @@
 import Testing
 import TestSupport
 
+@testable import LocationCodecs
 @testable import LocationCore
+@testable import LocationValues
 
 /// Each satellite of an NMEA source's sky (#32 item 4): GSV cycles of every
 /// talker, numbered as gpsd numbers them, used when a GSA lists them; garbled

@@ -1,5 +1,6 @@
 import Testing
 import LocationCore
+import LocationValues
 
 /// What each sentence type contributes to a fix, from any talker.
 @Suite struct NMEASentenceTests {

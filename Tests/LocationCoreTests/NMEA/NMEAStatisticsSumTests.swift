@@ -1,4 +1,5 @@
 import Testing
+@testable import LocationCodecs
 @testable import LocationCore
 
 /// A replay of several recordings adds their counts: every count, so the

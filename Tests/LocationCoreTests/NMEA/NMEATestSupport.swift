@@ -1,7 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationCodecs
 import LocationCore
+import LocationValues
 import TestSupport
 
 /// Builders and runners shared by the NMEA tests.

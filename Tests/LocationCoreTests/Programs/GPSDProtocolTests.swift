@@ -1,5 +1,8 @@
 import Testing
+@testable import LocationCodecs
 @testable import LocationCore
+@testable import LocationProtocol
+@testable import LocationValues
 
 /// The gpsd-protocol subset served to programs, and the NMEA written for them.
 @Suite struct GPSDProtocolTests {

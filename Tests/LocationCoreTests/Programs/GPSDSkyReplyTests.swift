@@ -1,5 +1,6 @@
 import Testing
 @testable import LocationCore
+@testable import LocationValues
 
 /// The `SKY` programs of a full-accuracy client get (#32 item 4): gpsd's shape, which
 /// libgps and the python `gps` module read, unknown values left out.

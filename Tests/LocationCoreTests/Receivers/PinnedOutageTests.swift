@@ -1,5 +1,7 @@
 import Testing
 @testable import LocationCore
+@testable import LocationProtocol
+@testable import LocationValues
 
 /// A pinned receiver that goes silent is an outage for its client (docs/sources.md, "Several
 /// receivers"): `location-unknown` once per outage after `failover` seconds, `status` tells the

@@ -1,5 +1,6 @@
 import Testing
 @testable import LocationCore
+@testable import LocationProtocol
 
 /// The hysteresis around the ranking: keep the chosen receiver until it has been silent for
 /// `failover` seconds, or another has been clearly better for `ReceiverChoice.sustain` seconds.

@@ -1,5 +1,6 @@
 import Testing
 @testable import LocationCore
+@testable import LocationProtocol
 
 /// The ranking rule (docs/sources.md, "Several receivers") as a table: mode first, then the
 /// horizontal estimate; "clearly better" needs a factor of 2 and 5 m, or a mode or an estimate step.

@@ -1,5 +1,6 @@
 import Testing
 @testable import LocationCore
+@testable import LocationProtocol
 
 /// Each receiver's time to first fix in `status` (#31 item 4): from its first report, or its
 /// source's latest reconnect, to its first usable fix after it, on the daemon's monotonic clock.

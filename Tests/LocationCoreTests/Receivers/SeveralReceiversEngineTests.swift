@@ -1,5 +1,8 @@
 import Testing
+@testable import LocationConfig
 @testable import LocationCore
+@testable import LocationProtocol
+@testable import LocationValues
 
 /// The engine with two receivers (docs/sources.md, "Several receivers"): `best` clients get one
 /// track from the chosen receiver, pinned clients their own receiver's, no epoch twice, and each

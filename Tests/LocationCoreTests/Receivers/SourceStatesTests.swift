@@ -1,5 +1,7 @@
 import Testing
+@testable import LocationConfig
 @testable import LocationCore
+@testable import LocationProtocol
 
 /// Several sources as one (docs/sources.md, "Several sources"): the combined state and the
 /// receivers' names.

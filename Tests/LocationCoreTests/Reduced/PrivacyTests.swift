@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import LocationCore
+@testable import LocationValues
 
 /// docs/authorization.md §14's measurable property: averaging many reduced fixes of a stationary
 /// receiver gains an attacker almost nothing. The same check is run on plain

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import LocationCore
+@testable import LocationValues
 
 /// docs/authorization.md §6: offset, drift, grid snap, what a reduced fix may carry, and the seedable random source.
 @Suite struct ReducedAccuracyTests {

@@ -2,6 +2,8 @@
 import Glibc
 #endif
 import LocationCore
+import LocationProtocol
+import LocationValues
 @testable import LocationDaemon
 import Testing
 import TestSupport

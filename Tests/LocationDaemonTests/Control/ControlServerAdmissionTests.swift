@@ -3,6 +3,7 @@ import Glibc
 #endif
 import LocationClient
 import LocationCore
+import LocationProtocol
 @testable import LocationDaemon
 import Synchronization
 import Testing

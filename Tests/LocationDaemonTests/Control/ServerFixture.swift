@@ -3,6 +3,8 @@ import Glibc
 #endif
 import LocationClient
 import LocationCore
+import LocationProtocol
+import LocationValues
 @testable import LocationDaemon
 import Dispatch
 import Testing

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 @testable import LocationDaemon
 import Testing
 import TestSupport

@@ -1,5 +1,6 @@
 import Testing
 import TestSupport
+@testable import LocationConfig
 @testable import LocationCore
 @testable import LocationDaemon
 

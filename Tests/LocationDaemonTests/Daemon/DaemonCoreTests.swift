@@ -3,6 +3,8 @@ import Foundation
 import Glibc
 #endif
 import LocationCore
+import LocationProtocol
+import LocationValues
 import LocationSystem
 import LocationDaemon
 import Testing

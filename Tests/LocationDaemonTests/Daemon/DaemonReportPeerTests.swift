@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LocationCore
+import LocationProtocol
 import LocationDaemon
 import LocationTools
 import Testing

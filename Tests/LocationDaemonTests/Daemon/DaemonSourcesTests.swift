@@ -1,4 +1,7 @@
+import LocationConfig
 import LocationCore
+import LocationProtocol
+import LocationValues
 import LocationDaemon
 import Testing
 import TestSupport

@@ -1,4 +1,6 @@
 import LocationCore
+import LocationProtocol
+import LocationValues
 @testable import LocationDaemon
 import Testing
 import TestSupport

@@ -1,5 +1,7 @@
 import Foundation
 import LocationCore
+import LocationProtocol
+import LocationValues
 import LocationTools
 import Testing
 import TestSupport

@@ -1,5 +1,6 @@
 import CGPS
 import LocationCore
+import LocationValues
 import Testing
 import TestSupport
 

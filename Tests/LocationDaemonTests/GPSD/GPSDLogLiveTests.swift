@@ -1,4 +1,6 @@
+import LocationCodecs
 import LocationCore
+import LocationValues
 import Testing
 import TestSupport
 

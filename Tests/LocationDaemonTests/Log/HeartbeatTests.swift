@@ -1,4 +1,5 @@
 import LocationCore
+import LocationValues
 import LocationDaemon
 import Testing
 import TestSupport

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CSupport
 import LocationCore
+import LocationValues
 import LocationDaemon
 import Testing
 import TestSupport

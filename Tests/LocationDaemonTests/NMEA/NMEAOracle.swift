@@ -1,5 +1,7 @@
 import Foundation
+import LocationCodecs
 import LocationCore
+import LocationValues
 import Testing
 import TestSupport
 

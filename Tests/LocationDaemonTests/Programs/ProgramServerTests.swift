@@ -1,7 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocationConfig
 import LocationCore
+import LocationProtocol
+import LocationValues
 import LocationSystem
 @testable import LocationDaemon
 import Synchronization

@@ -1,3 +1,4 @@
+import LocationConfig
 import LocationCore
 @testable import LocationDaemon
 import Synchronization

@@ -1,4 +1,5 @@
 import LocationCore
+import LocationProtocol
 import LocationTools
 import Testing
 import TestSupport

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import LocationCore
 import LocationTools
 import Foundation
 import Testing

@@ -1,5 +1,5 @@
 import Testing
-@testable import LocationCore
+@testable import LocationValues
 @testable import LocationTools
 
 @Suite struct CtlArgumentsTests {

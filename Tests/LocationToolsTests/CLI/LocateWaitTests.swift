@@ -1,4 +1,4 @@
-import LocationCore
+import LocationProtocol
 import LocationTools
 import Testing
 import TestSupport
@@ -62,7 +62,7 @@ import TestSupport
 
     @Test func theWaitSaysWhatItWaitsForAndHowLongIsLeft() {
         let waiting = Self.client(
-            eligible: true, reason: Engine.locatingPrefix + "no fix from the receiver for 3 s", suggestion: nil, locateLeft: 26.2)
+            eligible: true, reason: ClientStatus.locatingPrefix + "no fix from the receiver for 3 s", suggestion: nil, locateLeft: 26.2)
         #expect(LocateWait.progress(waiting) == "locate survey: waiting for a fix (no fix from the receiver for 3 s), 27 s left")
         #expect(LocateWait.reason(waiting) == "no fix from the receiver for 3 s")
     }

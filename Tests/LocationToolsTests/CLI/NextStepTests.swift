@@ -1,4 +1,6 @@
 import LocationCore
+import LocationProtocol
+import LocationValues
 import LocationTools
 import Testing
 import TestSupport

@@ -1,6 +1,7 @@
 import Testing
 import TestSupport
-@testable import LocationCore
+@testable import LocationProtocol
+@testable import LocationValues
 @testable import LocationTools
 
 /// What a peer chose reaches `prompts`, `status`, `watch` and `report` escaped: one line each,

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import LocationCore
+@testable import LocationProtocol
+@testable import LocationValues
 @testable import LocationTools
 
 @Suite struct StatusRendererTests {

@@ -1,6 +1,7 @@
 import Testing
 import TestSupport
-@testable import LocationCore
+@testable import LocationProtocol
+@testable import LocationValues
 @testable import LocationTools
 
 /// The receiver in `status` (#15): its position for those allowed to see it,

@@ -1,6 +1,6 @@
 import Testing
 import TestSupport
-@testable import LocationCore
+@testable import LocationProtocol
 @testable import LocationTools
 
 /// Several sources in `status` (docs/sources.md, "Several sources"): each with its state, outage

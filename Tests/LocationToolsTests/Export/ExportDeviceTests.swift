@@ -1,5 +1,5 @@
 import Testing
-@testable import LocationCore
+@testable import LocationProtocol
 import LocationTools
 
 /// #29: exports name the receiver of each record that names one (GPX `<src>`, GeoJSON `device`,

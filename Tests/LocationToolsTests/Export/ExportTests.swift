@@ -1,6 +1,7 @@
 import Testing
 import TestSupport
-@testable import LocationCore
+@testable import LocationProtocol
+@testable import LocationValues
 @testable import LocationTools
 
 /// Records of a short walk with a gap, an accuracy change and a second client.

@@ -1,5 +1,6 @@
 import Testing
-@testable import LocationCore
+@testable import LocationProtocol
+@testable import LocationValues
 import LocationTools
 
 @Suite struct BrokerStatusTests {

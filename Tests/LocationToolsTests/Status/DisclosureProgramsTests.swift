@@ -1,6 +1,6 @@
 import Testing
 import TestSupport
-@testable import LocationCore
+@testable import LocationProtocol
 import LocationTools
 
 /// What `Disclosure` lets through of the program sockets and the MQTT

@@ -1,6 +1,7 @@
 import Testing
 import TestSupport
-@testable import LocationCore
+@testable import LocationProtocol
+@testable import LocationValues
 import LocationTools
 
 /// #8: a log that starts to fail, or works again, is a `log` event on `watch` with the

@@ -1,6 +1,6 @@
 import Testing
 import TestSupport
-@testable import LocationCore
+@testable import LocationProtocol
 import LocationTools
 
 /// #8: a log that cannot be written is in `status` — lines held now, lines lost since start, the

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import LocationCore
+@testable import LocationProtocol
 import LocationTools
 
 @Suite struct ProgramStatusTests {

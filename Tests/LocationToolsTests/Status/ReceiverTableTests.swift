@@ -1,6 +1,6 @@
 import Testing
 import TestSupport
-@testable import LocationCore
+@testable import LocationProtocol
 @testable import LocationTools
 
 /// The receivers table of `locationctl status` (#29 item 4, #31 item 4): each receiver's

@@ -1,6 +1,7 @@
 import Testing
 import TestSupport
-@testable import LocationCore
+@testable import LocationProtocol
+@testable import LocationValues
 import LocationTools
 
 /// #8: `status` says what the source has read, with numbers, for every reader tier.

@@ -1,6 +1,6 @@
 import Testing
 import TestSupport
-@testable import LocationCore
+@testable import LocationProtocol
 import LocationTools
 
 /// #8: while gpsd is away, `status` says so with numbers — attempts, for how long, and the waits

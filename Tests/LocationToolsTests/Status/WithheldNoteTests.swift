@@ -1,6 +1,6 @@
 import Testing
 import TestSupport
-@testable import LocationCore
+@testable import LocationProtocol
 
 /// #9: what a `watch` reply tells an unprivileged watcher about its stream —
 /// which events it will not get, and which it will — names every event kind,

@@ -1,5 +1,4 @@
 import Testing
-import LocationCore
 import LocationTools
 
 /// `summary` counts heartbeat lines (`heartbeat`), which are not track points.

@@ -1,5 +1,6 @@
 import Testing
-@testable import LocationCore
+@testable import LocationProtocol
+@testable import LocationValues
 @testable import LocationTools
 
 /// `summary` and `plot` with two receivers in one log (#29 item 4): each receiver its own

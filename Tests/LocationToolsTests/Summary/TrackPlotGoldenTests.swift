@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import TestSupport
 @testable import LocationCore
+@testable import LocationProtocol
 @testable import LocationTools
 
 /// `TrackPlot.svg()`'s bytes, pinned: each plot below is compared with the document kept in

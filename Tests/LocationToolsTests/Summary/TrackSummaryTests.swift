@@ -1,7 +1,8 @@
 import Glibc
 import Foundation
 import Testing
-@testable import LocationCore
+@testable import LocationProtocol
+@testable import LocationValues
 @testable import LocationTools
 
 /// `locationctl summary`'s figures against ones worked out here by other

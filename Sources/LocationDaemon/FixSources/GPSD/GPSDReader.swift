@@ -1,4 +1,7 @@
+import LocationCodecs
 import LocationCore
+import LocationProtocol
+import LocationValues
 import LocationSystem
 
 /// The body of a `GPSDSource`'s reader thread: connect, watch, read, turn

@@ -1,4 +1,6 @@
+import LocationCodecs
 import LocationCore
+import LocationValues
 
 /// One line gpsd sent, as the CGPS shim flattened it.
 enum GPSDReport: Sendable, Hashable {

@@ -1,5 +1,7 @@
 import CGPS
+import LocationCodecs
 import LocationCore
+import LocationValues
 
 #if canImport(Glibc)
 import Glibc

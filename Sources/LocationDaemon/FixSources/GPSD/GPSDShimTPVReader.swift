@@ -1,4 +1,5 @@
 import CGPS
+import LocationCodecs
 import LocationCore
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import LocationCodecs
 import LocationCore
 
 /// The timing of a `GPSDSource`. The defaults are what the daemon uses;
