@@ -5,6 +5,7 @@ import LocationConfig
 import LocationCore
 import LocationValues
 import LocationSystem
+import LocationProtocol
 
 /// `locationd run`: start-up, the service group, SIGHUP and shutdown.
 ///

@@ -1,5 +1,8 @@
+import LocationConfig
 import LocationCore
+import LocationProtocol
 import LocationSystem
+import LocationValues
 
 /// The control plane and the audit log: requests, who holds a client, watchers, a face's
 /// prompt withdrawn or event audited.

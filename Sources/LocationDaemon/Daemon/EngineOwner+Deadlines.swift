@@ -1,5 +1,8 @@
+import LocationConfig
 import LocationCore
+import LocationProtocol
 import LocationSystem
+import LocationValues
 
 /// The deadlines: the tick and when it must come, and the status line's changes.
 extension EngineOwner {

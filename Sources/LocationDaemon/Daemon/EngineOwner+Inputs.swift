@@ -1,5 +1,8 @@
+import LocationConfig
 import LocationCore
+import LocationProtocol
 import LocationSystem
+import LocationValues
 
 /// The inputs: a source's events and pauses, a reopening of the logs, a reload, the stop.
 extension EngineOwner {

@@ -1,5 +1,8 @@
+import LocationConfig
 import LocationCore
+import LocationProtocol
 import LocationSystem
+import LocationValues
 
 /// What the owner tells: systemd's status line, the `status` reply, the counts.
 extension EngineOwner {

@@ -1,4 +1,7 @@
+import LocationConfig
 import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// A face as the daemon runs it: the seam through which a face that makes clients, holds
 /// sessions or serves peers on a thread of its own plugs into `Daemon` and `DaemonCore`, as

@@ -1,4 +1,7 @@
+import LocationConfig
 import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// The daemon's faces (`Face`), in the order the engine's owner hands them effects and `status`
 /// lists their sections, after the logs and the watchers the owner keeps itself. A new face is

@@ -1,4 +1,7 @@
+import LocationConfig
 import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// The GeoClue face's decisions, as values (docs/geoclue.md): who an app is to the engine, what
 /// its client object may have, and what reaches it. Pure — no bus, no core, no clock —

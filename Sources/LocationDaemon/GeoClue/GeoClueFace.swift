@@ -1,4 +1,7 @@
+import LocationConfig
 import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// The GeoClue2-compatible face as a face of the daemon (`Face`, docs/geoclue.md): the apps that
 /// became clients of their own (`GeoClueApps`) are laid over every configuration the core takes,

@@ -4,6 +4,9 @@ import Glibc
 import CBus
 import LocationCore
 import LocationSystem
+import LocationConfig
+import LocationProtocol
+import LocationValues
 
 /// The bus calls (`GetClient`, `CreateClient`, `DeleteClient`, `AddAgent`, `Start`, `Stop`) and
 /// the object registry: which connection each client and location object is, and who may touch it.

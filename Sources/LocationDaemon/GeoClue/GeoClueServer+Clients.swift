@@ -4,6 +4,9 @@ import Glibc
 import CBus
 import LocationCore
 import LocationSystem
+import LocationConfig
+import LocationProtocol
+import LocationValues
 
 /// Which engine client an app is, and what the engine says of it.
 extension GeoClueServer {

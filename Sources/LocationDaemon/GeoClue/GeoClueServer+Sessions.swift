@@ -4,6 +4,9 @@ import Glibc
 import CBus
 import LocationCore
 import LocationSystem
+import LocationConfig
+import LocationProtocol
+import LocationValues
 
 /// `Start` and `Stop`: a started client object is a holder of its engine client (`ClientHolder`,
 /// face `geoclue`), and the app side's commands go as the app's (`AppSide`).

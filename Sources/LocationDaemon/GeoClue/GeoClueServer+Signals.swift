@@ -4,6 +4,9 @@ import Glibc
 import CBus
 import LocationCore
 import LocationSystem
+import LocationConfig
+import LocationProtocol
+import LocationValues
 
 /// Deliveries, grant changes and the source's state, carried out on the bus: each object's
 /// `GeoClueFilter` decides what reaches it.

@@ -5,6 +5,8 @@ import CBus
 import LocationCore
 import LocationValues
 import LocationSystem
+import LocationConfig
+import LocationProtocol
 
 extension GeoClueServer.StartError {
     /// Why `cbus_open` could not serve `org.freedesktop.GeoClue2` on the bus at `address` (`nil`:

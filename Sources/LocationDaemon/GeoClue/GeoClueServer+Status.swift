@@ -4,6 +4,9 @@ import Glibc
 import CBus
 import LocationCore
 import LocationSystem
+import LocationConfig
+import LocationProtocol
+import LocationValues
 
 /// What `status` shows of the face.
 extension GeoClueServer {

@@ -5,6 +5,9 @@ import CBus
 import LocationCore
 import LocationSystem
 import Synchronization
+import LocationConfig
+import LocationProtocol
+import LocationValues
 
 /// The GeoClue2-compatible face (docs/geoclue.md): owns `org.freedesktop.GeoClue2`
 /// on a bus and answers GeoClue's Manager, Client and Location objects through

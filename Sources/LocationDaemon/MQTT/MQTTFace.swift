@@ -1,4 +1,7 @@
+import LocationConfig
 import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// MQTT as a face of the daemon (`Face`, docs/mqtt.md): each publishing client's broker is
 /// listed on the `BrokerBoard` (its `OutputFace`, for `status`), and `MQTTService` publishes

@@ -1,4 +1,7 @@
+import LocationConfig
 import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// The program sockets as a face of the daemon (`Face`, docs/protocol.md "Program sockets"):
 /// its deliveries go through `ProgramSinks`, its sockets are served by `ProgramService` while a

@@ -1,4 +1,5 @@
-import LocationCore
+import LocationProtocol
+import LocationValues
 
 extension MQTTSection: StatusSectionText {
     /// `client`'s broker, if it publishes (`StatusRenderer.brokerLines`).

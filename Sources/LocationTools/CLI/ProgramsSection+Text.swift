@@ -1,4 +1,5 @@
-import LocationCore
+import LocationProtocol
+import LocationValues
 
 extension ProgramsSection: StatusSectionText {
     /// `  program: …` for each program on `client`'s sockets, then `  programs: …`, what they turned away.

@@ -1,4 +1,5 @@
-import LocationCore
+import LocationProtocol
+import LocationValues
 
 /// How a face's `status` section reads on the terminal (`locationctl status`): a line under
 /// Location Services (the face itself), and lines under each client (what the face does for

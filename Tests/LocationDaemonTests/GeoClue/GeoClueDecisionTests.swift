@@ -1,6 +1,9 @@
 import LocationCore
 @testable import LocationDaemon
 import Testing
+import LocationConfig
+import LocationProtocol
+import LocationValues
 
 /// The GeoClue face's decisions without a bus (#49): who an app is as a client, what its client
 /// object may have (its level, its thresholds), and what is signalled to it.

@@ -1,6 +1,7 @@
 import Testing
 import TestSupport
-@testable import LocationCore
+import LocationProtocol
+import LocationValues
 @testable import LocationTools
 
 /// A face's status text is its section's own (`StatusSectionText`): `StatusRenderer` names no
