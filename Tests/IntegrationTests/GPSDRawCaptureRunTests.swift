@@ -38,21 +38,11 @@ struct GPSDRawCaptureRunTests {
         ((try? FileIO.list(directory)) ?? []).filter { $0.hasSuffix(".raw") }.sorted()
     }
 
-    /// The lines of an NMEA log gpsfake sends (its `#` comments left out), as they are in the file.
-    static func sentences(of path: String) throws -> [UInt8] {
-        var kept: [UInt8] = []
-        for line in try FileIO.read(path).split(separator: 0x0A, omittingEmptySubsequences: false).dropLast()
-        where line.first != UInt8(ascii: "#") {
-            kept += line + [0x0A]
-        }
-        return kept
-    }
-
     @Test(.enabled(if: ExternalTool.isAvailable("str2str", "convbin"), "needs str2str and convbin (rtklib)"))
     func eachReceiverOfGpsdIsKeptInItsOwnFileThatRTKLIBReads() async throws {
         let sandbox = try DaemonSandbox("gpsd-raw")
         let nmea = PackagePaths.path("fixtures/receivers/good.nmea")
-        let text = try Self.sentences(of: nmea)
+        let text = try GPSFake.sentences(of: nmea)
         let ubx = sandbox.file("ubx.log")
         let binary = try UBXMessages.writeLog(epochs: 4, to: ubx)
         let fake = try await GPSFake.start(logs: [nmea, ubx], options: .init(cycle: 0.01, once: true, gated: true, linger: 120))

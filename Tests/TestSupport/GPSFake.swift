@@ -256,6 +256,17 @@ public final class GPSFake: Sendable {
         }
     }
 
+    /// What gpsfake sends gpsd of an NMEA log at `path`: its lines as they are in the file (line
+    /// ends included), its `#` comments left out.
+    public static func sentences(of path: String) throws(SupportError) -> [UInt8] {
+        var kept: [UInt8] = []
+        for line in try FileIO.read(path).split(separator: 0x0A, omittingEmptySubsequences: false).dropLast()
+        where line.first != UInt8(ascii: "#") {
+            kept += line + [0x0A]
+        }
+        return kept
+    }
+
     /// gpsd's control socket, as gpsfake names it (`gpsfake-PID.sock` in its TMPDIR).
     public var controlSocketPath: String { scratch.file("gpsfake-\(pid).sock") }
 

@@ -45,23 +45,13 @@ struct GPSDRawCaptureTests {
         var fixes: [Fix] { snapshot.fixes }
     }
 
-    /// The lines of an NMEA log gpsfake sends (its `#` comments left out), as they are in the file.
-    static func sentences(of path: String) throws -> [UInt8] {
-        var kept: [UInt8] = []
-        for line in try FileIO.read(path).split(separator: 0x0A, omittingEmptySubsequences: false).dropLast()
-        where line.first != UInt8(ascii: "#") {
-            kept += line + [0x0A]
-        }
-        return kept
-    }
-
     @Test func eachReceiverGpsdListsHasItsOwnRawBytesWholeAndInOrder() async throws {
         let dir = try ScratchDirectory("gpsd-raw")
         let nmea = NMEALogWriter.write(NMEALogWriter.walk(count: 8, sentences: [.gga, .gsa, .rmc, .vtg]), name: "raw-nmea")
         defer { unlink(nmea) }
         let ubx = dir.file("ubx.log")
         let binary = try UBXMessages.writeLog(epochs: 4, to: ubx)
-        let text = try Self.sentences(of: nmea)
+        let text = try GPSFake.sentences(of: nmea)
         let fake = try await GPSFake.start(logs: [nmea, ubx], options: .init(cycle: 0.01, once: true, gated: true, linger: 60))
         defer { fake.stop() }
         let sink = RawSink(wants: true)
