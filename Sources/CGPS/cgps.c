@@ -280,6 +280,22 @@ int cgps_watch(cgps_session *session)
     return start_watch(session);
 }
 
+int cgps_send(cgps_session *session, const char *request)
+{
+    size_t length = strlen(request), sent = 0;
+    while (sent < length) {
+        ssize_t n = send(session->gps.gps_fd, request + sent, length - sent, MSG_NOSIGNAL);
+        if (n > 0) {
+            sent += (size_t)n;
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        return n < 0 ? errno : EIO;
+    }
+    return 0;
+}
+
 static double known(double value, uint32_t bit, uint32_t *set)
 {
     if (isfinite(value)) {
@@ -365,7 +381,7 @@ static const char class_start[] = "{\"class\":\"";
  * DEVICE objects carry "class": after the error. So does any line naming
  * "class" twice after a bad value. The guard: a line goes to libgps only
  * if it starts with {"class":" and names "class" nowhere else, where every
- * restart finds no class and ends the loop. DEVICES is counted here, and
+ * restart finds no class and ends the loop. DEVICES is read here, and
  * every other line with a second "class", or with "class" not at its
  * start, is CGPS_REPORT_UNREADABLE without being unpacked.
  */
@@ -395,13 +411,53 @@ static line_class classify(const char *line)
     return strstr(name, class_tag) == NULL ? LINE_WANTED : LINE_UNREADABLE;
 }
 
-/* The receivers in a DEVICES line: its DEVICE objects. */
-static int count_devices(const char *line)
+/* Copies the JSON string that starts at `from` (after its opening quote) to
+ * `to` with its NUL, unescaping \" \\ and \/ (gpsd writes a path as it is; no
+ * path has a control character). Returns the bytes used, or 0 when it does
+ * not fit in `room`, does not end before `limit`, or holds another escape. */
+static size_t copy_path(char *to, size_t room, const char *from, const char *limit)
+{
+    size_t n = 0;
+    for (const char *at = from; at < limit && *at != '\0'; at++) {
+        char c = *at;
+        if (c == '"')
+            break;
+        if (c == '\\') {
+            at++;
+            if (at >= limit || (*at != '"' && *at != '\\' && *at != '/'))
+                return 0;
+            c = *at;
+        }
+        if (n + 1 >= room)
+            return 0;
+        to[n++] = c;
+    }
+    if (n == 0 || n >= room)
+        return 0;
+    to[n] = '\0';
+    return n + 1;
+}
+
+/* The receivers in a DEVICES line: its DEVICE objects, counted, and each one's
+ * "path" copied into the report (what fits of CGPS_DEVICE_PATHS_MAX). */
+static int list_devices(const char *line, cgps_report *report)
 {
     static const char device[] = "{\"class\":\"DEVICE\"";
+    static const char path[] = "\"path\":\"";
     int count = 0;
-    for (const char *at = strstr(line + 1, device); at != NULL; at = strstr(at + sizeof device - 1, device))
+    size_t used = 0;
+    const char *at = strstr(line + 1, device);
+    while (at != NULL) {
+        const char *next = strstr(at + sizeof device - 1, device);
+        const char *limit = next != NULL ? next : at + strlen(at);
+        const char *named = strstr(at, path);
+        if (named != NULL && named < limit)
+            used += copy_path(report->device_paths + used, sizeof report->device_paths - used,
+                              named + sizeof path - 1, limit);
         count++;
+        at = next;
+    }
+    report->device_paths_length = (int32_t)used;
     return count;
 }
 
@@ -437,7 +493,7 @@ static int unpack_line(cgps_session *session, char *line, cgps_report *report, b
         return 0;
     case LINE_DEVICES:
         report->kind = CGPS_REPORT_DEVICES;
-        report->devices = count_devices(line);
+        report->devices = list_devices(line, report);
         return 0;
     case LINE_WANTED:
         break;

@@ -256,6 +256,51 @@ public final class GPSFake: Sendable {
         }
     }
 
+    /// What gpsfake sends gpsd of an NMEA log at `path`: its lines as they are in the file (line
+    /// ends included), its `#` comments left out.
+    public static func sentences(of path: String) throws(SupportError) -> [UInt8] {
+        var kept: [UInt8] = []
+        for line in try FileIO.read(path).split(separator: 0x0A, omittingEmptySubsequences: false).dropLast()
+        where line.first != UInt8(ascii: "#") {
+            kept += line + [0x0A]
+        }
+        return kept
+    }
+
+    /// gpsd's control socket, as gpsfake names it (`gpsfake-PID.sock` in its TMPDIR).
+    public var controlSocketPath: String { scratch.file("gpsfake-\(pid).sock") }
+
+    /// Sends `command` to gpsd's control socket as gpsdctl does — `+PATH` adds a receiver (gpsd
+    /// opens it and tells its watchers), `-PATH` removes one — and returns gpsd's answer
+    /// (`OK`, `ERROR`), or `nil` when the socket cannot be reached. Off the cooperative pool.
+    public func control(_ command: String) async -> String? {
+        let path = controlSocketPath
+        return await offPool {
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            guard fd >= 0 else { return nil }
+            defer { close(fd) }
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            let bytes = Array(path.utf8)
+            guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                for (i, byte) in bytes.enumerated() { raw[i] = byte }
+            }
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            guard connected == 0 else { return nil }
+            // As gpsfake's own add_device and remove_device send it.
+            let line = Array("\(command)\r\n".utf8) + [0]
+            guard send(fd, line, line.count, Int32(MSG_NOSIGNAL)) == line.count else { return nil }
+            var answer = [UInt8](repeating: 0, count: 64)
+            let n = recv(fd, &answer, answer.count, 0)
+            guard n > 0 else { return nil }
+            let text = answer[..<n].filter { $0 > 0x20 }
+            return String(decoding: text, as: UTF8.self)
+        }
+    }
+
     /// The pid of the gpsd this gpsfake started, if it is running.
     public func gpsdPID() -> pid_t? {
         ProcFS.processes(named: "gpsd", inGroup: pid).first

@@ -5,6 +5,44 @@ import Glibc
 /// TCP on 127.0.0.1 for the tests: free ports, and connections that never
 /// block a thread while they are made.
 public enum LoopbackTCP {
+    /// Established TCP connections to `port` on this machine (client ends, IPv4 and IPv6, from
+    /// `/proc/net/tcp` and `tcp6`), those of process `pid` alone when it is given: how many
+    /// connections a gpsd client holds to its gpsd.
+    public static func connections(toPort port: Int, of pid: pid_t? = nil) -> Int {
+        let inodes = pid.map(socketInodes(of:))
+        var count = 0
+        for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+            guard let text = FileIO.text(table) else { continue }
+            for line in text.split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: " ")
+                // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
+                guard fields.count > 9, fields[3] == "01",
+                    let remote = fields[2].split(separator: ":").last, Int(remote, radix: 16) == port
+                else { continue }
+                if let inodes, !inodes.contains(String(fields[9])) { continue }
+                count += 1
+            }
+        }
+        return count
+    }
+
+    /// The inodes of process `pid`'s sockets (its `/proc/PID/fd` links `socket:[N]`).
+    private static func socketInodes(of pid: pid_t) -> Set<String> {
+        let directory = "/proc/\(pid)/fd"
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var inodes: Set<String> = []
+        var target = [CChar](repeating: 0, count: 256)
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let n = readlink("\(directory)/\(name)", &target, target.count - 1)
+            guard n > 0 else { continue }
+            let link = String(decoding: target[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if link.hasPrefix("socket:["), link.hasSuffix("]") { inodes.insert(String(link.dropFirst(8).dropLast())) }
+        }
+        return inodes
+    }
+
     /// A port on 127.0.0.1 that nothing is bound to right now (the kernel's pick).
     public static func freePort() throws(SupportError) -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)

@@ -111,6 +111,17 @@ public enum ProcFS {
         return syscalls.contains(call)
     }
 
+    /// The threads of process `pid` named `name` (`/proc/PID/task/TID/comm`, as
+    /// `pthread_setname_np` set it), waiting or not; empty if the process is gone.
+    public static func threads(named name: String, of pid: pid_t) -> [pid_t] {
+        ((try? FileIO.list("/proc/\(pid)/task")) ?? []).compactMap { entry in
+            guard let tid = pid_t(entry),
+                FileIO.text("/proc/\(pid)/task/\(entry)/comm")?.split(separator: "\n").first.map(String.init) == name
+            else { return nil }
+            return tid
+        }
+    }
+
     /// The threads of process `pid` named `name` (`/proc/PID/task/TID/comm`,
     /// as `pthread_setname_np` set it) that are waiting (`isWaiting`); empty
     /// if the process is gone.

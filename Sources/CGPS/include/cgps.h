@@ -42,7 +42,8 @@
  * regression corpus has: about 5.4 k instructions instead of libgps's 50 k,
  * with the same values bit for bit (the tests compare the two on the
  * corpus, on generated lines and on damaged ones). A TPV of any other
- * shape goes to libgps as before. DEVICES is counted by the shim.
+ * shape goes to libgps as before. DEVICES is read by the shim: its receivers
+ * counted and their paths copied.
  *
  * libgps 3.22's gps_unpack() never returns on some lines: after a parse
  * error it starts again where the error was, and if a "class": follows
@@ -50,7 +51,7 @@
  * libgps's 4 receivers does it, as does any line naming "class" twice
  * after a bad value. The shim gives libgps only lines that start with
  * {"class":" and name "class" nowhere else (there every restart ends the
- * loop); DEVICES it counts itself, and any other line with "class" twice
+ * loop); DEVICES it reads itself, and any other line with "class" twice
  * or not at its start is CGPS_REPORT_UNREADABLE, not unpacked.
  *
  * libgps semantics the shim still relies on:
@@ -171,7 +172,7 @@ typedef enum cgps_kind {
     CGPS_REPORT_TPV = 1,    /* time-position-velocity: `fix` */
     CGPS_REPORT_SKY = 2,    /* satellites: `satellites_used`, `satellites_visible`, DOPs, `satellites`, `sky_time_*` */
     CGPS_REPORT_VERSION = 3,/* gpsd's greeting: `text` is its release */
-    CGPS_REPORT_DEVICES = 4,/* the receivers gpsd knows: `devices` */
+    CGPS_REPORT_DEVICES = 4,/* the receivers gpsd knows: `devices`, and their paths in `device_paths` */
     CGPS_REPORT_DEVICE = 5, /* one receiver opened or closed: `text` path, `activated` */
     CGPS_REPORT_WATCH = 6,  /* gpsd confirmed our watch */
     CGPS_REPORT_ERROR = 7,  /* gpsd complained: `text` */
@@ -180,6 +181,10 @@ typedef enum cgps_kind {
 
 /** Satellites a report holds at most: libgps's MAXCHANNELS of gpsd 3.26 (3.22 has 140). */
 #define CGPS_SATELLITES_MAX 184
+
+/** Bytes of a DEVICES report's paths the shim keeps: 16 paths of gpsd's longest (GPS_PATH_MAX,
+ * 128 bytes), where gpsd serves 4 receivers unless built for more (MAX_DEVICES). */
+#define CGPS_DEVICE_PATHS_MAX 2048
 
 /** One satellite of a SKY, copied from libgps's `skyview[]`. Unknown doubles are NaN. */
 typedef struct cgps_satellite {
@@ -211,6 +216,12 @@ typedef struct cgps_report {
     /* Last, so that the shim clears only what comes before it for each report: a SKY
      * fills `satellite_count` entries, and nothing past them is ever read. */
     cgps_satellite satellites[CGPS_SATELLITES_MAX];
+    /* DEVICES only (set for no other kind, and not cleared for them): the paths it lists, in
+     * its order, each NUL-terminated, in the first `device_paths_length` bytes. A path that does
+     * not fit in what is left, or that is not a plain JSON string (a \u escape), is left out;
+     * `devices` still counts it. Read by the gpsd source for its raw connections (a raw_log). */
+    int32_t device_paths_length;
+    char device_paths[CGPS_DEVICE_PATHS_MAX];
 } cgps_report;
 
 /** cgps_wait results. */
@@ -277,6 +288,14 @@ int cgps_open(const char *host, const char *port, cgps_session **session);
 int cgps_watch(cgps_session *session);
 
 /**
+ * Sends `request` (a whole gpsd command with its terminator, e.g.
+ * "?DEVICES;\n") on the session's socket, all of it. gpsd's answer comes
+ * as any report does (cgps_read). Returns 0 or errno (SIGPIPE is never
+ * raised: MSG_NOSIGNAL).
+ */
+int cgps_send(cgps_session *session, const char *request);
+
+/**
  * Reads one report. Returns > 0 when *report was filled, 0 when no complete
  * report is buffered yet (wait, then read again), and -1 when the session is
  * over; then *sys_errno holds errno, 0 meaning gpsd closed the connection or
@@ -340,6 +359,33 @@ int cgps_unpack(cgps_session *session, char *line, cgps_report *report, cgps_unp
 
 /** Text for a cgps_open error code: gps_errstr for negative, strerror for positive. */
 const char *cgps_strerror(int code);
+
+/*
+ * Raw connections (docs/sources.md, "Raw capture from gpsd")
+ * -----------------------------------------------------------
+ * A client's raw_log asks for a receiver's bytes as it sent them. gpsd hands
+ * them to a client that watches with "raw":2 (its super-raw mode: every packet
+ * its lexer accepts, verbatim, binary included), and gpsd's JSON is of no use
+ * on such a connection, so it is opened without libgps: a plain TCP socket the
+ * gpsd source's raw thread reads itself. The watch it sends, and how gpsd's
+ * own lines are told from the receiver's bytes, are the source's (LocationCore's
+ * GPSDRawStream). libgps need not be loaded.
+ */
+
+/**
+ * Connects to gpsd at host:port for a raw connection: resolves the host
+ * (getaddrinfo, any family), tries each address with a non-blocking connect(2)
+ * that waits at most `timeout_ms` in poll(2), and gives up at once (ECANCELED)
+ * when `wake_fd` (>= 0) becomes readable: a stop never waits for a connect.
+ * Returns 0 and *fd: connected, non-blocking, close-on-exec, with TCP keepalive
+ * as cgps_open sets it. Else an error code for cgps_raw_strerror: positive an
+ * errno (ETIMEDOUT, ECONNREFUSED, ECANCELED...), negative a getaddrinfo EAI_*
+ * code. Never raises SIGPIPE (the socket is written with MSG_NOSIGNAL).
+ */
+int cgps_raw_connect(const char *host, const char *port, int wake_fd, int timeout_ms, int *fd);
+
+/** Text for a cgps_raw_connect error code: gai_strerror for negative, strerror for positive. */
+const char *cgps_raw_strerror(int code);
 
 #ifdef __cplusplus
 }

@@ -24,7 +24,10 @@ public enum SourceEvent: Sendable, Hashable {
 
 /// The one hand-off from a source's reader thread to whoever consumes its
 /// events, the same for every source. `take` is called on the reader
-/// thread, in order, and returns once the event is taken: the daemon's core
+/// thread, in order, and returns once the event is taken (a gpsd source with
+/// raw capture on also calls `take` and `idle` from its raw thread, for
+/// `.raw` only: a sink that wants raw bytes takes from two threads; the daemon's core
+/// serialises them behind its lock): the daemon's core
 /// carries it out right there (engine, log line, watchers), an
 /// `AsyncStream` consumer (`FixSource.start()`) gets it through a bounded
 /// `SourceChannel`.

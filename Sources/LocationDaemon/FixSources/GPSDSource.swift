@@ -9,7 +9,9 @@ import Synchronization
 /// whatever its mode, always with a time. When gpsd is down, restarts, or
 /// drops its clients, the source says so and reconnects with capped
 /// exponential backoff (first retry after 125 ms, then at most every 5 s);
-/// it never ends on its own. See docs/sources.md.
+/// it never ends on its own. While its sink `wantsRawBytes` it also keeps one
+/// raw connection per receiver gpsd lists (`GPSDRawLinks`), whose bytes go to
+/// the sink as `.raw`. See docs/sources.md.
 public final class GPSDSource: FixSource {
     /// gpsd's host name or address.
     public let host: String
@@ -56,7 +58,7 @@ public final class GPSDSource: FixSource {
             sink.finish()
             return
         }
-        let control = GPSDReaderControl(wakeup: wakeup, sink: sink)
+        let control = GPSDReaderControl(wakeup: wakeup, sink: sink, raw: GPSDRawLinks(host: host, port: port))
         let accepted = phase.withLock { phase -> Bool in
             guard case .idle = phase else { return false }
             phase = .running(control)
@@ -111,6 +113,17 @@ public final class GPSDSource: FixSource {
     /// True once the reader thread has ended (false before `start()`).
     var hasReaderFinished: Bool {
         control?.hasReaderFinished ?? false
+    }
+
+    /// The receivers whose raw connection (`raw_log`) gpsd confirmed and that are open now.
+    var rawCaptureDevices: Set<String> {
+        control?.raw.streamingDevices ?? []
+    }
+
+    /// Whether the raw thread (`gpsd-raw`) runs, and how many it started so far.
+    var rawThread: (running: Bool, started: Int) {
+        guard let raw = control?.raw else { return (false, 0) }
+        return (raw.isRunning, raw.threadsStarted)
     }
 
     private var control: GPSDReaderControl? {

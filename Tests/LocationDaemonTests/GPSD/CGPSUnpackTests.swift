@@ -165,6 +165,30 @@ import Glibc
         }
     }
 
+    /// A DEVICES line's receivers are counted and their paths copied, for the gpsd source's raw
+    /// connections (`raw_log`): in order, `\"` `\\` `\/` unescaped, a path that does not fit or
+    /// that holds another escape left out (and still counted).
+    @Test func aDevicesLinesPathsAreCopiedInOrder() throws {
+        func device(_ path: String) -> String {
+            #"{"class":"DEVICE","path":""# + path + #"","activated":"2026-03-14T12:00:00.000Z","native":0,"bps":9600}"#
+        }
+        let long = "/dev/" + String(repeating: "x", count: Int(CGPS_DEVICE_PATHS_MAX))
+        let listed = ["/dev/ttyACM0", #"/dev/serial/by-id/usb-u-blox_\"F9P\"\/x"#, #"/dev/\u0041"#, long, "/dev/pts/7"]
+        let line = #"{"class":"DEVICES","devices":["# + listed.map(device).joined(separator: ",") + "]}"
+        try Self.withSession { session in
+            var bytes = Array(line.utf8CString)
+            var report = cgps_report()
+            _ = bytes.withUnsafeMutableBufferPointer { cgps_unpack(session, $0.baseAddress, &report, CGPS_UNPACK_SHIM) }
+            #expect(report.kind == CGPS_REPORT_DEVICES)
+            #expect(report.devices == 5)
+            let length = Int(report.device_paths_length)
+            let paths = withUnsafeBytes(of: &report.device_paths) { raw in
+                raw.prefix(length).split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            }
+            #expect(paths == ["/dev/ttyACM0", #"/dev/serial/by-id/usb-u-blox_"F9P"/x"#, "/dev/pts/7"])
+        }
+    }
+
     /// The shim's reader takes a TPV before the guard looks at it: a TPV in gpsd's
     /// shape that names "class" again anywhere must still come out unreadable, and
     /// strings are taken up to libgps's 63 bytes, without escapes, and no further.

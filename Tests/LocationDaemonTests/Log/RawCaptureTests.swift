@@ -78,41 +78,20 @@ import TestSupport
         #expect(tags.chunks.count < bytes.count / 64, "chunks as read, not a tag per byte")
     }
 
-    /// A u-blox `RXM-RAWX` message (class 0x02, id 0x15) of one epoch at `tow` seconds of GPS
-    /// week 2410, four GPS satellites: what a u-blox M8T or F9P sends for post-processing.
-    static func rawx(tow: Double) -> [UInt8] {
-        func le<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.littleEndian) { Array($0) } }
-        var payload = le(tow.bitPattern) + le(UInt16(2410)) + [18, 4, 1, 1, 0, 0]
-        for (sv, range) in [(5, 21_000_000.0), (12, 22_000_000.0), (25, 23_000_000.0), (29, 24_000_000.0)] {
-            let pr = range + (tow - 36_000) * 100
-            payload += le(pr.bitPattern) + le((pr / 0.19).bitPattern) + le(Float(100).bitPattern)
-            payload += [0, UInt8(sv), 0, 0] + le(UInt16(1000)) + [45, 3, 3, 3, 0x07, 0]
-        }
-        let body = [0x02, 0x15] + le(UInt16(payload.count)) + payload
-        var a: UInt8 = 0, b: UInt8 = 0
-        for byte in body { a &+= byte; b &+= a }
-        return [0xB5, 0x62] + body + [a, b]
-    }
-
     @Test(.enabled(if: ExternalTool.isAvailable("convbin"), "needs convbin (rtklib)"), .timeLimit(.minutes(1)))
     func convbinMakesRINEXOfTheCapturedUBX() async throws {
         let dir = try ScratchDirectory("raw-convbin")
         let core = try DaemonCore(config: try daemonConfig(in: dir, clients: Self.clients(), fsync: "interval"), seed: 1, clock: ManualClock().clock)
         // Three epochs, each read in two pieces cut inside a message, NMEA between them.
         for k in 0..<3 {
-            let message = Self.rawx(tow: 36_000 + Double(k))
+            let message = UBXMessages.rawx(tow: 36_000 + Double(k))
             let time = 1_773_482_400 + Double(k)
             core.ingest(.raw(device: "/dev/ttyACM0", bytes: Array(message.prefix(50)), time: time))
             core.ingest(.raw(device: "/dev/ttyACM0", bytes: Array(message.dropFirst(50)) + Array("$GPTXT,01,01,02,x*00\r\n".utf8), time: time + 0.01))
         }
         core.writeBatchedLines()
         core.shutdown()
-        let obs = dir.file("out.obs")
-        let outcome = try await ChildProcess.run(["convbin", "-r", "ubx", "-o", obs, dir.file("log/raw/ttyACM0.raw")], timeout: 30)
-        #expect(outcome.status == 0, "\(outcome.stderr)")
-        let text = FileIO.text(obs) ?? ""
-        #expect(text.contains("END OF HEADER"))
-        let epochs = text.split(separator: "\n").filter { $0.hasPrefix("> 2026 03 15 10 00 0") }
-        #expect(epochs.count == 3, "\(text)")
+        let epochs = try await RTKLIB.rinexEpochs(of: dir.file("log/raw/ttyACM0.raw"), out: dir.file("out.obs"))
+        #expect(epochs.filter { $0.hasPrefix("> 2026 03 15 10 00 0") }.count == 3, "\(epochs)")
     }
 }

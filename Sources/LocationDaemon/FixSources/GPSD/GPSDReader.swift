@@ -35,6 +35,13 @@ struct GPSDReader {
     /// sink asked to be called again by then (nil: none).
     private var handedOver = false
     private var pauseDue: Double?
+    /// The receivers gpsd lists in this session (its `DEVICES`, then each `DEVICE` it opens or
+    /// closes), those whose raw connections were last asked for, whether the sink wanted raw bytes
+    /// at the last pass, and whether to ask gpsd for its receivers again (`syncRawLinks`).
+    private var receivers: Set<String> = []
+    private var rawWanted: Set<String> = []
+    private var rawOn = false
+    private var askDevices = false
 
     /// A reader for gpsd at `host:port`, reporting through `control`.
     init(control: GPSDReaderControl, host: String, port: Int, tuning: GPSDTuning) {
@@ -64,6 +71,10 @@ struct GPSDReader {
             } catch {
                 end = .ended(error, watching: false, duration: 0)
             }
+            // gpsd went away (or a stop): its raw connections go with it, and come back with it.
+            receivers = []
+            askDevices = false
+            syncRawLinks(watching: false)
             guard case .ended(let error, let watching, let duration) = end else { break }
             if watching {
                 lost(error, after: duration)
@@ -78,6 +89,7 @@ struct GPSDReader {
             if control.wakeup.wait(seconds: delay) { break }
         }
         publish()
+        control.raw.finish(grace: tuning.stopGrace)
         control.readerFinished()
     }
 
@@ -111,8 +123,9 @@ struct GPSDReader {
                         if !view.isEmpty { yield(.sky(skies.take(view))) }
                     case .version(let text):
                         release = text
-                    case .devices(let count):
+                    case .devices(let count, let paths):
                         deviceCount = count
+                        receivers = Set(paths)
                         if watching && count == 0 {
                             report(.connected, "connected to gpsd at \(endpoint); gpsd has no receiver")
                         }
@@ -122,7 +135,15 @@ struct GPSDReader {
                             connected(release: release, deviceCount: deviceCount)
                         }
                     case .device(let path, let activated):
-                        if !activated && watching { receiverClosed(path) }
+                        if activated {
+                            receivers.insert(path)
+                        } else {
+                            // Closed, or removed: gpsd says the same of both. While raw connections
+                            // run, its list tells them apart (a closed one stays listed, and gpsd
+                            // opens it again without a word); else it is out until gpsd lists it.
+                            if rawOn { askDevices = true } else { receivers.remove(path) }
+                            if watching { receiverClosed(path) }
+                        }
                     case .error(let message):
                         Diagnostics.gpsd.warning("gpsd at \(endpoint) reported an error: \(message)")
                     case .unreadable:
@@ -137,6 +158,15 @@ struct GPSDReader {
                 return ended(error)
             }
             if control.isStopping { return .stopped }
+            syncRawLinks(watching: watching)
+            if askDevices {
+                askDevices = false
+                do {
+                    try session.askDevices()
+                } catch {
+                    return ended(error)
+                }
+            }
 
             let now = SystemClock.monotonic()
             if heard {
@@ -191,6 +221,22 @@ struct GPSDReader {
                 return ended(error)
             }
         }
+    }
+
+    /// Asks for a raw connection to each receiver gpsd lists while gpsd has confirmed the watch
+    /// and the sink wants raw bytes (a client has a `raw_log`), and for none otherwise
+    /// (docs/sources.md, "Raw capture from gpsd"). Once a pass of the read loop: without a
+    /// `raw_log`, one atomic load and nothing else.
+    private mutating func syncRawLinks(watching: Bool) {
+        let wanted = watching && control.wantsRawBytes
+        guard wanted || rawOn else { return }
+        // Starting: gpsd's list as it is now, not as it was when the reader last heard it.
+        if wanted && !rawOn { askDevices = true }
+        rawOn = wanted
+        let devices = wanted ? receivers : []
+        guard devices != rawWanted else { return }
+        rawWanted = devices
+        control.raw.want(devices, control: control)
     }
 
     /// Says so at the 1st, 10th, 100th … unreadable line: never the line

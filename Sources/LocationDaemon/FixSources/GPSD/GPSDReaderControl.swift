@@ -7,11 +7,13 @@ import Glibc
 #endif
 
 /// What a `GPSDSource` and its reader thread share: the stop request and its
-/// wakeup, the socket of the open session, the sink events go to, and the
-/// published statistics.
+/// wakeup, the socket of the open session, the sink events go to, the raw
+/// connections, and the published statistics.
 final class GPSDReaderControl: Sendable {
     /// Wakes the reader out of its wait between attempts when a stop is requested.
     let wakeup: Wakeup
+    /// The raw connections a `raw_log` asks for (none without one), which a stop closes too.
+    let raw: GPSDRawLinks
     /// The open session's socket (-1: none). The reader waits in recv(2) on it, which no
     /// wakeup descriptor can end: a stop shuts it down instead. Lent and taken back under
     /// this lock, so a stop never shuts down a descriptor after the session closed it.
@@ -22,10 +24,12 @@ final class GPSDReaderControl: Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let published = Mutex(GPSDSourceStatistics())
 
-    /// Control over a reader feeding `sink`, with `wakeup` for the reader's waits.
-    init(wakeup: Wakeup, sink: any SourceSink) {
+    /// Control over a reader feeding `sink`, with `wakeup` for the reader's waits and `raw` for its
+    /// raw connections.
+    init(wakeup: Wakeup, sink: any SourceSink, raw: GPSDRawLinks) {
         self.wakeup = wakeup
         self.sink = sink
+        self.raw = raw
     }
 
     /// True once a stop has been requested.
@@ -37,10 +41,11 @@ final class GPSDReaderControl: Sendable {
     /// The statistics the reader last published.
     var statistics: GPSDSourceStatistics { published.withLock { $0 } }
 
-    /// Asks the reader to stop, without waiting.
+    /// Asks the reader (and the raw thread) to stop, without waiting.
     func requestStop() {
         stopping.store(true, ordering: .releasing)
         wakeup.signal()
+        raw.requestStop()
         socket.withLock { descriptor in
             if descriptor >= 0 { _ = shutdown(descriptor, Int32(SHUT_RDWR)) }
         }
@@ -68,16 +73,19 @@ final class GPSDReaderControl: Sendable {
         sink.finish()
     }
 
-    /// Hands one event to the sink (on the reader thread; it returns once
-    /// the event is taken). A sink nobody takes from any more stops the reader.
+    /// Hands one event to the sink (on the reader thread, or `.raw` on the raw thread; it returns
+    /// once the event is taken). A sink nobody takes from any more stops the reader.
     func yield(_ event: SourceEvent) {
         if !sink.take(event) { requestStop() }
     }
 
-    /// The reader is about to wait for gpsd: by when it calls this again (`SourceSink.idle`).
+    /// The reader (or the raw thread) is about to wait: by when it calls this again (`SourceSink.idle`).
     func idle() -> Double? {
         sink.idle()
     }
+
+    /// Whether the sink wants the receivers' raw bytes (a client has a `raw_log`): one atomic load.
+    var wantsRawBytes: Bool { sink.wantsRawBytes }
 
     /// Replaces the published statistics.
     func publish(_ statistics: GPSDSourceStatistics) {

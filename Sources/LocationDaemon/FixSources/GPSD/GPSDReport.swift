@@ -11,8 +11,8 @@ enum GPSDReport: Sendable, Hashable {
     case sky(SkyView, device: String?)
     /// gpsd's greeting, with its release (e.g. `3.22`).
     case version(release: String)
-    /// How many receivers gpsd has.
-    case devices(count: Int)
+    /// How many receivers gpsd has, and their paths (those the shim could copy: `cgps_report`).
+    case devices(count: Int, paths: [String])
     /// A receiver was opened (`activated`) or closed.
     case device(path: String, activated: Bool)
     /// gpsd confirmed our watch: the link is streaming.

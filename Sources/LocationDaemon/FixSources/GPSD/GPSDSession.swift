@@ -76,6 +76,12 @@ struct GPSDSession: ~Copyable {
         if status != 0 { throw GPSDError(code: .io(errno: status), endpoint: endpoint) }
     }
 
+    /// Asks gpsd for its receivers (`?DEVICES;`): the answer comes as a `.devices` report.
+    func askDevices() throws(GPSDError) {
+        let status = cgps_send(handle, "?DEVICES;\n")
+        if status != 0 { throw GPSDError(code: .io(errno: status), endpoint: endpoint) }
+    }
+
     /// Blocks in recv(2) until there is input, the connection ends (a stop
     /// shuts it down) or `deadline` (monotonic seconds; nil: none) comes. The
     /// timeout armed on the socket changes only when it would end the wait
@@ -108,7 +114,7 @@ struct GPSDSession: ~Copyable {
         case CGPS_REPORT_VERSION:
             return .version(release: text(&report))
         case CGPS_REPORT_DEVICES:
-            return .devices(count: Int(report.devices))
+            return .devices(count: Int(report.devices), paths: devicePaths(&report))
         case CGPS_REPORT_DEVICE:
             return .device(path: text(&report), activated: report.activated)
         case CGPS_REPORT_WATCH:
@@ -133,6 +139,14 @@ struct GPSDSession: ~Copyable {
                     prn: Int(s.prn), gnssID: Int(s.gnssid), svID: Int(s.svid), elevation: s.elevation,
                     azimuth: s.azimuth, snr: s.ss, used: s.used)
             }
+        }
+    }
+
+    /// A DEVICES report's receiver paths, as the shim copied them (NUL-terminated, one after the other).
+    private static func devicePaths(_ report: inout cgps_report) -> [String] {
+        let length = min(max(0, Int(report.device_paths_length)), Int(CGPS_DEVICE_PATHS_MAX))
+        return withUnsafeBytes(of: &report.device_paths) { raw in
+            raw.prefix(length).split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
         }
     }
 
