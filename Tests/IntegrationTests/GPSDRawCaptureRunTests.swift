@@ -4,6 +4,10 @@ import TestSupport
 
 #if canImport(Glibc)
 import Glibc
+import LocationCodecs
+import LocationConfig
+import LocationProtocol
+import LocationValues
 #endif
 
 /// `raw_log` with `[source] type = gpsd` (issue #50; docs/sources.md, "Raw capture from gpsd"),

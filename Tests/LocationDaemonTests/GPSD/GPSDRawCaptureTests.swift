@@ -7,6 +7,10 @@ import TestSupport
 
 #if canImport(Glibc)
 import Glibc
+import LocationCodecs
+import LocationConfig
+import LocationProtocol
+import LocationValues
 #endif
 
 /// The gpsd source's raw connections (`raw_log`; docs/sources.md, "Raw capture from gpsd")

@@ -4,6 +4,10 @@ import LocationSystem
 
 #if canImport(Glibc)
 import Glibc
+import LocationCodecs
+import LocationConfig
+import LocationProtocol
+import LocationValues
 #endif
 
 /// The body of a gpsd source's raw thread (`gpsd-raw`, `GPSDRawLinks`): keeps one connection open

@@ -1,5 +1,8 @@
 import Testing
-@testable import LocationCore
+@testable import LocationCodecs
+import LocationConfig
+import LocationProtocol
+import LocationValues
 
 /// A raw connection to gpsd read apart (docs/sources.md, "Raw capture from gpsd"): gpsd's
 /// greeting and its answer to the raw watch are dropped by their position, everything after the

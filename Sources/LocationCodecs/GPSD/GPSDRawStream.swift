@@ -1,3 +1,5 @@
+import LocationValues
+
 /// One raw connection to gpsd, read apart into gpsd's own lines and the receiver's bytes
 /// (`raw_log` with `[source] type = gpsd`; docs/sources.md, "Raw capture from gpsd").
 ///
