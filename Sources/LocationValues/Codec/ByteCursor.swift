@@ -10,15 +10,21 @@
 /// `precondition`, so a scratch buffer too small for what it is given traps
 /// instead of writing past its end. Callers size the scratch space for the
 /// longest output they can produce, so the check never fails in practice.
-package struct ByteCursor {
+///
+/// Its writers, `FixedDecimal.write` and `ByteText.writeUTC` are `@inlinable`:
+/// the log line is written in LocationProtocol and numbers in the engine, a
+/// library away from here, and without their bodies across that line every
+/// number and byte was a call (a replay ran 8 % more instructions a fix after
+/// the library split; docs/performance.md, "Inlined across the libraries").
+@usableFromInline package struct ByteCursor {
     /// The first byte of the scratch space.
-    private let start: UnsafeMutablePointer<UInt8>
+    @usableFromInline let start: UnsafeMutablePointer<UInt8>
     /// Where the next byte goes.
-    private var next: UnsafeMutablePointer<UInt8>
+    @usableFromInline var next: UnsafeMutablePointer<UInt8>
     /// One past the last writable byte.
-    private let end: UnsafeMutablePointer<UInt8>
+    @usableFromInline let end: UnsafeMutablePointer<UInt8>
 
-    private init(start: UnsafeMutablePointer<UInt8>, end: UnsafeMutablePointer<UInt8>) {
+    @usableFromInline init(start: UnsafeMutablePointer<UInt8>, end: UnsafeMutablePointer<UInt8>) {
         self.start = start
         self.next = start
         self.end = end
@@ -27,7 +33,7 @@ package struct ByteCursor {
     /// Runs `body` with a cursor over `capacity` bytes of scratch space (on
     /// the stack for the small sizes used here) and appends what it wrote to
     /// `out` in one copy.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func append<Result>(
         to out: inout [UInt8], capacity: Int, _ body: (inout ByteCursor) -> Result
     ) -> Result {
@@ -42,13 +48,13 @@ package struct ByteCursor {
     }
 
     /// Traps unless `count` more bytes fit.
-    @inline(__always)
-    private func needs(_ count: Int) {
+    @inlinable @inline(__always)
+    func needs(_ count: Int) {
         precondition(count <= end - next, "ByteCursor: output longer than its scratch buffer")
     }
 
     /// Writes one byte.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func put(_ byte: UInt8) {
         needs(1)
         next.pointee = byte
@@ -56,7 +62,7 @@ package struct ByteCursor {
     }
 
     /// Writes the UTF-8 of a literal (keys and punctuation: `","lat":`).
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func put(_ text: StaticString) {
         let count = text.utf8CodeUnitCount
         needs(count)
@@ -77,7 +83,7 @@ package struct ByteCursor {
     }
 
     /// `"00"` to `"99"` back to back: the two digits of `n` start at `2 * n`.
-    private static var twoDigits: StaticString {
+    @usableFromInline static var twoDigits: StaticString {
         """
         00010203040506070809101112131415161718192021222324252627282930313233343536373839\
         40414243444546474849505152535455565758596061626364656667686970717273747576777879\
@@ -86,7 +92,7 @@ package struct ByteCursor {
     }
 
     /// Writes `value` (0...99) as exactly two digits (`07`).
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func putTwoDigits(_ value: Int) {
         precondition(value >= 0 && value < 100, "ByteCursor: \(value) has more than two digits")
         needs(2)
@@ -95,6 +101,7 @@ package struct ByteCursor {
     }
 
     /// Writes `value` in decimal, zero-padded on the left to `minimumWidth` digits.
+    @inlinable
     package mutating func putDigits(_ value: UInt64, minimumWidth: Int = 1) {
         var count = 1
         var limit: UInt64 = 10
@@ -107,7 +114,7 @@ package struct ByteCursor {
 
     /// Writes exactly `width` digits of `value` (below 10^`width`), zero-padded
     /// on the left: from the right, two at a time.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func putDigits(_ value: UInt64, width: Int) {
         needs(width)
         let pairs = Self.twoDigits.utf8Start
@@ -132,7 +139,7 @@ package struct ByteCursor {
     /// Takes back up to `count` of the last bytes written while they are
     /// `byte`; returns how many it took back. (`FixedDecimal` writes every
     /// decimal, then trims the zeros it need not keep.)
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func dropTrailing(_ byte: UInt8, atMost count: Int) -> Int {
         precondition(count <= next - start, "ByteCursor: dropping more than was written")
         var dropped = 0
@@ -144,6 +151,7 @@ package struct ByteCursor {
     }
 
     /// Writes a signed integer in decimal.
+    @inlinable
     package mutating func putInteger(_ value: Int) {
         if value < 0 { put(UInt8(ascii: "-")) }
         putDigits(UInt64(value.magnitude))

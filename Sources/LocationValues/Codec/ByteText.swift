@@ -1,15 +1,15 @@
 /// Appending text to a byte buffer without building intermediate strings:
 /// the log record and the export formats are written a line at a time on
 /// the per-fix path, so they go straight to UTF-8 bytes.
-package enum ByteText {
+@usableFromInline package enum ByteText {
     /// Appends the UTF-8 of `text`.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func append(_ text: String, to out: inout [UInt8]) {
         out.append(contentsOf: text.utf8)
     }
 
     /// Appends the bytes of a constant: one copy, not a walk over a `String`'s UTF-8.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func append(_ text: StaticString, to out: inout [UInt8]) {
         text.withUTF8Buffer { out.append(contentsOf: $0) }
     }
@@ -25,8 +25,8 @@ package enum ByteText {
     }
 
     /// Whether `appendJSONString` escapes `byte`.
-    @inline(__always)
-    private static func escaped(_ byte: UInt8) -> Bool {
+    @inlinable @inline(__always)
+    static func escaped(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
@@ -102,7 +102,7 @@ package enum ByteText {
 
     /// Writes the time as `appendUTC` appends it (at most `maximumUTCLength` bytes).
     /// Always inlined, so the log line's constant milliseconds fold away.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func writeUTC(_ seconds: Double, fractionDigits: Int = 3, to cursor: inout ByteCursor) {
         let digits = max(0, min(9, fractionDigits))
         var scale: Int64 = 1
@@ -164,9 +164,9 @@ package enum ByteText {
 
 extension UTCTime {
     /// 0000-01-01T00:00:00Z, the earliest time the ISO 8601 text here can carry.
-    package static let earliest: Double = -62_167_219_200
+    @usableFromInline package static let earliest: Double = -62_167_219_200
     /// 9999-12-31T23:59:59.999Z, the latest.
-    package static let latest: Double = 253_402_300_799.999
+    @usableFromInline package static let latest: Double = 253_402_300_799.999
 
     /// Whether `seconds` can be written as four-digit-year ISO 8601 text.
     package static func isWritable(_ seconds: Double) -> Bool {

@@ -7,7 +7,7 @@
 /// `1.00000005`, stored as 1.0000000499999…, becomes `1.0000000`).
 public enum FixedDecimal {
     /// Most decimals written; more are written as this many.
-    static let maximumDecimals = 9
+    @usableFromInline static let maximumDecimals = 9
 
     /// The longest text `write` produces: a sign, 16 integer digits, the point
     /// and 9 decimals (below 4e15 units), or Swift's shortest text of an
@@ -15,8 +15,8 @@ public enum FixedDecimal {
     static let maximumLength = 32
 
     /// 10^`exponent` (0...19).
-    @inline(__always)
-    private static func powerOfTen(_ exponent: Int) -> UInt64 {
+    @inlinable @inline(__always)
+    static func powerOfTen(_ exponent: Int) -> UInt64 {
         var power: UInt64 = 1
         for _ in 0..<exponent { power &*= 10 }
         return power
@@ -25,7 +25,7 @@ public enum FixedDecimal {
     /// The value rounded to `decimals` places (half away from zero on exact
     /// ties), as an integer count of 10^-decimals units, or `nil` when the
     /// value is not finite or too large for exact integer arithmetic.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func scaled(_ value: Double, decimals: Int) -> Int64? {
         guard value.isFinite, decimals >= 0, decimals <= maximumDecimals else { return nil }
         let scale = Double(powerOfTen(decimals))  // exact: below 2^53
@@ -73,7 +73,7 @@ public enum FixedDecimal {
     /// Always inlined: where `decimals` is a constant (the log line's
     /// coordinates and measurements), the powers of ten and the divisions by
     /// them fold into multiplications.
-    @inline(__always)
+    @inlinable @inline(__always)
     @discardableResult
     package static func write(_ value: Double, decimals: Int, minimumDecimals: Int? = nil, to cursor: inout ByteCursor) -> Bool {
         guard value.isFinite else { return false }
@@ -98,8 +98,8 @@ public enum FixedDecimal {
     }
 
     /// Astronomically large: no receiver reports this, but say it plainly.
-    @inline(never)
-    private static func writeLarge(_ value: Double, to cursor: inout ByteCursor) {
+    @inline(never) @usableFromInline
+    static func writeLarge(_ value: Double, to cursor: inout ByteCursor) {
         cursor.put(contentsOf: "\(value)")
     }
 

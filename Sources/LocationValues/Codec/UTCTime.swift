@@ -12,6 +12,7 @@ public enum UTCTime {
     }
 
     /// The date of a day number since 1970-01-01 (`civil_from_days`).
+    @inlinable
     public static func civil(days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
