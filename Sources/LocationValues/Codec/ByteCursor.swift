@@ -15,7 +15,7 @@
 /// the log line is written in LocationProtocol and numbers in the engine, a
 /// library away from here, and without their bodies across that line every
 /// number and byte was a call (a replay ran 8 % more instructions a fix after
-/// the library split; docs/performance.md, "Inlined across the libraries").
+/// the library split; docs/performance.md, "The NMEA device", after #47–#50).
 @usableFromInline package struct ByteCursor {
     /// The first byte of the scratch space.
     @usableFromInline let start: UnsafeMutablePointer<UInt8>
