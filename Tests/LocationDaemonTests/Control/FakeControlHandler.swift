@@ -25,6 +25,9 @@ final class FakeControlHandler: ControlHandler {
         var refusedByWatchers = 0
         var unwatched: [UInt64] = []
         var holds: [(String, ClientHolder, Bool)] = []
+        /// Clients whose locate has not had its outcome yet: pending in `status`, as the daemon
+        /// says until the fix or `location-unknown` went out.
+        var locating: Set<String> = []
     }
 
     /// The configured clients, in order.
@@ -35,6 +38,8 @@ final class FakeControlHandler: ControlHandler {
     let jitter: Double
     /// What a `locate` of a client delivers after its reply: a location, or `nil` for `location-unknown`.
     let locateResult: @Sendable (String) -> LogRecord?
+    /// How long the fake receiver takes to give a locate its outcome.
+    let locateTakes: Duration
 
     let state = Mutex(State())
 
@@ -50,8 +55,10 @@ final class FakeControlHandler: ControlHandler {
 
     init(
         clients: [String] = ["logger", "survey"], logDirectory: String = "/var/log/locationd", jitter: Double = 0,
-        locateResult: @escaping @Sendable (String) -> LogRecord? = { _ in nil }, authorization: AuthorizationStatus = .ask
+        locateResult: @escaping @Sendable (String) -> LogRecord? = { _ in nil }, authorization: AuthorizationStatus = .ask,
+        locateTakes: Duration = .milliseconds(100)
     ) {
+        self.locateTakes = locateTakes
         self.clients = clients
         self.logDirectory = logDirectory
         self.jitter = jitter
@@ -179,7 +186,8 @@ final class FakeControlHandler: ControlHandler {
             let authorization = authorization(client)
             let delivering = authorization.status == .always || authorization.status == .whileUsing
             return ClientStatus(
-                authorization: authorization, inUse: true, updating: true, locatePending: false, prompt: nil,
+                authorization: authorization, inUse: true, updating: true,
+                locatePending: state.withLock { $0.locating.contains(client) }, prompt: nil,
                 delivering: delivering, reason: delivering ? "\(client) is authorized." : "\(client) is set to \(authorization.status.rawValue).",
                 suggestion: delivering ? nil : .authorize(client: client, status: .whileUsing), lastDelivered: nil, deliveredCount: 0)
         }
@@ -208,15 +216,20 @@ final class FakeControlHandler: ControlHandler {
             return CommandOutcome(changed: changed, message: "Location Services are \(on ? "on" : "off")")
         case .locate(let client, _):
             let result = locateResult(client)
+            // Pending until its outcome is out, as the daemon has it: `locationctl locate` asks
+            // `status` whether the locate ended, and waits only a second for an outcome after
+            // that (a locate the fake called ended at once lost its event on a loaded machine).
+            state.withLock { _ = $0.locating.insert(client) }
             Task {
                 // The fix comes later than the reply, as a real one does: this stands for the time
                 // a receiver takes, not for a condition (a test reads the reply, then the event).
-                try? await Task.sleep(for: .milliseconds(100))
+                try? await Task.sleep(for: locateTakes)
                 if let result {
                     broadcast(ControlEvent(location: result))
                 } else {
                     broadcast(ControlEvent(.error(client: client, code: .locationUnknown, message: "no fix within the timeout"), time: 1_773_489_610))
                 }
+                state.withLock { _ = $0.locating.remove(client) }
             }
             return CommandOutcome(changed: true, message: "locating \(client)")
         default:

@@ -14,9 +14,12 @@ import TestSupport
 @Suite(.timeLimit(.minutes(10)), .enabled(if: Locationctl.isBuilt, "build locationctl first: swift build --build-tests"))
 struct LocationctlTests {
     static func fixture(
-        locate: @escaping @Sendable (String) -> LogRecord? = { _ in nil }, authorization: AuthorizationStatus = .ask
+        locate: @escaping @Sendable (String) -> LogRecord? = { _ in nil }, authorization: AuthorizationStatus = .ask,
+        locateTakes: Duration = .milliseconds(100)
     ) throws -> ServerFixture {
-        try ServerFixture("ctl", handler: { FakeControlHandler(logDirectory: $0, locateResult: locate, authorization: authorization) })
+        try ServerFixture("ctl", handler: {
+            FakeControlHandler(logDirectory: $0, locateResult: locate, authorization: authorization, locateTakes: locateTakes)
+        })
     }
 
     @Test func statusIsWrittenForAPerson() async throws {
@@ -166,6 +169,18 @@ struct LocationctlTests {
         #expect(status == 1)
         #expect(output.isEmpty)
         #expect(errors.contains("logger: location-unknown: no fix within the timeout"))
+    }
+
+    /// A locate still pending in `status` is waited for, however long its receiver takes: the
+    /// outcome here comes 1.5 s after the reply (on a loaded machine, the 0.1 s of the test above
+    /// took that long once, and a fake that called the locate ended at once lost its outcome).
+    @Test func locateWaitsWhileTheDaemonSaysItIsPending() async throws {
+        let fixture = try Self.fixture(authorization: .whileUsing, locateTakes: .milliseconds(1500))
+        let (status, output, errors) = try await Locationctl.run(
+            ["--socket", fixture.path, "locate", "logger"], in: fixture.directory)
+        #expect(status == 1)
+        #expect(output.isEmpty)
+        #expect(errors.contains("logger: location-unknown: no fix within the timeout"), "\(errors)")
     }
 
     @Test func locateSaysAtOnceWhyNoPositionCanCome() async throws {
