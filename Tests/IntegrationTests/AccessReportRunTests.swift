@@ -32,13 +32,11 @@ struct AccessReportRunTests {
         return wholeRecords(sandbox)
     }
 
-    /// The records of the logger's log up to its last newline: read while the daemon writes, the
-    /// file can end in the part of a batch `write(2)` has not copied yet (a reader is not held off
-    /// a regular file's write), which is no torn record (seen once in a clean-clone run).
+    /// The records of the logger's log up to its last newline (`wholeLines`): read while the daemon
+    /// writes, the file can end in the part of a batch `write(2)` has not copied yet, which is no
+    /// torn record (seen once in a clean-clone run).
     static func wholeRecords(_ sandbox: DaemonSandbox) -> Int {
-        let bytes = sandbox.logBytes()
-        let end = (bytes.lastIndex(of: 0x0A) ?? -1) + 1
-        return parseLog(Array(bytes[..<end]), name: sandbox.logPath("logger")).count
+        parseLog(wholeLines(sandbox.logBytes()), name: sandbox.logPath("logger")).count
     }
 
     /// The logger's log records counted in `state/report.jsonl` (finished minutes only).

@@ -230,12 +230,12 @@ struct DaemonRunTests {
             let daemon = try sandbox.startDaemon()
             // Every restart repaired the log before appending: what was there, up to its
             // last newline, is still there, and everything parses.
-            let whole = Array(previous[..<(previous.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0)])
+            let whole = wholeLines(previous)
             try #require(
                 await waitUntil(timeout: 60) { sandbox.logBytes().count > whole.count + 200 },
                 "round \(round): the daemon did not log: \(daemon.stderr)")
             let restarted = sandbox.logBytes()
-            let problems = LogFileRecords.parse(Array(restarted[..<(restarted.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0)]), name: "log").problems
+            let problems = LogFileRecords.parse(wholeLines(restarted), name: "log").problems
             torn += problems.count
             #expect(problems.isEmpty, "round \(round): after the restart: \(problems)")
             // A random moment to kill it at is the point (any moment must keep every line): not a wait.
@@ -246,8 +246,8 @@ struct DaemonRunTests {
             #expect(daemon.terminatingSignal == SIGKILL)
             let after = sandbox.logBytes()
             #expect(Array(after.prefix(whole.count)) == whole, "round \(round): lines from before the restart changed")
-            let seenWhole = seen[..<(seen.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0)]
-            let keptAll = Array(after.prefix(whole.count)) == whole && Array(after.prefix(seenWhole.count)) == Array(seenWhole)
+            let seenWhole = wholeLines(seen)
+            let keptAll = Array(after.prefix(whole.count)) == whole && Array(after.prefix(seenWhole.count)) == seenWhole
             #expect(keptAll, "round \(round): a line seen before the kill is gone")
             if keptAll { kept += 1 }
             linesSeen = seenWhole.count { $0 == 0x0A }

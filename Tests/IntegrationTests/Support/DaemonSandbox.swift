@@ -140,6 +140,12 @@ final class DaemonSandbox {
     }
 }
 
+/// `bytes` up to and including their last newline: the whole lines of a log a daemon may be
+/// writing (a read is not held off a regular file's write, so it can end inside a batch).
+func wholeLines(_ bytes: [UInt8]) -> [UInt8] {
+    Array(bytes[..<(bytes.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0)])
+}
+
 /// Every record of a log's bytes; a line that is not a record is an issue.
 func parseLog(_ bytes: [UInt8], name: String) -> [LogRecord] {
     let (records, problems) = LogFileRecords.parse(bytes, name: name)
